@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emulated CPUs and where their memory lives.
+ *
+ * Design choice: the threads that do a case's measured work are Google
+ * Benchmark's own threads. Each binds itself, inside the body, to the PU the
+ * plan gives its thread index and becomes that emulated CPU (Debian's
+ * Google Benchmark 1.7 has no custom thread runner). That keeps GB's start
+ * and stop barriers, its timing and its per-thread counter sums exactly as
+ * GB documents them. Emulated CPUs that must merely stay alive and answer
+ * cross-CPU calls while the measured threads run (the idle and victim CPUs
+ * of the drain cases) are not GB threads: a case that needs them starts a
+ * pool of pinned threads for CPUs T..N-1 in its setup and stops it in its
+ * teardown, so they outlive GB's per-run threads. Per-CPU data never lives
+ * in a thread: it is in the per-CPU units set up here, keyed by emulated
+ * CPU, so it survives GB creating new threads for every run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <numa.h>
+
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/percpu.h"
+#include "mmscale/kernel/processor.h"
+#include "mmscale/notice.h"
+
+_Thread_local int mmscale_this_cpu = -1;
+bool mmscale_spin_yields;
+unsigned int nr_cpu_ids;
+struct cpumask __cpu_online_mask;
+uintptr_t *__per_cpu_offset;
+
+/* A percpu pointer is this cookie plus the offset inside every unit. */
+#define PERCPU_COOKIE ((uintptr_t)1 << 20)
+
+struct percpu_chunk {
+	size_t off, size;
+};
+
+static struct {
+	const struct mmscale_plan *plan;
+	bool numa;			/* libnuma usable: bind memory to nodes */
+	char **units;			/* per emulated CPU */
+	size_t unit_size;
+	struct percpu_chunk *chunks;	/* allocated ranges, sorted by offset */
+	size_t nr_chunks, max_chunks;
+	pthread_mutex_t lock;
+} machine = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static _Thread_local int this_run_pu = -1;
+/* The affinity a thread had before it became an emulated CPU, restored on leave. */
+static _Thread_local cpu_set_t saved_affinity;
+static _Thread_local bool saved_affinity_valid;
+
+void mmscale_no_cpu(void)
+{
+	fputs("mmscale: internal error: smp_processor_id() called on a thread that is "
+	      "not an emulated CPU\n", stderr);
+	abort();
+}
+
+void mmscale_spin_yield(void)
+{
+	sched_yield();
+}
+
+const struct mmscale_plan *mmscale_machine_plan(void)
+{
+	return machine.plan;
+}
+
+/* The real node memory for a planned node comes from (-1: no binding). */
+static int real_node_for(int plan_node, int run_pu)
+{
+	const struct mmscale_plan *p = machine.plan;
+
+	if (!machine.numa)
+		return -1;
+	if (mmscale_topology_stand_in(p->topo)) {
+		/* The planned node does not exist here: use the PU's real node. */
+		return run_pu >= 0 ? numa_node_of_cpu(run_pu) : 0;
+	}
+	return p->topo->nodes[p->topo->nodes[plan_node].mem_node].os_index;
+}
+
+static void *alloc_real(int real_node, size_t size, char *err, size_t errlen)
+{
+	void *mem;
+
+	if (real_node >= 0) {
+		mem = numa_alloc_onnode(size, real_node);
+		if (!mem)
+			mmscale_errorf(err, errlen, "cannot allocate %zu bytes on node %d",
+				       size, real_node);
+		return mem;	/* numa_alloc_* returns zeroed pages (mmap) */
+	}
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		mmscale_errorf(err, errlen, "cannot allocate %zu bytes: %s", size,
+			       strerror(errno));
+		return NULL;
+	}
+	return mem;
+}
+
+void *mmscale_alloc_on_node(int node, size_t size, char *err, size_t errlen)
+{
+	return alloc_real(real_node_for(node, -1), size, err, errlen);
+}
+
+void *mmscale_alloc_global(size_t size, char *err, size_t errlen)
+{
+	return mmscale_alloc_on_node(0, size, err, errlen);
+}
+
+void mmscale_free_mem(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (machine.numa)
+		numa_free(p, size);
+	else
+		munmap(p, size);
+}
+
+int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen)
+{
+	int n = p->nr_cpus;
+
+	if (machine.plan == p)
+		return 0;
+	if (machine.plan)
+		mmscale_machine_teardown();
+	if (n > NR_CPUS)
+		return mmscale_errorf(err, errlen,
+			"the plan has %d CPUs; mmscale emulates at most NR_CPUS=%d", n, NR_CPUS);
+	machine.plan = p;
+	machine.numa = numa_available() >= 0;
+	if (!machine.numa)
+		mmscale_notice("libnuma: NUMA is not available here; memory is not bound to nodes");
+	machine.unit_size = MMSCALE_PERCPU_UNIT_SIZE;
+	machine.units = calloc((size_t)n, sizeof(*machine.units));
+	__per_cpu_offset = calloc((size_t)n, sizeof(*__per_cpu_offset));
+	if (!machine.units || !__per_cpu_offset) {
+		mmscale_machine_teardown();
+		return mmscale_errorf(err, errlen, "out of memory");
+	}
+	/* Units are mapped, not touched: pages fault in on their node when used. */
+	for (int cpu = 0; cpu < n; cpu++) {
+		const struct mmscale_cpu_info *c = &p->cpu[cpu];
+
+		machine.units[cpu] = alloc_real(real_node_for(c->node, c->run_pu),
+						machine.unit_size, err, errlen);
+		if (!machine.units[cpu]) {
+			mmscale_machine_teardown();
+			return -1;
+		}
+		__per_cpu_offset[cpu] = (uintptr_t)machine.units[cpu] - PERCPU_COOKIE;
+	}
+	nr_cpu_ids = (unsigned int)n;
+	cpumask_clear(&__cpu_online_mask);
+	for (int cpu = 0; cpu < n; cpu++)
+		cpumask_set_cpu((unsigned int)cpu, &__cpu_online_mask);
+	mmscale_spin_yields = mmscale_plan_oversubscribed(p, n);
+	return 0;
+}
+
+void mmscale_machine_teardown(void)
+{
+	if (machine.units) {
+		for (unsigned int cpu = 0; machine.plan && cpu < (unsigned int)machine.plan->nr_cpus; cpu++)
+			mmscale_free_mem(machine.units[cpu], machine.unit_size);
+	}
+	free(machine.units);
+	free(__per_cpu_offset);
+	free(machine.chunks);
+	machine.units = NULL;
+	__per_cpu_offset = NULL;
+	machine.chunks = NULL;
+	machine.nr_chunks = machine.max_chunks = 0;
+	machine.plan = NULL;
+	nr_cpu_ids = 0;
+	cpumask_clear(&__cpu_online_mask);
+}
+
+/* First fit over the unit; allocations are few and long-lived. */
+void *__alloc_percpu(size_t size, size_t align)
+{
+	size_t off = 0, i;
+	void *ret = NULL;
+
+	if (!machine.plan || size == 0 || size > machine.unit_size)
+		return NULL;
+	if (align < sizeof(long))
+		align = sizeof(long);
+	pthread_mutex_lock(&machine.lock);
+	for (i = 0; i <= machine.nr_chunks; i++) {
+		size_t end = i < machine.nr_chunks ? machine.chunks[i].off : machine.unit_size;
+
+		off = (off + align - 1) & ~(align - 1);
+		if (off + size <= end)
+			break;
+		if (i < machine.nr_chunks)
+			off = machine.chunks[i].off + machine.chunks[i].size;
+	}
+	if (i > machine.nr_chunks)
+		goto out;
+	if (machine.nr_chunks == machine.max_chunks) {
+		size_t max = machine.max_chunks ? 2 * machine.max_chunks : 16;
+		struct percpu_chunk *c = realloc(machine.chunks, max * sizeof(*c));
+
+		if (!c)
+			goto out;
+		machine.chunks = c;
+		machine.max_chunks = max;
+	}
+	memmove(&machine.chunks[i + 1], &machine.chunks[i],
+		(machine.nr_chunks - i) * sizeof(*machine.chunks));
+	machine.chunks[i] = (struct percpu_chunk){ .off = off, .size = size };
+	machine.nr_chunks++;
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		memset(machine.units[cpu] + off, 0, size);
+	ret = (void *)(PERCPU_COOKIE + off);
+out:
+	pthread_mutex_unlock(&machine.lock);
+	return ret;
+}
+
+void free_percpu(void *ptr)
+{
+	size_t off = (uintptr_t)ptr - PERCPU_COOKIE;
+
+	if (!ptr)
+		return;
+	pthread_mutex_lock(&machine.lock);
+	for (size_t i = 0; i < machine.nr_chunks; i++) {
+		if (machine.chunks[i].off == off) {
+			memmove(&machine.chunks[i], &machine.chunks[i + 1],
+				(machine.nr_chunks - i - 1) * sizeof(*machine.chunks));
+			machine.nr_chunks--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&machine.lock);
+}
+
+int mmscale_cpu_enter(int cpu, char *err, size_t errlen)
+{
+	const struct mmscale_plan *p = machine.plan;
+	cpu_set_t set;
+	int rc;
+
+	if (!p || cpu < 0 || cpu >= p->nr_cpus)
+		return mmscale_errorf(err, errlen, "emulated CPU %d is not in the plan (%d CPUs)",
+				      cpu, p ? p->nr_cpus : 0);
+	saved_affinity_valid = sched_getaffinity(0, sizeof(saved_affinity),
+						 &saved_affinity) == 0;
+	CPU_ZERO(&set);
+	CPU_SET(p->cpu[cpu].run_pu, &set);
+	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (rc != 0)
+		return mmscale_errorf(err, errlen, "cannot bind emulated CPU %d to PU %d: %s",
+				      cpu, p->cpu[cpu].run_pu, strerror(rc));
+	mmscale_this_cpu = cpu;
+	this_run_pu = p->cpu[cpu].run_pu;
+	return 0;
+}
+
+bool mmscale_cpu_leave(void)
+{
+	bool moved = this_run_pu >= 0 && sched_getcpu() != this_run_pu;
+
+	mmscale_this_cpu = -1;
+	this_run_pu = -1;
+	/*
+	 * Google Benchmark runs thread 0 on the main thread: give it back the
+	 * affinity it had, so the reporter and the next run's thread creation
+	 * are not confined to one PU.
+	 */
+	if (saved_affinity_valid)
+		sched_setaffinity(0, sizeof(saved_affinity), &saved_affinity);
+	saved_affinity_valid = false;
+	return moved;
+}

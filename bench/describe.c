@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --describe: the topology and the placement plan, without running anything. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "mmscale/topology.h"
+
+/* Distance matrices are printed in full up to this many nodes, summarised beyond. */
+#define DESCRIBE_MAX_MATRIX 16
+
+static void print_cpulist(FILE *out, hwloc_bitmap_t set)
+{
+	char *s = NULL;
+
+	if (hwloc_bitmap_iszero(set)) {
+		fputs("-", out);
+		return;
+	}
+	if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s) {
+		fputs("?", out);
+		return;
+	}
+	fputs(s, out);
+	free(s);
+}
+
+static void describe_nodes(FILE *out, const struct mmscale_topology *t)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	fprintf(out, "%5s %6s %12s  %-14s %s\n", "node", "PUs", "memory", "memory-from", "cpus (os)");
+	for (int n = 0; n < t->nr_nodes; n++) {
+		const struct mmscale_node *node = &t->nodes[n];
+		char from[32];
+
+		hwloc_bitmap_zero(set);
+		for (int i = 0; i < t->nr_pus; i++)
+			if (t->pus[i].node == n)
+				hwloc_bitmap_set(set, (unsigned)t->pus[i].os_index);
+		if (node->mem_node == n)
+			snprintf(from, sizeof(from), "local");
+		else
+			snprintf(from, sizeof(from), "node %d", node->mem_node);
+		fprintf(out, "%5d %6d %8llu MiB  %-14s ", n, node->nr_pus,
+			(unsigned long long)(node->memory >> 20), from);
+		print_cpulist(out, set);
+		fputc('\n', out);
+	}
+	hwloc_bitmap_free(set);
+}
+
+static void describe_distances(FILE *out, const struct mmscale_topology *t)
+{
+	if (!t->distances) {
+		fputs("distances: not provided by this topology\n", out);
+		return;
+	}
+	if (t->nr_nodes <= DESCRIBE_MAX_MATRIX) {
+		fputs("distances:\n     ", out);
+		for (int b = 0; b < t->nr_nodes; b++)
+			fprintf(out, " %4d", b);
+		fputc('\n', out);
+		for (int a = 0; a < t->nr_nodes; a++) {
+			fprintf(out, "%5d", a);
+			for (int b = 0; b < t->nr_nodes; b++)
+				fprintf(out, " %4llu",
+					(unsigned long long)mmscale_node_distance(t, a, b));
+			fputc('\n', out);
+		}
+		return;
+	}
+	/* Summarise: the distinct values and how often each appears. */
+	{
+		uint64_t vals[16];
+		size_t cnt[16] = { 0 }, nv = 0, other = 0;
+
+		for (int a = 0; a < t->nr_nodes; a++)
+			for (int b = 0; b < t->nr_nodes; b++) {
+				uint64_t d = mmscale_node_distance(t, a, b);
+				size_t k;
+
+				for (k = 0; k < nv && vals[k] != d; k++)
+					;
+				if (k == nv && nv < 16)
+					vals[nv++] = d;
+				if (k < nv)
+					cnt[k]++;
+				else
+					other++;
+			}
+		fprintf(out, "distances: %d x %d matrix (full matrix printed up to %d nodes); values:",
+			t->nr_nodes, t->nr_nodes, DESCRIBE_MAX_MATRIX);
+		for (size_t k = 0; k < nv; k++)
+			fprintf(out, " %llu (x%zu)", (unsigned long long)vals[k], cnt[k]);
+		if (other)
+			fprintf(out, " and %zu others", other);
+		fputc('\n', out);
+	}
+}
+
+static void describe_spread(FILE *out, const struct mmscale_plan *p, int threads)
+{
+	int *per_node = calloc((size_t)p->topo->nr_nodes, sizeof(*per_node));
+	int lo = 0, hi = 0, spanned = 0, shown = 0;
+
+	if (!per_node)
+		return;
+	for (int i = 0; i < threads; i++)
+		per_node[p->cpu[i].node]++;
+	for (int n = 0; n < p->topo->nr_nodes; n++) {
+		if (!per_node[n])
+			continue;
+		lo = spanned ? (per_node[n] < lo ? per_node[n] : lo) : per_node[n];
+		hi = per_node[n] > hi ? per_node[n] : hi;
+		spanned++;
+	}
+	if (lo == hi) {
+		fprintf(out, "%d on each of %d node%s", lo, spanned, spanned == 1 ? "" : "s");
+	} else {
+		for (int n = 0; n < p->topo->nr_nodes; n++) {
+			if (!per_node[n])
+				continue;
+			if (shown++ == 8) {
+				fputs(" ...", out);
+				break;
+			}
+			fprintf(out, "%snode%d:%d", shown > 1 ? " " : "", n, per_node[n]);
+		}
+	}
+	free(per_node);
+}
+
+void mmscale_describe(FILE *out, const struct mmscale_plan *p,
+		      const int *threads, int nr_threads)
+{
+	const struct mmscale_topology *t = p->topo;
+	char summary[512];
+	int max_threads = 0;
+
+	mmscale_topology_summary(t, summary, sizeof(summary));
+	fprintf(out, "topology: %s\n", summary);
+	if (mmscale_topology_stand_in(t))
+		fprintf(out, "stand-in: placement is planned as on that machine; runs bind "
+			"emulated CPUs round-robin onto this machine's %d allowed PUs and "
+			"are marked not for timing (oversubscribed beyond %d threads)\n",
+			t->nr_real_pus, t->nr_real_pus);
+	describe_nodes(out, t);
+	describe_distances(out, t);
+	fprintf(out, "placement: %s, cpus: %s (%d of %d PUs)\n",
+		mmscale_placement_name(p->placement), p->cpulist ? p->cpulist : "all",
+		p->nr_cpus, t->nr_pus);
+
+	fprintf(out, "%8s %6s %15s  %s\n", "threads", "nodes", "oversubscribed", "CPUs per node");
+	for (int i = 0; i < nr_threads; i++) {
+		int n = threads[i];
+
+		if (n > p->nr_cpus)
+			continue;	/* the caller has already refused these */
+		if (n > max_threads)
+			max_threads = n;
+		fprintf(out, "%8d %6d %15s  ", n, mmscale_plan_nodes_spanned(p, n),
+			mmscale_plan_oversubscribed(p, n) ? "yes" : "no");
+		describe_spread(out, p, n);
+		fputc('\n', out);
+	}
+
+	fprintf(out, "emulated CPUs (first %d of the plan):\n", max_threads);
+	fprintf(out, "%6s %6s %6s %6s %8s %12s\n", "cpu", "pu", "node", "core", "runs-on",
+		"memory-node");
+	for (int i = 0; i < max_threads; i++) {
+		const struct mmscale_cpu_info *c = &p->cpu[i];
+
+		fprintf(out, "%6d %6d %6d %6d %8d %12d\n", i, t->pus[c->pu].os_index,
+			c->node, c->core, c->run_pu, c->mem_node);
+	}
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The harness: one trampoline serves every case. It binds the thread to its
+ * planned PU (it becomes emulated CPU thread_index), zeroes the operation
+ * counts, runs PAPI around the timed region, calls the body, and publishes
+ * the counts and PAPI values once, at the end, as per-iteration counters.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "mmscale/cpu.h"
+#include "mmscale/harness.h"
+#include "mmscale/notice.h"
+#include "mmscale/papi.h"
+#include "mmscale/topology.h"
+#include "mmscale_build.h"
+
+struct registration {
+	struct mmscale_run run;		/* first: the body gets &reg->run */
+	const struct mmscale_plan *plan;
+	/* Per run, set on the main thread by run_setup before any thread starts. */
+	char setup_error[256];
+	int nr_threads;
+	atomic_bool migrated;
+};
+
+static _Thread_local struct mmscale_papi_thread this_papi;
+
+static void hook_start(struct mmscale_state *st)
+{
+	(void)st;
+	mmscale_papi_start(&this_papi);
+}
+
+static void hook_pause(struct mmscale_state *st)
+{
+	(void)st;
+	mmscale_papi_pause(&this_papi);
+}
+
+static void hook_resume(struct mmscale_state *st)
+{
+	(void)st;
+	mmscale_papi_resume(&this_papi);
+}
+
+static void hook_stop(struct mmscale_state *st)
+{
+	(void)st;
+	mmscale_papi_stop(&this_papi);
+}
+
+static const struct mmscale_timing_hooks papi_hooks = {
+	.start = hook_start,
+	.pause = hook_pause,
+	.resume = hook_resume,
+	.stop = hook_stop,
+};
+
+static void run_setup(void *arg)
+{
+	struct registration *reg = arg;
+
+	reg->setup_error[0] = '\0';
+	atomic_store(&reg->migrated, false);
+	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads) != 0)
+		snprintf(reg->setup_error, sizeof(reg->setup_error), "%s: setup failed",
+			 reg->run.c->name);
+}
+
+static void run_teardown(void *arg)
+{
+	struct registration *reg = arg;
+
+	if (reg->run.c->teardown && !reg->setup_error[0])
+		reg->run.c->teardown(&reg->run);
+}
+
+static void publish(struct mmscale_state *st, const struct registration *reg)
+{
+	struct mmscale_counts counts;
+
+	mmscale_counts_snapshot(&counts);
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		if (reg->run.c->counts & MMSCALE_COUNT_BIT(c))
+			mmscale_counter_set(st, mmscale_count_name(c), (double)counts.v[c],
+					    MMSCALE_COUNTER_AVG_ITERATIONS);
+	for (int i = 0; this_papi.active && i < mmscale_papi_nr_events(); i++)
+		mmscale_counter_set(st, mmscale_papi_event_name(i), (double)this_papi.values[i],
+				    MMSCALE_COUNTER_AVG_ITERATIONS);
+}
+
+static void set_label(struct mmscale_state *st, struct registration *reg)
+{
+	const struct mmscale_plan *p = reg->plan;
+	int threads = mmscale_threads(st);
+	char label[128] = "";
+
+	if (mmscale_plan_oversubscribed(p, threads))
+		strcat(label, "oversubscribed, not for timing");
+	else if (mmscale_topology_stand_in(p->topo))
+		strcat(label, "stand-in, not for timing");
+	if (atomic_load(&reg->migrated))
+		strcat(label, label[0] ? ", migrated" : "migrated");
+	if (label[0])
+		mmscale_set_label(st, label);
+}
+
+static void case_trampoline(struct mmscale_state *st, void *arg)
+{
+	struct registration *reg = arg;
+	int mig = mmscale_papi_migrations_index();
+	char err[256];
+
+	if (reg->setup_error[0]) {
+		mmscale_skip_with_error(st, reg->setup_error);
+		return;
+	}
+	if (mmscale_cpu_enter(mmscale_thread_index(st), err, sizeof(err)) != 0) {
+		mmscale_skip_with_error(st, err);
+		return;
+	}
+	mmscale_counts_reset();
+	mmscale_papi_thread_begin(&this_papi);
+
+	reg->run.c->body(st, &reg->run);
+
+	mmscale_papi_stop(&this_papi);
+	publish(st, reg);
+	/* Two witnesses: the PMU-free one works everywhere. */
+	if ((mig >= 0 && this_papi.active && this_papi.values[mig] > 0) | mmscale_cpu_leave())
+		atomic_store(&reg->migrated, true);
+	mmscale_papi_thread_end(&this_papi);
+	set_label(st, reg);
+}
+
+int mmscale_default_threads(const struct mmscale_plan *p, int *out, int max)
+{
+	int n = 0;
+
+	for (int t = 1; t < p->nr_cpus && n < max - 1; t *= 2)
+		out[n++] = t;
+	out[n++] = p->nr_cpus;
+	return n;
+}
+
+static int register_one(const struct mmscale_plan *p, const struct mmscale_case *c,
+			const struct mmscale_variant *v, const int *threads, int nr_threads,
+			char *err, size_t errlen)
+{
+	static const int one_thread[] = { 1 }, two_threads[] = { 2 };
+	char name[256];
+
+	if (v)
+		snprintf(name, sizeof(name), "%s/%s", c->name, v->name);
+	else
+		snprintf(name, sizeof(name), "%s", c->name);
+
+	switch (c->threads) {
+	case MMSCALE_THREADS_PAIR:
+		if (p->nr_cpus < 2) {
+			mmscale_notice("%s needs two CPUs; the plan has one: not registered", name);
+			return 0;
+		}
+		threads = two_threads;
+		nr_threads = 1;
+		break;
+	case MMSCALE_THREADS_ONE:
+		threads = one_thread;
+		nr_threads = 1;
+		break;
+	case MMSCALE_THREADS_SWEEP:
+		break;
+	}
+	/* One registration per thread count: each has its own run data. */
+	for (int i = 0; i < nr_threads; i++) {
+		struct registration *reg = calloc(1, sizeof(*reg));
+		struct mmscale_bench *b;
+
+		if (!reg)
+			return mmscale_errorf(err, errlen, "out of memory");
+		reg->run.c = c;
+		reg->run.v = v;
+		reg->plan = p;
+		reg->nr_threads = threads[i];
+		b = mmscale_bench_register(name, case_trampoline, reg);
+		mmscale_bench_threads(b, threads[i]);
+		if (c->manual_time)
+			mmscale_bench_manual_time(b);
+		else
+			mmscale_bench_real_time(b);
+		mmscale_bench_timing_hooks(b, &papi_hooks);
+		if (mmscale_bench_run_hooks(b, run_setup, run_teardown) != 0)
+			return mmscale_errorf(err, errlen, "too many benchmark registrations");
+	}
+	return 0;
+}
+
+int mmscale_harness_register(const struct mmscale_plan *p, const int *threads,
+			     int nr_threads, char *err, size_t errlen)
+{
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
+		const struct mmscale_case_table *tab = mmscale_case_tables[t];
+
+		for (size_t i = 0; i < tab->nr_cases; i++) {
+			const struct mmscale_case *c = &tab->cases[i];
+
+			if (!c->variants) {
+				if (register_one(p, c, NULL, threads, nr_threads, err, errlen))
+					return -1;
+				continue;
+			}
+			for (size_t v = 0; v < c->nr_variants; v++)
+				if (register_one(p, c, &c->variants[v], threads, nr_threads,
+						 err, errlen))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+void mmscale_harness_add_context(const struct mmscale_plan *p, const int *threads,
+				 int nr_threads)
+{
+	const struct mmscale_topology *t = p->topo;
+	struct utsname u;
+	char buf[512];
+	int max_threads = 2;
+
+	for (int i = 0; i < nr_threads; i++)
+		if (threads[i] > max_threads)
+			max_threads = threads[i];
+	mmscale_topology_summary(t, buf, sizeof(buf));
+	mmscale_gbench_add_context("mmscale_topology", buf);
+	mmscale_gbench_add_context("mmscale_stand_in", mmscale_topology_stand_in(t) ? "yes" : "no");
+	snprintf(buf, sizeof(buf), "%d", t->nr_nodes);
+	mmscale_gbench_add_context("mmscale_nodes", buf);
+	snprintf(buf, sizeof(buf), "%d", t->nr_pus);
+	mmscale_gbench_add_context("mmscale_pus", buf);
+	snprintf(buf, sizeof(buf), "%d", t->nr_real_pus);
+	mmscale_gbench_add_context("mmscale_real_pus", buf);
+	mmscale_gbench_add_context("mmscale_placement", mmscale_placement_name(p->placement));
+	mmscale_gbench_add_context("mmscale_cpus", p->cpulist ? p->cpulist : "all");
+	snprintf(buf, sizeof(buf), "%d", p->nr_cpus);
+	mmscale_gbench_add_context("mmscale_plan_cpus", buf);
+	mmscale_gbench_add_context("mmscale_oversubscribed",
+				   mmscale_plan_oversubscribed(p, max_threads) ? "yes" : "no");
+	mmscale_gbench_add_context("mmscale_for_timing",
+				   mmscale_topology_stand_in(t) ? "no (stand-in topology)" : "yes");
+	mmscale_gbench_add_context("mmscale_papi", mmscale_papi_status());
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release, u.machine);
+		mmscale_gbench_add_context("mmscale_kernel", buf);
+	}
+	mmscale_gbench_add_context("mmscale_compiler", MMSCALE_COMPILER);
+	mmscale_gbench_add_context("mmscale_build_type", MMSCALE_BUILD_TYPE);
+	mmscale_gbench_add_context("mmscale_git_revision", MMSCALE_GIT_REVISION);
+}
+
+void mmscale_list_cases(FILE *out)
+{
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
+		const struct mmscale_case_table *tab = mmscale_case_tables[t];
+
+		for (size_t i = 0; i < tab->nr_cases; i++) {
+			const struct mmscale_case *c = &tab->cases[i];
+			const char *threads = c->threads == MMSCALE_THREADS_ONE ? "1 thread" :
+					      c->threads == MMSCALE_THREADS_PAIR ? "2 threads" :
+					      "thread sweep";
+
+			fprintf(out, "%-28s %s [%s]\n", c->name, c->summary, threads);
+			for (size_t v = 0; v < c->nr_variants; v++)
+				fprintf(out, "  %-26s %s (%s)\n", c->variants[v].name,
+					c->variants[v].summary, c->variants[v].source);
+		}
+	}
+}
+
+const struct mmscale_case *mmscale_find_case(const char *name)
+{
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++)
+		for (size_t i = 0; i < mmscale_case_tables[t]->nr_cases; i++)
+			if (strcmp(mmscale_case_tables[t]->cases[i].name, name) == 0)
+				return &mmscale_case_tables[t]->cases[i];
+	return NULL;
+}

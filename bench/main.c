@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmscale: the command line.
+ *
+ * Our flags are taken out first; --benchmark_* flags go to Google Benchmark.
+ * Bad input gets one line on stderr and exit status 2, before anything runs
+ * or is written.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "mmscale/c2c.h"
+#include "mmscale/cpu.h"
+#include "mmscale/gbench.h"
+#include "mmscale/harness.h"
+#include "mmscale/notice.h"
+#include "mmscale/papi.h"
+#include "mmscale/topology.h"
+
+#define MAX_THREAD_COUNTS 64
+
+struct options {
+	const char *topology;
+	const char *placement;
+	const char *cpus;
+	const char *threads;
+	const char *papi_events;
+	bool list, describe, c2c_matrix, help;
+	int gb_argc;
+	char **gb_argv;
+};
+
+static const char usage[] =
+"usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
+"               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST]\n"
+"               [--list | --describe | --c2c-matrix] [--help]\n"
+"\n"
+"Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
+"per thread, with exact operation counts, PAPI counters where the machine has them,\n"
+"and Google Benchmark's statistics plus the seeds' trimmed mean and stddev.\n"
+"\n"
+"  --topology=SPEC      the machine to plan for: real (default: this machine, from hwloc),\n"
+"                       synthetic:STRING (any hwloc synthetic topology, e.g.\n"
+"                       'synthetic:node:128 core:8 pu:1') or xml:FILE (an hwloc XML export).\n"
+"                       Stand-ins plan placement as on that machine and run on this one's\n"
+"                       PUs round-robin: their results are marked not for timing.\n"
+"  --placement=P        compact: fill node by node (default); scatter: round-robin nodes\n"
+"  --cpus=LIST          use only these PUs (OS numbers, cpulist syntax: 0-3,8-11)\n"
+"  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8; default 1,2,4,...\n"
+"                       and all CPUs of the plan); two-CPU cases always use 2\n"
+"  --papi-events=LIST   PAPI events counted in the timed region (default\n"
+"                       " MMSCALE_PAPI_DEFAULT_EVENTS ";\n"
+"                       'none' for none). Events this machine lacks are dropped with a note.\n"
+"  --list               print every case with its variants and exit\n"
+"  --describe           print the topology and the placement plan and exit (runs nothing)\n"
+"  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
+"                       (real topology only)\n"
+"  --help               this text\n"
+"\n"
+"Google Benchmark flags: --benchmark_filter=REGEX, --benchmark_min_time=S,\n"
+"--benchmark_repetitions=N, --benchmark_format=console|json|csv, --benchmark_out=FILE,\n"
+"--benchmark_out_format=..., --benchmark_report_aggregates_only=true, and the rest of\n"
+"Google Benchmark's --benchmark_* flags.\n"
+"\n"
+"Exit status: 0 success, 2 bad input (one line on stderr, nothing run), 1 other failure.\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("mmscale: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(" (see mmscale --help)\n", stderr);
+	va_end(ap);
+	return MMSCALE_EXIT_USAGE;
+}
+
+/* "--name=value": returns value, or NULL if arg is not this option. */
+static const char *option_value(const char *arg, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(arg, name, len) != 0)
+		return NULL;
+	if (arg[len] == '=')
+		return arg + len + 1;
+	if (arg[len] == '\0')
+		return "";	/* present without a value: caught below */
+	return NULL;
+}
+
+static int take_value(const char *arg, const char *name, const char **slot, int *status)
+{
+	const char *v = option_value(arg, name);
+
+	if (!v)
+		return 0;
+	if (!strchr(arg, '=') || !*v)
+		*status = usage_error("%s needs a value", name);
+	else if (*slot)
+		*status = usage_error("%s is given twice", name);
+	else
+		*slot = v;
+	return 1;
+}
+
+static int take_flag(const char *arg, const char *name, bool *slot, int *status)
+{
+	if (strncmp(arg, name, strlen(name)) != 0)
+		return 0;
+	if (arg[strlen(name)] == '=')
+		*status = usage_error("%s takes no value", name);
+	else if (arg[strlen(name)] != '\0')
+		return 0;
+	*slot = true;
+	return 1;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	int status = 0;
+
+	o->gb_argv = calloc((size_t)argc + 1, sizeof(*o->gb_argv));
+	if (!o->gb_argv)
+		return usage_error("%s", "out of memory");
+	o->gb_argv[o->gb_argc++] = argv[0];
+	for (int i = 1; i < argc && !status; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			o->help = true;
+			continue;
+		}
+		if (take_value(a, "--topology", &o->topology, &status) ||
+		    take_value(a, "--placement", &o->placement, &status) ||
+		    take_value(a, "--cpus", &o->cpus, &status) ||
+		    take_value(a, "--threads", &o->threads, &status) ||
+		    take_value(a, "--papi-events", &o->papi_events, &status) ||
+		    take_flag(a, "--list", &o->list, &status) ||
+		    take_flag(a, "--describe", &o->describe, &status) ||
+		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status))
+			continue;
+		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
+			o->gb_argv[o->gb_argc++] = argv[i];
+			continue;
+		}
+		if (a[0] == '-')
+			return usage_error("unknown option '%s'", a);
+		return usage_error("unexpected argument '%s'", a);
+	}
+	if (status)
+		return status;
+	if (o->list + o->describe + o->c2c_matrix > 1)
+		return usage_error("%s", "--list, --describe and --c2c-matrix exclude each other");
+	return 0;
+}
+
+/* Thread counts in cpulist syntax, checked against the plan. */
+static int parse_threads(const struct options *o, const struct mmscale_plan *plan,
+			 int *threads, int *nr)
+{
+	char err[256];
+	hwloc_bitmap_t set;
+	int t;
+
+	if (!o->threads) {
+		*nr = mmscale_default_threads(plan, threads, MAX_THREAD_COUNTS);
+		return 0;
+	}
+	set = mmscale_parse_cpulist(o->threads, err, sizeof(err));
+	if (!set)
+		return usage_error("--threads: '%s' is not a list of thread counts "
+				   "(example: 1,2,4 or 1-8)", o->threads);
+	*nr = 0;
+	if (hwloc_bitmap_isset(set, 0)) {
+		hwloc_bitmap_free(set);
+		return usage_error("%s", "--threads: a thread count must be at least 1");
+	}
+	if (hwloc_bitmap_weight(set) > MAX_THREAD_COUNTS) {
+		hwloc_bitmap_free(set);
+		return usage_error("--threads: '%s' has too many thread counts (at most 64)",
+				   o->threads);
+	}
+	hwloc_bitmap_foreach_begin(t, set) {
+		if (t > plan->nr_cpus) {
+			hwloc_bitmap_free(set);
+			return usage_error("--threads: %d threads, but the plan has %d CPUs%s", t,
+					   plan->nr_cpus, mmscale_topology_stand_in(plan->topo) ? "" :
+					   "; a --topology stand-in can run more, oversubscribed");
+		}
+		threads[(*nr)++] = t;
+	} hwloc_bitmap_foreach_end();
+	hwloc_bitmap_free(set);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct mmscale_topology topo;
+	struct mmscale_plan plan;
+	enum mmscale_placement placement = MMSCALE_PLACE_COMPACT;
+	int threads[MAX_THREAD_COUNTS], nr_threads = 0, status;
+	const char *bad;
+	char err[512];
+	size_t matched;
+
+	status = parse_args(argc, argv, &o);
+	if (status)
+		return status;
+	if (o.help) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (o.list) {
+		mmscale_list_cases(stdout);
+		return 0;
+	}
+	if (o.placement && mmscale_parse_placement(o.placement, &placement) != 0)
+		return usage_error("--placement: '%s' is not compact or scatter", o.placement);
+	if (mmscale_papi_check_list(o.papi_events ? o.papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
+				    err, sizeof(err)) != 0)
+		return usage_error("%s", err);
+	/* GB validates its own flags; anything it does not know is ours to refuse. */
+	if (mmscale_gbench_initialize(&o.gb_argc, o.gb_argv, &bad) != 0)
+		return usage_error("unknown Google Benchmark flag '%s'", bad);
+
+	if (mmscale_topology_load(&topo, o.topology, err, sizeof(err)) != 0)
+		return usage_error("%s", err);
+	if (mmscale_plan_build(&plan, &topo, placement, o.cpus, err, sizeof(err)) != 0)
+		return usage_error("%s", err);
+	status = parse_threads(&o, &plan, threads, &nr_threads);
+	if (status)
+		return status;
+
+	if (o.describe) {
+		mmscale_describe(stdout, &plan, threads, nr_threads);
+		goto out;
+	}
+	if (o.c2c_matrix && mmscale_topology_stand_in(&topo))
+		return usage_error("%s", "--c2c-matrix measures this machine: it cannot use a "
+				   "--topology stand-in");
+	if (mmscale_machine_setup(&plan, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmscale: %s\n", err);
+		status = 1;
+		goto out;
+	}
+	if (o.c2c_matrix) {
+		if (mmscale_c2c_matrix(&plan, stdout, err, sizeof(err)) != 0) {
+			fprintf(stderr, "mmscale: %s\n", err);
+			status = 1;
+		}
+		goto out_machine;
+	}
+	if (mmscale_papi_init(o.papi_events ? o.papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
+			      err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmscale: %s\n", err);
+		status = 1;
+		goto out_machine;
+	}
+	if (mmscale_harness_register(&plan, threads, nr_threads, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmscale: %s\n", err);
+		status = 1;
+		goto out_papi;
+	}
+	mmscale_harness_add_context(&plan, threads, nr_threads);
+	matched = mmscale_gbench_run();
+	if (matched == 0)
+		status = MMSCALE_EXIT_USAGE;	/* GB has said which filter matched nothing */
+	mmscale_gbench_shutdown();
+out_papi:
+	mmscale_papi_shutdown();
+out_machine:
+	mmscale_machine_teardown();
+out:
+	mmscale_plan_destroy(&plan);
+	mmscale_topology_destroy(&topo);
+	free(o.gb_argv);
+	return status;
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PAPI event sets per benchmark thread.
+ *
+ * Which events survive is decided once, at start, by actually adding and
+ * starting them on the main thread: PAPI lists presets that a VM cannot
+ * count, and only PAPI_start tells. Each dropped event gets one notice with
+ * PAPI's own error text.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <papi.h>
+
+#include "mmscale/notice.h"
+#include "mmscale/papi.h"
+
+static struct {
+	bool initialised;
+	int nr;
+	int codes[MMSCALE_PAPI_MAX_EVENTS];
+	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
+	int migrations;
+	char status[1024];
+} papi = { .migrations = -1 };
+
+static bool event_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == ':' || c == '-' || c == '.' || c == '=' || c == '+';
+}
+
+/* Split list into names; returns the count or -1 with err. */
+static int split_events(const char *list, char names[][PAPI_MAX_STR_LEN],
+			char *err, size_t errlen)
+{
+	int n = 0;
+	const char *p = list;
+
+	if (!*list || strcmp(list, "none") == 0)
+		return 0;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == 0)
+			return mmscale_errorf(err, errlen,
+				"--papi-events: empty event name in '%s'", list);
+		if (len >= PAPI_MAX_STR_LEN)
+			return mmscale_errorf(err, errlen,
+				"--papi-events: event name too long in '%s'", list);
+		for (size_t i = 0; i < len; i++)
+			if (!event_char_ok(p[i]))
+				return mmscale_errorf(err, errlen,
+					"--papi-events: '%.*s' is not a PAPI event name "
+					"(examples: PAPI_L1_DCM, perf::CPU-MIGRATIONS)",
+					(int)len, p);
+		if (n == MMSCALE_PAPI_MAX_EVENTS)
+			return mmscale_errorf(err, errlen,
+				"--papi-events: more than %d events", MMSCALE_PAPI_MAX_EVENTS);
+		for (int k = 0; k < n; k++)
+			if (strlen(names[k]) == len && strncmp(names[k], p, len) == 0)
+				return mmscale_errorf(err, errlen,
+					"--papi-events: '%.*s' is listed twice", (int)len, p);
+		memcpy(names[n], p, len);
+		names[n][len] = '\0';
+		n++;
+		if (!end)
+			return n;
+		p = end + 1;
+	}
+}
+
+int mmscale_papi_check_list(const char *list, char *err, size_t errlen)
+{
+	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
+
+	return split_events(list, names, err, errlen) < 0 ? -1 : 0;
+}
+
+static unsigned long papi_thread_id(void)
+{
+	return (unsigned long)pthread_self();
+}
+
+/* Does the event set still start with this event in it? */
+static bool try_add(int set, int code, const char *name)
+{
+	int rc = PAPI_add_event(set, code);
+	long long scratch[MMSCALE_PAPI_MAX_EVENTS];
+
+	if (rc != PAPI_OK) {
+		mmscale_notice("PAPI event %s is not available here (%s): dropped", name,
+			       PAPI_strerror(rc));
+		return false;
+	}
+	rc = PAPI_start(set);
+	if (rc != PAPI_OK) {
+		mmscale_notice("PAPI event %s cannot be counted here (%s): dropped", name,
+			       PAPI_strerror(rc));
+		PAPI_remove_event(set, code);
+		return false;
+	}
+	PAPI_stop(set, scratch);
+	return true;
+}
+
+int mmscale_papi_init(const char *list, char *err, size_t errlen)
+{
+	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
+	int n = split_events(list, names, err, errlen), rc, set = PAPI_NULL;
+
+	if (n < 0)
+		return -1;
+	papi.nr = 0;
+	if (n == 0) {
+		snprintf(papi.status, sizeof(papi.status), "off (no events requested)");
+		return 0;
+	}
+	rc = PAPI_library_init(PAPI_VER_CURRENT);
+	if (rc != PAPI_VER_CURRENT) {
+		snprintf(papi.status, sizeof(papi.status), "unavailable: %s",
+			 rc < 0 ? PAPI_strerror(rc) : "library version mismatch");
+		mmscale_notice("PAPI is unavailable (%s): running with operation counts only",
+			       papi.status + strlen("unavailable: "));
+		return 0;
+	}
+	papi.initialised = true;
+	rc = PAPI_thread_init(papi_thread_id);
+	if (rc == PAPI_OK)
+		rc = PAPI_create_eventset(&set);
+	if (rc != PAPI_OK) {
+		snprintf(papi.status, sizeof(papi.status), "unavailable: %s", PAPI_strerror(rc));
+		mmscale_notice("PAPI is unavailable (%s): running with operation counts only",
+			       PAPI_strerror(rc));
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int code;
+
+		rc = PAPI_event_name_to_code(names[i], &code);
+		if (rc != PAPI_OK) {
+			mmscale_notice("PAPI event %s is not available here (%s): dropped",
+				       names[i], PAPI_strerror(rc));
+			continue;
+		}
+		if (!try_add(set, code, names[i]))
+			continue;
+		papi.codes[papi.nr] = code;
+		snprintf(papi.names[papi.nr], sizeof(papi.names[0]), "%s", names[i]);
+		if (strcmp(names[i], "perf::CPU-MIGRATIONS") == 0)
+			papi.migrations = papi.nr;
+		papi.nr++;
+	}
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	if (papi.nr == 0) {
+		snprintf(papi.status, sizeof(papi.status),
+			 "unavailable: none of the requested events can be counted here");
+		mmscale_notice("no requested PAPI event can be counted on this machine: "
+			       "running with operation counts only");
+		return 0;
+	}
+	papi.status[0] = '\0';
+	for (int i = 0; i < papi.nr; i++) {
+		size_t len = strlen(papi.status);
+
+		snprintf(papi.status + len, sizeof(papi.status) - len, "%s%s",
+			 i ? "," : "", papi.names[i]);
+	}
+	return 0;
+}
+
+void mmscale_papi_shutdown(void)
+{
+	if (papi.initialised)
+		PAPI_shutdown();
+	papi.initialised = false;
+	papi.nr = 0;
+	papi.migrations = -1;
+}
+
+int mmscale_papi_nr_events(void)
+{
+	return papi.nr;
+}
+
+const char *mmscale_papi_event_name(int i)
+{
+	return i >= 0 && i < papi.nr ? papi.names[i] : NULL;
+}
+
+int mmscale_papi_migrations_index(void)
+{
+	return papi.migrations;
+}
+
+const char *mmscale_papi_status(void)
+{
+	return papi.status[0] ? papi.status : "off";
+}
+
+void mmscale_papi_thread_begin(struct mmscale_papi_thread *pt)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->eventset = PAPI_NULL;
+	if (papi.nr == 0)
+		return;
+	if (PAPI_register_thread() != PAPI_OK)
+		return;
+	if (PAPI_create_eventset(&pt->eventset) != PAPI_OK ||
+	    PAPI_add_events(pt->eventset, papi.codes, papi.nr) != PAPI_OK) {
+		if (pt->eventset != PAPI_NULL) {
+			PAPI_cleanup_eventset(pt->eventset);
+			PAPI_destroy_eventset(&pt->eventset);
+		}
+		PAPI_unregister_thread();
+		return;
+	}
+	pt->active = true;
+}
+
+void mmscale_papi_thread_end(struct mmscale_papi_thread *pt)
+{
+	if (!pt->active)
+		return;
+	if (pt->running)
+		mmscale_papi_stop(pt);
+	PAPI_cleanup_eventset(pt->eventset);
+	PAPI_destroy_eventset(&pt->eventset);
+	PAPI_unregister_thread();
+	pt->active = false;
+}
+
+void mmscale_papi_start(struct mmscale_papi_thread *pt)
+{
+	if (pt->active && !pt->running && PAPI_start(pt->eventset) == PAPI_OK)
+		pt->running = true;
+}
+
+/* PAPI_accum adds the counts so far into values and zeroes the counters. */
+void mmscale_papi_pause(struct mmscale_papi_thread *pt)
+{
+	if (pt->running)
+		PAPI_accum(pt->eventset, pt->values);
+}
+
+void mmscale_papi_resume(struct mmscale_papi_thread *pt)
+{
+	if (pt->running)
+		PAPI_reset(pt->eventset);
+}
+
+void mmscale_papi_stop(struct mmscale_papi_thread *pt)
+{
+	long long last[MMSCALE_PAPI_MAX_EVENTS];
+
+	if (!pt->running)
+		return;
+	if (PAPI_stop(pt->eventset, last) == PAPI_OK)
+		for (int i = 0; i < papi.nr; i++)
+			pt->values[i] += last[i];
+	pt->running = false;
+}

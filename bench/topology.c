@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Topology discovery (hwloc) and the placement plan.
+ *
+ * Everything is sized by what was found: a 128-node, 1024-PU synthetic
+ * stand-in costs a few arrays of 1024 entries, and --describe for it runs
+ * in milliseconds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <hwloc.h>
+
+#include "mmscale/notice.h"
+#include "mmscale/topology.h"
+
+static const char synthetic_prefix[] = "synthetic:";
+static const char xml_prefix[] = "xml:";
+
+#define starts_with(s, prefix) (strncmp((s), (prefix), sizeof(prefix) - 1) == 0)
+
+static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return mmscale_errorf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+	t->nr_real_pus = CPU_COUNT(&set);
+	t->real_pus = calloc((size_t)t->nr_real_pus, sizeof(*t->real_pus));
+	if (!t->real_pus)
+		return mmscale_errorf(err, errlen, "out of memory");
+	for (int cpu = 0, n = 0; cpu < CPU_SETSIZE && n < t->nr_real_pus; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			t->real_pus[n++] = cpu;
+	return 0;
+}
+
+static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
+			    const char *spec, char *err, size_t errlen)
+{
+	if (!spec || strcmp(spec, "real") == 0) {
+		t->kind = MMSCALE_TOPO_REAL;
+		/* Keep disallowed PUs so --cpus can say why it cannot use one. */
+		hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+		return 0;
+	}
+	if (starts_with(spec, synthetic_prefix)) {
+		const char *desc = spec + sizeof(synthetic_prefix) - 1;
+
+		t->kind = MMSCALE_TOPO_SYNTHETIC;
+		if (!*desc || hwloc_topology_set_synthetic(topo, desc) != 0)
+			return mmscale_errorf(err, errlen,
+				"--topology: '%s' is not a valid hwloc synthetic topology "
+				"(example: synthetic:node:128 core:8 pu:1)", desc);
+		return 0;
+	}
+	if (starts_with(spec, xml_prefix)) {
+		const char *path = spec + sizeof(xml_prefix) - 1;
+		struct stat st;
+
+		t->kind = MMSCALE_TOPO_XML;
+		if (!*path)
+			return mmscale_errorf(err, errlen, "--topology: xml: needs a file name");
+		if (stat(path, &st) != 0)
+			return mmscale_errorf(err, errlen, "--topology: cannot read '%s': %s",
+					      path, strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return mmscale_errorf(err, errlen, "--topology: '%s' is not a file", path);
+		if (hwloc_topology_set_xml(topo, path) != 0)
+			return mmscale_errorf(err, errlen,
+				"--topology: '%s' is not an hwloc XML topology", path);
+		return 0;
+	}
+	return mmscale_errorf(err, errlen,
+		"--topology: unknown kind '%s' (want real, synthetic:STRING or xml:FILE)", spec);
+}
+
+/* Assign every PU to the first (lowest logical index) NUMA node covering it. */
+static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
+		   char *err, size_t errlen)
+{
+	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
+	int *core_pus;
+
+	t->nr_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+	t->nr_pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	t->nr_cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	if (t->nr_nodes <= 0 || t->nr_pus <= 0)
+		return mmscale_errorf(err, errlen, "topology '%s' has no NUMA node or no PU",
+				      t->spec);
+	t->nodes = calloc((size_t)t->nr_nodes, sizeof(*t->nodes));
+	t->pus = calloc((size_t)t->nr_pus, sizeof(*t->pus));
+	core_pus = calloc((size_t)(t->nr_cores > 0 ? t->nr_cores : 1), sizeof(*core_pus));
+	if (!t->nodes || !t->pus || !core_pus) {
+		free(core_pus);
+		return mmscale_errorf(err, errlen, "out of memory");
+	}
+	for (int i = 0; i < t->nr_pus; i++)
+		t->pus[i].node = -1;
+
+	for (int n = 0; n < t->nr_nodes; n++) {
+		hwloc_obj_t node = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)n);
+		hwloc_obj_t pu = NULL;
+
+		t->nodes[n].os_index = (int)node->os_index;
+		t->nodes[n].memory = node->attr->numanode.local_memory;
+		t->nodes[n].mem_node = n;
+		while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, node->cpuset,
+								     HWLOC_OBJ_PU, pu))) {
+			struct mmscale_pu *p = &t->pus[pu->logical_index];
+
+			if (p->node >= 0)
+				continue;
+			p->node = n;
+			t->nodes[n].nr_pus++;
+		}
+	}
+
+	for (int i = 0; i < t->nr_pus; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
+		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+		struct mmscale_pu *p = &t->pus[i];
+
+		p->os_index = (int)pu->os_index;
+		p->allowed = hwloc_bitmap_isset(allowed, pu->os_index);
+		if (core) {
+			p->core = (int)core->logical_index;
+			p->smt_rank = core_pus[p->core]++;
+		} else {
+			p->core = i;	/* no core level: each PU is its own core */
+			p->smt_rank = 0;
+		}
+		if (p->node < 0) {	/* hwloc guarantees a node; be safe anyway */
+			p->node = 0;
+			t->nodes[0].nr_pus++;
+		}
+	}
+	if (t->nr_cores <= 0)
+		t->nr_cores = t->nr_pus;
+	free(core_pus);
+	return 0;
+}
+
+static void load_distances(struct mmscale_topology *t, hwloc_topology_t topo)
+{
+	struct hwloc_distances_s *dist = NULL;
+	unsigned int nr = 1;
+
+	if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &dist, 0, 0) != 0 ||
+	    nr == 0 || !dist)
+		return;
+	t->distances = calloc((size_t)t->nr_nodes * (size_t)t->nr_nodes,
+			      sizeof(*t->distances));
+	if (t->distances) {
+		for (unsigned int i = 0; i < dist->nbobjs; i++)
+			for (unsigned int j = 0; j < dist->nbobjs; j++) {
+				unsigned int a = dist->objs[i]->logical_index;
+				unsigned int b = dist->objs[j]->logical_index;
+
+				t->distances[a * (unsigned)t->nr_nodes + b] =
+					dist->values[i * dist->nbobjs + j];
+			}
+	}
+	hwloc_distances_release(topo, dist);
+}
+
+uint64_t mmscale_node_distance(const struct mmscale_topology *t, int a, int b)
+{
+	if (!t->distances)
+		return 0;
+	return t->distances[(size_t)a * (size_t)t->nr_nodes + (size_t)b];
+}
+
+/*
+ * Nodes without memory (CPU-only nodes: hwloc shows them with no local
+ * memory, libnuma may still list them) take their per-CPU memory from the
+ * nearest node that has some: by distance when the topology has distances,
+ * else the nearest logical index. Said once per such node.
+ */
+static void choose_memory_nodes(struct mmscale_topology *t)
+{
+	for (int n = 0; n < t->nr_nodes; n++) {
+		int best = -1;
+		uint64_t best_d = UINT64_MAX;
+
+		if (t->nodes[n].memory > 0)
+			continue;
+		for (int m = 0; m < t->nr_nodes; m++) {
+			uint64_t d;
+
+			if (t->nodes[m].memory == 0)
+				continue;
+			d = t->distances ? mmscale_node_distance(t, n, m)
+					 : (uint64_t)abs(m - n);
+			if (d < best_d) {
+				best = m;
+				best_d = d;
+			}
+		}
+		if (best < 0) {
+			/* No node reports memory (some synthetic strings): use node 0. */
+			t->nodes[n].mem_node = 0;
+			continue;
+		}
+		t->nodes[n].mem_node = best;
+		if (t->nodes[n].nr_pus > 0)
+			mmscale_notice("node %d has no memory: per-CPU data of its CPUs comes "
+				       "from node %d (nearest with memory, %s %llu)",
+				       n, best, t->distances ? "distance" : "index offset",
+				       (unsigned long long)best_d);
+	}
+}
+
+int mmscale_topology_load(struct mmscale_topology *t, const char *spec,
+			  char *err, size_t errlen)
+{
+	hwloc_topology_t topo;
+
+	memset(t, 0, sizeof(*t));
+	t->spec = strdup(spec ? spec : "real");
+	if (!t->spec)
+		return mmscale_errorf(err, errlen, "out of memory");
+	if (hwloc_topology_init(&topo) != 0)
+		return mmscale_errorf(err, errlen, "hwloc_topology_init failed");
+	t->hwloc = topo;
+	if (configure_source(t, topo, spec, err, errlen) != 0)
+		goto fail;
+	if (hwloc_topology_load(topo) != 0) {
+		mmscale_errorf(err, errlen, "--topology: hwloc cannot load '%s': %s",
+			       t->spec, strerror(errno));
+		goto fail;
+	}
+	if (map_pus(t, topo, err, errlen) != 0)
+		goto fail;
+	load_distances(t, topo);
+	choose_memory_nodes(t);
+	if (load_real_pus(t, err, errlen) != 0)
+		goto fail;
+	return 0;
+fail:
+	mmscale_topology_destroy(t);
+	return -1;
+}
+
+void mmscale_topology_destroy(struct mmscale_topology *t)
+{
+	if (t->hwloc)
+		hwloc_topology_destroy((hwloc_topology_t)t->hwloc);
+	free(t->spec);
+	free(t->nodes);
+	free(t->pus);
+	free(t->distances);
+	free(t->real_pus);
+	memset(t, 0, sizeof(*t));
+}
+
+int mmscale_parse_placement(const char *s, enum mmscale_placement *out)
+{
+	if (strcmp(s, "compact") == 0)
+		*out = MMSCALE_PLACE_COMPACT;
+	else if (strcmp(s, "scatter") == 0)
+		*out = MMSCALE_PLACE_SCATTER;
+	else
+		return -1;
+	return 0;
+}
+
+const char *mmscale_placement_name(enum mmscale_placement p)
+{
+	return p == MMSCALE_PLACE_SCATTER ? "scatter" : "compact";
+}
+
+void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen)
+{
+	hwloc_bitmap_t set;
+	const char *c;
+
+	/*
+	 * hwloc's list parser is lenient: "0-" means "0 to infinity" and it
+	 * skips junk after a number. Refuse what is not a plain cpulist first,
+	 * then let hwloc do the parsing.
+	 */
+	if (!*s)
+		goto bad;
+	for (c = s; *c; c++) {
+		bool digit = *c >= '0' && *c <= '9';
+		bool prev_digit = c > s && c[-1] >= '0' && c[-1] <= '9';
+		bool next_digit = c[1] >= '0' && c[1] <= '9';
+
+		if (digit)
+			continue;
+		if ((*c == ',' || *c == '-') && prev_digit && next_digit)
+			continue;
+		goto bad;
+	}
+	set = hwloc_bitmap_alloc();
+	if (!set) {
+		mmscale_errorf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (hwloc_bitmap_list_sscanf(set, s) != 0 || hwloc_bitmap_weight(set) <= 0) {
+		hwloc_bitmap_free(set);
+		goto bad;
+	}
+	/* A range written backwards ("7-3") is an error, not an empty set. */
+	for (c = s; *c;) {
+		char *end;
+		unsigned long a = strtoul(c, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (b < a || b >= 1UL << 20) {
+			hwloc_bitmap_free(set);
+			goto bad;
+		}
+		c = *end ? end + 1 : end;
+	}
+	return set;
+bad:
+	mmscale_errorf(err, errlen,
+		       "--cpus: '%s' is not a cpulist (example: 0-3,8-11)", s);
+	return NULL;
+}
+
+/* Order the selected PUs node by node: compact keeps hwloc's logical order. */
+static int order_compact(const struct mmscale_topology *t, const bool *sel, int *order)
+{
+	int n = 0;
+
+	for (int node = 0; node < t->nr_nodes; node++)
+		for (int i = 0; i < t->nr_pus; i++)
+			if (sel[i] && t->pus[i].node == node)
+				order[n++] = i;
+	return n;
+}
+
+static int cmp_spread(const void *a, const void *b, void *arg)
+{
+	const struct mmscale_topology *t = arg;
+	const struct mmscale_pu *x = &t->pus[*(const int *)a], *y = &t->pus[*(const int *)b];
+
+	if (x->smt_rank != y->smt_rank)
+		return x->smt_rank - y->smt_rank;
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Scatter: round-robin across nodes; within a node, one PU per core before
+ * any SMT sibling, so two scattered CPUs never share a core while a free
+ * core is left.
+ */
+static int order_scatter(const struct mmscale_topology *t, const bool *sel, int *order,
+			 int *tmp)
+{
+	int *start = calloc((size_t)t->nr_nodes + 1, sizeof(*start));
+	int *taken = calloc((size_t)t->nr_nodes, sizeof(*taken));
+	int total, n = 0;
+
+	if (!start || !taken) {
+		free(start);
+		free(taken);
+		return -1;
+	}
+	total = order_compact(t, sel, tmp);
+	for (int i = 0; i < total; i++)
+		start[t->pus[tmp[i]].node + 1]++;
+	for (int node = 0; node < t->nr_nodes; node++) {
+		start[node + 1] += start[node];
+		qsort_r(tmp + start[node], (size_t)(start[node + 1] - start[node]),
+			sizeof(*tmp), cmp_spread, (void *)t);
+	}
+	while (n < total) {
+		for (int node = 0; node < t->nr_nodes; node++) {
+			if (start[node] + taken[node] < start[node + 1])
+				order[n++] = tmp[start[node] + taken[node]++];
+		}
+	}
+	free(start);
+	free(taken);
+	return n;
+}
+
+static int select_pus(const struct mmscale_topology *t, const char *cpulist, bool *sel,
+		      char *err, size_t errlen)
+{
+	hwloc_bitmap_t want = NULL;
+	int excluded = 0;
+
+	if (cpulist) {
+		int cpu;
+
+		want = mmscale_parse_cpulist(cpulist, err, errlen);
+		if (!want)
+			return -1;
+		/* Every CPU named must exist, and be usable, in this topology. */
+		hwloc_bitmap_foreach_begin(cpu, want) {
+			int i;
+
+			for (i = 0; i < t->nr_pus; i++)
+				if (t->pus[i].os_index == cpu)
+					break;
+			if (i == t->nr_pus) {
+				hwloc_bitmap_free(want);
+				return mmscale_errorf(err, errlen,
+					"--cpus: CPU %d is not in the %s topology (%d PUs)",
+					cpu, mmscale_topology_stand_in(t) ? "stand-in" : "machine's",
+					t->nr_pus);
+			}
+			if (!t->pus[i].allowed && t->kind == MMSCALE_TOPO_REAL) {
+				hwloc_bitmap_free(want);
+				return mmscale_errorf(err, errlen,
+					"--cpus: CPU %d is not in this process's allowed CPUs "
+					"(taskset or cgroup cpuset)", cpu);
+			}
+		} hwloc_bitmap_foreach_end();
+	}
+	for (int i = 0; i < t->nr_pus; i++) {
+		const struct mmscale_pu *p = &t->pus[i];
+
+		sel[i] = !want || hwloc_bitmap_isset(want, (unsigned)p->os_index);
+		if (sel[i] && t->kind == MMSCALE_TOPO_REAL && !p->allowed) {
+			sel[i] = false;
+			excluded++;
+		}
+	}
+	if (excluded)
+		mmscale_notice("%d PUs of this machine are outside the allowed set "
+			       "(taskset or cgroup cpuset) and are not used", excluded);
+	hwloc_bitmap_free(want);
+	return 0;
+}
+
+int mmscale_plan_build(struct mmscale_plan *p, const struct mmscale_topology *t,
+		       enum mmscale_placement placement, const char *cpulist,
+		       char *err, size_t errlen)
+{
+	bool *sel = calloc((size_t)t->nr_pus, sizeof(*sel));
+	int *order = calloc((size_t)t->nr_pus, sizeof(*order));
+	int *tmp = calloc((size_t)t->nr_pus, sizeof(*tmp));
+	int n, ret = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->topo = t;
+	p->placement = placement;
+	if (!sel || !order || !tmp) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (select_pus(t, cpulist, sel, err, errlen) != 0)
+		goto out;
+	if (placement == MMSCALE_PLACE_SCATTER)
+		n = order_scatter(t, sel, order, tmp);
+	else
+		n = order_compact(t, sel, order);
+	if (n <= 0) {
+		mmscale_errorf(err, errlen, n < 0 ? "out of memory" : "no usable CPU selected");
+		goto out;
+	}
+	p->cpu = calloc((size_t)n, sizeof(*p->cpu));
+	p->cpulist = cpulist ? strdup(cpulist) : NULL;
+	if (!p->cpu || (cpulist && !p->cpulist)) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto out;
+	}
+	p->nr_cpus = n;
+	for (int i = 0; i < n; i++) {
+		const struct mmscale_pu *pu = &t->pus[order[i]];
+		struct mmscale_cpu_info *c = &p->cpu[i];
+
+		c->pu = order[i];
+		c->node = pu->node;
+		c->core = pu->core;
+		c->mem_node = t->nodes[pu->node].mem_node;
+		c->run_pu = mmscale_topology_stand_in(t) ?
+			    t->real_pus[i % t->nr_real_pus] : pu->os_index;
+	}
+	ret = 0;
+out:
+	free(sel);
+	free(order);
+	free(tmp);
+	if (ret)
+		mmscale_plan_destroy(p);
+	return ret;
+}
+
+void mmscale_plan_destroy(struct mmscale_plan *p)
+{
+	free(p->cpu);
+	free(p->cpulist);
+	p->cpu = NULL;
+	p->cpulist = NULL;
+	p->nr_cpus = 0;
+}
+
+bool mmscale_plan_oversubscribed(const struct mmscale_plan *p, int nr_threads)
+{
+	return mmscale_topology_stand_in(p->topo) && nr_threads > p->topo->nr_real_pus;
+}
+
+int mmscale_plan_nodes_spanned(const struct mmscale_plan *p, int nr_threads)
+{
+	int spanned = 0;
+	bool *seen = calloc((size_t)p->topo->nr_nodes, sizeof(*seen));
+
+	if (!seen)
+		return -1;
+	for (int i = 0; i < nr_threads && i < p->nr_cpus; i++) {
+		if (!seen[p->cpu[i].node]) {
+			seen[p->cpu[i].node] = true;
+			spanned++;
+		}
+	}
+	free(seen);
+	return spanned;
+}
+
+void mmscale_topology_summary(const struct mmscale_topology *t, char *buf, size_t len)
+{
+	static const char *const kinds[] = {
+		[MMSCALE_TOPO_REAL] = "real",
+		[MMSCALE_TOPO_SYNTHETIC] = "synthetic stand-in",
+		[MMSCALE_TOPO_XML] = "xml stand-in",
+	};
+	const char *what = t->spec;
+
+	if (t->kind == MMSCALE_TOPO_SYNTHETIC)
+		what += sizeof(synthetic_prefix) - 1;
+	else if (t->kind == MMSCALE_TOPO_XML)
+		what += sizeof(xml_prefix) - 1;
+	if (t->kind == MMSCALE_TOPO_REAL)
+		snprintf(buf, len, "real machine, %d nodes, %d cores, %d PUs",
+			 t->nr_nodes, t->nr_cores, t->nr_pus);
+	else
+		snprintf(buf, len, "%s '%s', %d nodes, %d cores, %d PUs",
+			 kinds[t->kind], what, t->nr_nodes, t->nr_cores, t->nr_pus);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Emulated CPUs: a thread becomes emulated CPU n by binding itself to the
+ * plan's PU for n; per-CPU units live on each CPU's node, global data on
+ * node 0's memory, as the kernel's static data does.
+ */
+#ifndef MMSCALE_CPU_H
+#define MMSCALE_CPU_H
+
+#include <stddef.h>
+#include "topology.h"
+
+/* Bytes of per-CPU unit each emulated CPU gets for alloc_percpu(). */
+#define MMSCALE_PERCPU_UNIT_SIZE	(256 * 1024)
+
+/*
+ * Set up the emulated machine for plan p: nr_cpu_ids = p->nr_cpus, all
+ * online, and a per-CPU unit per CPU on its memory node. Idempotent for the
+ * same plan. Returns -1 with one line in err.
+ */
+int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen);
+void mmscale_machine_teardown(void);
+
+/* The plan the machine was set up with (NULL before setup). */
+const struct mmscale_plan *mmscale_machine_plan(void);
+
+/*
+ * Bind the calling thread to the PU planned for emulated CPU cpu and make it
+ * that CPU (smp_processor_id() == cpu). Returns -1 with one line in err.
+ */
+int mmscale_cpu_enter(int cpu, char *err, size_t errlen);
+
+/*
+ * Leave the emulated CPU. Returns true if the thread ran somewhere other
+ * than its planned PU when it left (a migration witness that needs no PMU).
+ */
+bool mmscale_cpu_leave(void);
+
+/*
+ * Memory on a planned node's memory (falls back as the plan says for nodes
+ * without memory); page aligned and zeroed. NULL with one line in err.
+ */
+void *mmscale_alloc_on_node(int node, size_t size, char *err, size_t errlen);
+/* Global data: node 0's memory, as the kernel's static data. */
+void *mmscale_alloc_global(size_t size, char *err, size_t errlen);
+void mmscale_free_mem(void *p, size_t size);
+
+#endif /* MMSCALE_CPU_H */

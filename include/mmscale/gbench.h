@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A C API over Google Benchmark (bench/gbench_shim.cc is the only C++ file
+ * in mmscale). Bodies are C:
+ *
+ *	static void body(struct mmscale_state *st, void *arg)
+ *	{
+ *		while (mmscale_keep_running_batch(st, 1024))
+ *			for (int i = 0; i < 1024; i++)
+ *				work();
+ *	}
+ *
+ * keep_running costs one out-of-line call per iteration; for bodies of a
+ * few nanoseconds use keep_running_batch (harness/overhead measures both).
+ */
+#ifndef MMSCALE_GBENCH_H
+#define MMSCALE_GBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mmscale_state;
+struct mmscale_bench;
+
+typedef void (*mmscale_bench_fn)(struct mmscale_state *st, void *arg);
+
+/*
+ * Called on each benchmark thread just before GB starts its timer, around
+ * pause/resume, and just after the timer stops (also when the body never
+ * ran its loop). Used by the harness for PAPI; any may be NULL.
+ */
+struct mmscale_timing_hooks {
+	void (*start)(struct mmscale_state *st);
+	void (*pause)(struct mmscale_state *st);
+	void (*resume)(struct mmscale_state *st);
+	void (*stop)(struct mmscale_state *st);
+};
+
+/*
+ * Called on the main thread before and after every run (GB Setup/Teardown),
+ * with the registration's arg. At most 1024 registrations can have them.
+ */
+typedef void (*mmscale_run_hook)(void *arg);
+
+/* Counter flags, as benchmark::Counter's. */
+enum {
+	MMSCALE_COUNTER_DEFAULT		= 0,
+	MMSCALE_COUNTER_RATE		= 1 << 0,	/* divided by seconds */
+	MMSCALE_COUNTER_AVG_THREADS	= 1 << 1,	/* divided by thread count */
+	MMSCALE_COUNTER_AVG_ITERATIONS	= 1 << 2,	/* divided by iterations */
+};
+
+/* Registration (before mmscale_gbench_run). */
+struct mmscale_bench *mmscale_bench_register(const char *name, mmscale_bench_fn fn,
+					     void *arg);
+void mmscale_bench_args(struct mmscale_bench *b, const int64_t *args, int n);
+void mmscale_bench_arg_names(struct mmscale_bench *b, const char *const *names, int n);
+void mmscale_bench_threads(struct mmscale_bench *b, int threads);
+void mmscale_bench_thread_range(struct mmscale_bench *b, int lo, int hi);
+void mmscale_bench_real_time(struct mmscale_bench *b);
+void mmscale_bench_manual_time(struct mmscale_bench *b);
+void mmscale_bench_min_time(struct mmscale_bench *b, double seconds);
+void mmscale_bench_repetitions(struct mmscale_bench *b, int n);
+void mmscale_bench_iterations(struct mmscale_bench *b, int64_t n);
+void mmscale_bench_timing_hooks(struct mmscale_bench *b, const struct mmscale_timing_hooks *h);
+int mmscale_bench_run_hooks(struct mmscale_bench *b, mmscale_run_hook setup,
+			    mmscale_run_hook teardown);
+
+/* In the body. */
+bool mmscale_keep_running(struct mmscale_state *st);
+bool mmscale_keep_running_batch(struct mmscale_state *st, int64_t n);
+int mmscale_thread_index(const struct mmscale_state *st);
+int mmscale_threads(const struct mmscale_state *st);
+int64_t mmscale_range(const struct mmscale_state *st, int i);
+int64_t mmscale_max_iterations(const struct mmscale_state *st);
+int64_t mmscale_iterations(const struct mmscale_state *st);
+void mmscale_pause_timing(struct mmscale_state *st);
+void mmscale_resume_timing(struct mmscale_state *st);
+void mmscale_set_iteration_time(struct mmscale_state *st, double seconds);
+void mmscale_skip_with_error(struct mmscale_state *st, const char *msg);
+bool mmscale_error_occurred(const struct mmscale_state *st);
+void mmscale_set_label(struct mmscale_state *st, const char *label);
+void mmscale_counter_set(struct mmscale_state *st, const char *name, double value,
+			 unsigned int flags);
+void *mmscale_state_arg(const struct mmscale_state *st);
+
+/* The run. */
+/*
+ * Hand argv to Google Benchmark. Returns -1, having printed nothing, if an
+ * argument is left that GB did not recognise (*bad set to it).
+ */
+int mmscale_gbench_initialize(int *argc, char **argv, const char **bad);
+void mmscale_gbench_add_context(const char *key, const char *value);
+/* Run what the filter selects; returns how many benchmarks matched. */
+size_t mmscale_gbench_run(void);
+void mmscale_gbench_shutdown(void);
+
+/*
+ * The seeds' statistics: drop the fastest and the slowest run, mean and
+ * sample standard deviation of the rest. With fewer than three runs nothing
+ * is dropped. Registered on every benchmark as trimmed_mean and
+ * trimmed_stddev beside GB's mean, median, stddev and cv.
+ */
+double mmscale_trimmed_mean(const double *v, size_t n);
+double mmscale_trimmed_stddev(const double *v, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MMSCALE_GBENCH_H */

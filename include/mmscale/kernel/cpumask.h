@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct cpumask, as include/linux/cpumask.h with CONFIG_NR_CPUS=4096 (the
+ * SGI UV configuration of the drain seed). Emulated CPUs are 0..nr_cpu_ids-1;
+ * all of them are online and possible for the life of a run.
+ */
+#ifndef MMSCALE_KERNEL_CPUMASK_H
+#define MMSCALE_KERNEL_CPUMASK_H
+
+#include <limits.h>
+#include <string.h>
+#include "compiler.h"
+
+#define NR_CPUS			4096
+#define BITS_PER_LONG		(sizeof(long) * CHAR_BIT)
+#define BITS_TO_LONGS(n)	DIV_ROUND_UP(n, BITS_PER_LONG)
+
+struct cpumask {
+	unsigned long bits[BITS_TO_LONGS(NR_CPUS)];
+};
+typedef struct cpumask cpumask_t;
+typedef struct cpumask cpumask_var_t[1];
+
+/* The number of emulated CPUs of the current plan (set by the harness). */
+extern unsigned int nr_cpu_ids;
+extern struct cpumask __cpu_online_mask;
+#define cpu_online_mask		((const struct cpumask *)&__cpu_online_mask)
+#define cpu_possible_mask	cpu_online_mask
+
+#define cpumask_bits(maskp)	((maskp)->bits)
+
+static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
+{
+	m->bits[cpu / BITS_PER_LONG] |= 1UL << (cpu % BITS_PER_LONG);
+}
+
+static inline void cpumask_clear_cpu(unsigned int cpu, struct cpumask *m)
+{
+	m->bits[cpu / BITS_PER_LONG] &= ~(1UL << (cpu % BITS_PER_LONG));
+}
+
+static inline bool cpumask_test_cpu(unsigned int cpu, const struct cpumask *m)
+{
+	return (m->bits[cpu / BITS_PER_LONG] >> (cpu % BITS_PER_LONG)) & 1;
+}
+
+static inline void cpumask_clear(struct cpumask *m)
+{
+	memset(m->bits, 0, sizeof(m->bits));
+}
+
+/* Only the first nr_cpu_ids bits, as the kernel's cpumask_setall. */
+static inline void cpumask_setall(struct cpumask *m)
+{
+	cpumask_clear(m);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		cpumask_set_cpu(cpu, m);
+}
+
+static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
+{
+	*dst = *src;
+}
+
+static inline unsigned int cpumask_weight(const struct cpumask *m)
+{
+	unsigned int w = 0;
+
+	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)
+		w += (unsigned int)__builtin_popcountl(m->bits[i]);
+	return w;
+}
+
+static inline bool cpumask_empty(const struct cpumask *m)
+{
+	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)
+		if (m->bits[i])
+			return false;
+	return true;
+}
+
+/* The next set CPU after n (n = -1 to start), or nr_cpu_ids if none. */
+static inline unsigned int cpumask_next(int n, const struct cpumask *m)
+{
+	for (unsigned int cpu = (unsigned int)(n + 1); cpu < nr_cpu_ids; cpu++) {
+		unsigned long word = m->bits[cpu / BITS_PER_LONG] >> (cpu % BITS_PER_LONG);
+
+		if (word)
+			return min_t(unsigned int, nr_cpu_ids,
+				     cpu + (unsigned int)__builtin_ctzl(word));
+		cpu |= BITS_PER_LONG - 1;	/* skip the rest of an empty word */
+	}
+	return nr_cpu_ids;
+}
+
+#define cpumask_first(m)	cpumask_next(-1, (m))
+
+#define for_each_cpu(cpu, mask)					\
+	for ((cpu) = cpumask_next(-1, (mask));			\
+	     (cpu) < nr_cpu_ids;					\
+	     (cpu) = cpumask_next((int)(cpu), (mask)))
+
+#define for_each_online_cpu(cpu)	for_each_cpu(cpu, cpu_online_mask)
+#define for_each_possible_cpu(cpu)	for_each_cpu(cpu, cpu_online_mask)
+#define num_online_cpus()		cpumask_weight(cpu_online_mask)
+
+#endif /* MMSCALE_KERNEL_CPUMASK_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The calling emulated CPU, and waiting politely when emulated CPUs share a
+ * real one.
+ */
+#ifndef MMSCALE_KERNEL_PROCESSOR_H
+#define MMSCALE_KERNEL_PROCESSOR_H
+
+#include <stdbool.h>
+#include "compiler.h"
+
+/* Set by the harness when a thread becomes emulated CPU n (bench/cpu.c). */
+extern _Thread_local int mmscale_this_cpu;
+
+/*
+ * smp_processor_id(): the emulated CPU the calling thread is. Only threads
+ * the harness made into emulated CPUs have one; anything else is a harness
+ * bug, and mmscale_no_cpu() says so and aborts rather than index per-CPU
+ * data with -1.
+ */
+void mmscale_no_cpu(void) __attribute__((__noreturn__, __cold__));
+
+static __always_inline int smp_processor_id(void)
+{
+	if (unlikely(mmscale_this_cpu < 0))
+		mmscale_no_cpu();
+	return mmscale_this_cpu;
+}
+#define raw_smp_processor_id()	smp_processor_id()
+
+/* Emulated CPUs never migrate (threads are pinned): these are no-ops. */
+#define preempt_disable()	barrier()
+#define preempt_enable()	barrier()
+#define get_cpu()		({ preempt_disable(); smp_processor_id(); })
+#define put_cpu()		preempt_enable()
+
+/*
+ * local_irq_save/restore are documented no-ops: an emulated CPU takes
+ * emulated interrupts only at its own interrupt points (polled mailbox) or
+ * through a real signal, and the code the kernel protects with irqs off is
+ * code that runs on the emulated CPU's own thread. The flags argument is
+ * kept so that kernel code compiles unchanged.
+ */
+#define local_irq_save(flags)		do { (flags) = 0; barrier(); } while (0)
+#define local_irq_restore(flags)	do { (void)(flags); barrier(); } while (0)
+#define local_irq_disable()		barrier()
+#define local_irq_enable()		barrier()
+
+/*
+ * True when emulated CPUs outnumber the real PUs they run on (a stand-in
+ * topology on a small machine). Spinning then cannot make progress until the
+ * scheduler runs the thread being waited for, so waits yield now and then.
+ */
+extern bool mmscale_spin_yields;
+
+void mmscale_spin_yield(void);
+
+/*
+ * One step of a busy wait: cpu_relax(), and every 1024 steps a yield when
+ * oversubscribed. A predictable branch on a machine that is not.
+ */
+static __always_inline void spin_wait_step(unsigned int *spins)
+{
+	cpu_relax();
+	if (unlikely((++*spins & 1023) == 0) && mmscale_spin_yields)
+		mmscale_spin_yield();
+}
+
+#endif /* MMSCALE_KERNEL_PROCESSOR_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One-line notices and errors on stderr, all prefixed "mmscale: ". */
+#ifndef MMSCALE_NOTICE_H
+#define MMSCALE_NOTICE_H
+
+#include <stddef.h>
+
+/* Exit status for bad input: one line on stderr, nothing written. */
+#define MMSCALE_EXIT_USAGE	2
+
+/* "mmscale: note: ..." - something the reader should know; the run goes on. */
+void mmscale_notice(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
+
+/* Silence notices (tests that exercise fallbacks on purpose). */
+extern int mmscale_notices_quiet;
+
+/* snprintf into an error buffer; returns -1 so callers can "return errorf(...)". */
+int mmscale_errorf(char *err, size_t len, const char *fmt, ...)
+	__attribute__((__format__(printf, 3, 4)));
+
+#endif /* MMSCALE_NOTICE_H */

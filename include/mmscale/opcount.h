@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Exact operation counts. Every emulated primitive counts what it did
+ * (global counter reads, folds, lock acquisitions, IPIs, pages moved) in
+ * thread-local counters; the harness zeroes them when a benchmark thread
+ * starts and publishes them once, when it ends, as Google Benchmark user
+ * counters per iteration under the stable names below. Counting is a
+ * thread-local add: it creates no shared-line traffic of its own (the
+ * measurement must not create the sharing it measures).
+ *
+ * To add a count: one enum entry before MMSCALE_NR_COUNTS and one name in
+ * bench/opcount.c. Names are an interface: scripts and readers rely on them.
+ */
+#ifndef MMSCALE_OPCOUNT_H
+#define MMSCALE_OPCOUNT_H
+
+#include <stdint.h>
+#include "kernel/compiler.h"
+
+enum mmscale_count {
+	MMSCALE_GLOBAL_READS,		/* global counter reads (global_page_state) */
+	MMSCALE_BDI_READS,		/* percpu_counter approximate reads (bdi_stat) */
+	MMSCALE_PERCPU_SUM_SLOTS,	/* per-CPU slots read by exact sums */
+	MMSCALE_FOLDS,			/* per-CPU deltas folded into shared counters */
+	MMSCALE_LOCK_ACQUIRES,		/* spin_lock acquisitions */
+	MMSCALE_IPIS_SENT,		/* emulated IPIs sent */
+	MMSCALE_IPIS_HANDLED,		/* emulated IPIs handled */
+	MMSCALE_PAGES_MOVED,		/* pages moved between lists */
+	MMSCALE_NR_COUNTS
+};
+
+#define MMSCALE_COUNT_BIT(c)	(1u << (c))
+
+struct mmscale_counts {
+	uint64_t v[MMSCALE_NR_COUNTS];
+};
+
+/*
+ * The calling thread's counts. Thread-local storage lives in each thread's
+ * own stack mapping, so two threads' counters never share a line.
+ */
+extern _Thread_local struct mmscale_counts mmscale_this_counts;
+
+static __always_inline void count_add(enum mmscale_count c, uint64_t n)
+{
+	mmscale_this_counts.v[c] += n;
+}
+
+static __always_inline void count_inc(enum mmscale_count c)
+{
+	mmscale_this_counts.v[c]++;
+}
+
+/* The stable name of a count ("global_reads", ...). */
+const char *mmscale_count_name(enum mmscale_count c);
+
+/* Look a count up by its stable name; -1 if there is none. */
+int mmscale_count_lookup(const char *name);
+
+void mmscale_counts_reset(void);
+
+/* Copy out the calling thread's counts (to publish them once). */
+void mmscale_counts_snapshot(struct mmscale_counts *out);
+
+#endif /* MMSCALE_OPCOUNT_H */
