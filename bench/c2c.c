@@ -5,12 +5,11 @@
  * writing, a polled mailbox (the floor under an emulated IPI) and a raw
  * real-time signal round trip (the floor under a signal-delivered one).
  *
- * The two threads are emulated CPUs 0 and 1 of the plan: with compact
- * placement two cores of one node, with scatter two nodes.
- *
- * Every body runs its whole run as one batch of max_iterations: both
- * threads then do exactly the same number of round trips, and the thread
- * that finishes first can release the other before GB's stop barrier.
+ * The measured thread is emulated CPU 0 (the only Google Benchmark thread,
+ * so Time is per round trip or per read); its partner is emulated CPU 1, a
+ * harness-owned pinned thread that the case's setup starts and its
+ * teardown stops. With compact placement the two are two cores of one
+ * node, with scatter two nodes.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -25,7 +24,10 @@
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/compiler.h"
 #include "mmscale/kernel/processor.h"
+#include "mmscale/kernel/spinlock.h"
 #include "mmscale/notice.h"
+
+#define C2C_PARTNER_CPU 1
 
 /* Each field on its own isolated lines unless it says otherwise. */
 struct c2c_shared {
@@ -42,6 +44,7 @@ struct c2c_shared {
 	_Atomic bool stop ____isolated_aligned;
 	_Atomic bool target_ready ____isolated_aligned;
 	pthread_t target;
+	struct mmscale_partner partner;
 };
 
 BUILD_BUG_ON(offsetof(struct c2c_shared, ack) - offsetof(struct c2c_shared, req) <
@@ -50,32 +53,43 @@ BUILD_BUG_ON(offsetof(struct c2c_shared, ack) - offsetof(struct c2c_shared, req)
 /* The signal handler's only way to its data; set before any signal is sent. */
 static struct c2c_shared *_Atomic signal_shared;
 
-static int c2c_setup(struct mmscale_run *run, int nr_threads)
+/* Start CPU 1 running partner_fn on fresh, zeroed shared data. */
+static int c2c_start(struct mmscale_run *run, const char *name, void (*partner_fn)(void *))
 {
 	char err[256];
 	struct c2c_shared *sh = mmscale_alloc_global(sizeof(*sh), err, sizeof(err));
 
-	(void)nr_threads;
 	if (!sh) {
-		mmscale_notice("c2c: %s", err);
+		mmscale_notice("%s: %s", name, err);
+		return -1;
+	}
+	atomic_store(&signal_shared, sh);
+	if (mmscale_partner_start(&sh->partner, C2C_PARTNER_CPU, partner_fn, sh,
+				  err, sizeof(err)) != 0) {
+		mmscale_notice("%s: %s", name, err);
+		atomic_store(&signal_shared, NULL);
+		mmscale_free_mem(sh, sizeof(*sh));
 		return -1;
 	}
 	run->data = sh;
-	atomic_store(&signal_shared, sh);
 	return 0;
 }
 
 static void c2c_teardown(struct mmscale_run *run)
 {
+	struct c2c_shared *sh = run->data;
+
+	atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	mmscale_partner_join(&sh->partner);
 	atomic_store(&signal_shared, NULL);
-	mmscale_free_mem(run->data, sizeof(struct c2c_shared));
+	mmscale_free_mem(sh, sizeof(*sh));
 	run->data = NULL;
 }
 
 /*
- * Round trips between two CPUs through a request and a reply location. The
- * requester stores seq and waits for the reply to reach seq; the responder
- * waits for the request and echoes it. Shared with --c2c-matrix.
+ * Round trips through a request and a reply location: the requester stores
+ * seq and waits for the reply to reach seq; the responder echoes every new
+ * request until told to stop. Shared with --c2c-matrix.
  */
 static void round_trips_requester(_Atomic u64 *req, _Atomic u64 *reply, u64 n)
 {
@@ -88,14 +102,20 @@ static void round_trips_requester(_Atomic u64 *req, _Atomic u64 *reply, u64 n)
 	}
 }
 
-static void round_trips_responder(_Atomic u64 *req, _Atomic u64 *reply, u64 n)
+static void echo_until_stop(_Atomic u64 *req, _Atomic u64 *reply, _Atomic bool *stop)
 {
 	unsigned int spins = 0;
+	u64 last = 0;
 
-	for (u64 seq = 1; seq <= n; seq++) {
-		while (atomic_load_explicit(req, memory_order_acquire) != seq)
+	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
+		u64 seq = atomic_load_explicit(req, memory_order_acquire);
+
+		if (seq != last) {
+			atomic_store_explicit(reply, seq, memory_order_release);
+			last = seq;
+		} else {
 			spin_wait_step(&spins);
-		atomic_store_explicit(reply, seq, memory_order_release);
+		}
 	}
 }
 
@@ -103,12 +123,20 @@ static void round_trip_body(struct mmscale_state *st, _Atomic u64 *req, _Atomic 
 {
 	int64_t n = mmscale_max_iterations(st);
 
-	while (mmscale_keep_running_batch(st, n)) {
-		if (mmscale_thread_index(st) == 0)
-			round_trips_requester(req, reply, (u64)n);
-		else
-			round_trips_responder(req, reply, (u64)n);
-	}
+	while (mmscale_keep_running_batch(st, n))
+		round_trips_requester(req, reply, (u64)n);
+}
+
+static void pingpong_partner(void *arg)
+{
+	struct c2c_shared *sh = arg;
+
+	echo_until_stop(&sh->same_line.ping, &sh->same_line.pong, &sh->stop);
+}
+
+static int pingpong_setup(struct mmscale_run *run, int nr_threads)
+{
+	return c2c_start(run, "c2c/pingpong", pingpong_partner);
 }
 
 static void c2c_pingpong(struct mmscale_state *st, struct mmscale_run *run)
@@ -118,6 +146,18 @@ static void c2c_pingpong(struct mmscale_state *st, struct mmscale_run *run)
 	round_trip_body(st, &sh->same_line.ping, &sh->same_line.pong);
 }
 
+static void mailbox_partner(void *arg)
+{
+	struct c2c_shared *sh = arg;
+
+	echo_until_stop(&sh->req, &sh->ack, &sh->stop);
+}
+
+static int mailbox_setup(struct mmscale_run *run, int nr_threads)
+{
+	return c2c_start(run, "c2c/mailbox", mailbox_partner);
+}
+
 static void c2c_mailbox(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct c2c_shared *sh = run->data;
@@ -125,7 +165,7 @@ static void c2c_mailbox(struct mmscale_state *st, struct mmscale_run *run)
 	round_trip_body(st, &sh->req, &sh->ack);
 }
 
-/* CPU 1 keeps writing target until CPU 0 has done its reads. */
+/* CPU 1 keeps writing a line until CPU 0 has done its reads. */
 static void write_until_stop(struct c2c_shared *sh, _Atomic u64 *target)
 {
 	unsigned int spins = 0;
@@ -137,38 +177,54 @@ static void write_until_stop(struct c2c_shared *sh, _Atomic u64 *target)
 	}
 }
 
-static void read_body(struct mmscale_state *st, struct c2c_shared *sh, _Atomic u64 *read,
-		      _Atomic u64 *written)
+static void write_own_partner(void *arg)
+{
+	struct c2c_shared *sh = arg;
+
+	write_until_stop(sh, &sh->writer_own);
+}
+
+static void write_shared_partner(void *arg)
+{
+	struct c2c_shared *sh = arg;
+
+	write_until_stop(sh, &sh->shared);
+}
+
+static int read_local_setup(struct mmscale_run *run, int nr_threads)
+{
+	/* CPU 1 writes as hard as in read_shared, but to a line of its own. */
+	return c2c_start(run, "c2c/read_local", write_own_partner);
+}
+
+static int read_shared_setup(struct mmscale_run *run, int nr_threads)
+{
+	return c2c_start(run, "c2c/read_shared", write_shared_partner);
+}
+
+static void read_body(struct mmscale_state *st, _Atomic u64 *line)
 {
 	int64_t n = mmscale_max_iterations(st);
+	u64 sum = 0;
 
-	while (mmscale_keep_running_batch(st, n)) {
-		if (mmscale_thread_index(st) == 0) {
-			u64 sum = 0;
-
-			for (int64_t i = 0; i < n; i++)
-				sum += atomic_load_explicit(read, memory_order_relaxed);
-			__asm__ __volatile__("" : : "r"(sum));
-			atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
-		} else {
-			write_until_stop(sh, written);
-		}
-	}
+	while (mmscale_keep_running_batch(st, n))
+		for (int64_t i = 0; i < n; i++)
+			sum += atomic_load_explicit(line, memory_order_relaxed);
+	__asm__ __volatile__("" : : "r"(sum));
 }
 
 static void c2c_read_local(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct c2c_shared *sh = run->data;
 
-	/* CPU 1 writes as hard as in read_shared, but to a line of its own. */
-	read_body(st, sh, &sh->local, &sh->writer_own);
+	read_body(st, &sh->local);
 }
 
 static void c2c_read_shared(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct c2c_shared *sh = run->data;
 
-	read_body(st, sh, &sh->shared, &sh->shared);
+	read_body(st, &sh->shared);
 }
 
 static int c2c_signal_number(void)
@@ -188,9 +244,23 @@ static void c2c_signal_handler(int sig)
 				      memory_order_release);
 }
 
+/* Busy: the signal interrupts this loop, as an IPI interrupts a running CPU. */
+static void signal_partner(void *arg)
+{
+	struct c2c_shared *sh = arg;
+	unsigned int spins = 0;
+
+	sh->target = pthread_self();
+	atomic_store_explicit(&sh->target_ready, true, memory_order_release);
+	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed))
+		spin_wait_step(&spins);
+}
+
 static int c2c_signal_setup(struct mmscale_run *run, int nr_threads)
 {
 	struct sigaction sa;
+	struct c2c_shared *sh;
+	unsigned int spins = 0;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = c2c_signal_handler;
@@ -200,7 +270,12 @@ static int c2c_signal_setup(struct mmscale_run *run, int nr_threads)
 		mmscale_notice("c2c/signal: cannot install the signal handler");
 		return -1;
 	}
-	return c2c_setup(run, nr_threads);
+	if (c2c_start(run, "c2c/signal", signal_partner) != 0)
+		return -1;
+	sh = run->data;
+	while (!atomic_load_explicit(&sh->target_ready, memory_order_acquire))
+		spin_wait_step(&spins);
+	return 0;
 }
 
 static void c2c_signal(struct mmscale_state *st, struct mmscale_run *run)
@@ -209,26 +284,58 @@ static void c2c_signal(struct mmscale_state *st, struct mmscale_run *run)
 	int64_t n = mmscale_max_iterations(st);
 	unsigned int spins = 0;
 
-	if (mmscale_thread_index(st) == 1) {
-		sh->target = pthread_self();
-		atomic_store_explicit(&sh->target_ready, true, memory_order_release);
-	}
 	while (mmscale_keep_running_batch(st, n)) {
-		if (mmscale_thread_index(st) == 1) {
-			/* Busy: the signal interrupts this loop, as an IPI would. */
-			while (!atomic_load_explicit(&sh->stop, memory_order_relaxed))
-				spin_wait_step(&spins);
-			continue;
-		}
-		while (!atomic_load_explicit(&sh->target_ready, memory_order_acquire))
-			spin_wait_step(&spins);
 		for (u64 seq = 1; seq <= (u64)n; seq++) {
 			atomic_store_explicit(&sh->req, seq, memory_order_release);
 			pthread_kill(sh->target, c2c_signal_number());
 			while (atomic_load_explicit(&sh->ack, memory_order_acquire) != seq)
 				spin_wait_step(&spins);
 		}
-		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	}
+}
+
+/*
+ * Every thread takes and releases one ticket lock: the FIFO hand-off floor
+ * under a contended zone->lock. The line the waiters spin on is the lock's.
+ */
+struct lock_shared {
+	spinlock_t lock ____cacheline_aligned;
+	u64 held;	/* written only under the lock */
+};
+
+static int lock_setup(struct mmscale_run *run, int nr_threads)
+{
+	char err[256];
+	struct lock_shared *ls = mmscale_alloc_global(sizeof(*ls), err, sizeof(err));
+
+	(void)nr_threads;
+	if (!ls) {
+		mmscale_notice("c2c/ticket_lock: %s", err);
+		return -1;
+	}
+	spin_lock_init(&ls->lock);
+	run->data = ls;
+	return 0;
+}
+
+static void lock_teardown(struct mmscale_run *run)
+{
+	mmscale_free_mem(run->data, sizeof(struct lock_shared));
+	run->data = NULL;
+}
+
+#define LOCK_BATCH 64
+
+static void c2c_ticket_lock(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct lock_shared *ls = run->data;
+
+	while (mmscale_keep_running_batch(st, LOCK_BATCH)) {
+		for (int i = 0; i < LOCK_BATCH; i++) {
+			spin_lock(&ls->lock);
+			ls->held++;
+			spin_unlock(&ls->lock);
+		}
 	}
 }
 
@@ -238,7 +345,7 @@ static const struct mmscale_case c2c_cases[] = {
 		.summary = "cache-line round trip between emulated CPUs 0 and 1, both directions on one line",
 		.body = c2c_pingpong,
 		.threads = MMSCALE_THREADS_PAIR,
-		.setup = c2c_setup,
+		.setup = pingpong_setup,
 		.teardown = c2c_teardown,
 	},
 	{
@@ -246,7 +353,7 @@ static const struct mmscale_case c2c_cases[] = {
 		.summary = "read a line nobody else writes (CPU 1 writes a line of its own)",
 		.body = c2c_read_local,
 		.threads = MMSCALE_THREADS_PAIR,
-		.setup = c2c_setup,
+		.setup = read_local_setup,
 		.teardown = c2c_teardown,
 	},
 	{
@@ -254,7 +361,7 @@ static const struct mmscale_case c2c_cases[] = {
 		.summary = "read a line that CPU 1 keeps writing",
 		.body = c2c_read_shared,
 		.threads = MMSCALE_THREADS_PAIR,
-		.setup = c2c_setup,
+		.setup = read_shared_setup,
 		.teardown = c2c_teardown,
 	},
 	{
@@ -262,7 +369,7 @@ static const struct mmscale_case c2c_cases[] = {
 		.summary = "request and acknowledgement on two lines: the floor under a polled emulated IPI",
 		.body = c2c_mailbox,
 		.threads = MMSCALE_THREADS_PAIR,
-		.setup = c2c_setup,
+		.setup = mailbox_setup,
 		.teardown = c2c_teardown,
 	},
 	{
@@ -273,6 +380,15 @@ static const struct mmscale_case c2c_cases[] = {
 		.setup = c2c_signal_setup,
 		.teardown = c2c_teardown,
 	},
+	{
+		.name = "c2c/ticket_lock",
+		.summary = "every thread takes and releases one ticket spinlock: the zone->lock hand-off floor",
+		.body = c2c_ticket_lock,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES),
+		.setup = lock_setup,
+		.teardown = lock_teardown,
+	},
 };
 
 const struct mmscale_case_table mmscale_c2c_table = MMSCALE_CASE_TABLE("c2c", c2c_cases);
@@ -281,25 +397,6 @@ const struct mmscale_case_table mmscale_c2c_table = MMSCALE_CASE_TABLE("c2c", c2
 
 #define MATRIX_ROUND_TRIPS	20000
 #define MATRIX_TRIALS		5
-
-struct matrix_peer {
-	int cpu;
-	_Atomic u64 *req, *reply;
-	u64 n;
-	int rc;
-};
-
-static void *matrix_responder(void *arg)
-{
-	struct matrix_peer *peer = arg;
-
-	peer->rc = mmscale_cpu_enter(peer->cpu, NULL, 0);
-	if (peer->rc == 0) {
-		round_trips_responder(peer->req, peer->reply, peer->n);
-		mmscale_cpu_leave();
-	}
-	return NULL;
-}
 
 static double now_ns(void)
 {
@@ -322,28 +419,24 @@ static double matrix_pair(struct c2c_shared *sh, int a, int b)
 	double trials[MATRIX_TRIALS];
 
 	for (int t = 0; t < MATRIX_TRIALS; t++) {
-		struct matrix_peer peer = {
-			.cpu = b, .req = &sh->same_line.ping, .reply = &sh->same_line.pong,
-			.n = MATRIX_ROUND_TRIPS,
-		};
-		pthread_t th;
 		double start;
 
 		atomic_store(&sh->same_line.ping, 0);
 		atomic_store(&sh->same_line.pong, 0);
+		atomic_store(&sh->stop, false);
 		if (mmscale_cpu_enter(a, NULL, 0) != 0)
 			return -1;
-		if (pthread_create(&th, NULL, matrix_responder, &peer) != 0) {
+		if (mmscale_partner_start(&sh->partner, b, pingpong_partner, sh, NULL, 0) != 0) {
 			mmscale_cpu_leave();
 			return -1;
 		}
 		start = now_ns();
-		round_trips_requester(peer.req, peer.reply, peer.n);
-		trials[t] = (now_ns() - start) / (double)peer.n;
-		pthread_join(th, NULL);
+		round_trips_requester(&sh->same_line.ping, &sh->same_line.pong,
+				      MATRIX_ROUND_TRIPS);
+		trials[t] = (now_ns() - start) / MATRIX_ROUND_TRIPS;
+		atomic_store(&sh->stop, true);
+		mmscale_partner_join(&sh->partner);
 		mmscale_cpu_leave();
-		if (peer.rc != 0)
-			return -1;
 	}
 	qsort(trials, MATRIX_TRIALS, sizeof(trials[0]), cmp_double);
 	return trials[MATRIX_TRIALS / 2];

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,4 +289,56 @@ bool mmscale_cpu_leave(void)
 		sched_setaffinity(0, sizeof(saved_affinity), &saved_affinity);
 	saved_affinity_valid = false;
 	return moved;
+}
+
+static void *partner_main(void *arg)
+{
+	struct mmscale_partner *p = arg;
+
+	char err[256];
+	int rc = mmscale_cpu_enter(p->cpu, err, sizeof(err));
+
+	/* Tell mmscale_partner_start whether we are in place before doing anything. */
+	atomic_store_explicit(&p->state, rc == 0 ? 1 : -1, memory_order_release);
+	if (rc == 0) {
+		p->fn(p->arg);
+		mmscale_cpu_leave();
+	}
+	return NULL;
+}
+
+int mmscale_partner_start(struct mmscale_partner *p, int cpu, void (*fn)(void *arg),
+			  void *arg, char *err, size_t errlen)
+{
+	pthread_t th;
+	int rc;
+
+	p->cpu = cpu;
+	p->fn = fn;
+	p->arg = arg;
+	p->started = false;
+	atomic_store(&p->state, 0);
+	rc = pthread_create(&th, NULL, partner_main, p);
+	if (rc != 0)
+		return mmscale_errorf(err, errlen, "cannot start emulated CPU %d: %s", cpu,
+				      strerror(rc));
+	p->thread = (unsigned long)th;
+	p->started = true;
+	/* Start-up only: wait until it is bound (or could not be). */
+	while ((rc = atomic_load_explicit(&p->state, memory_order_acquire)) == 0)
+		sched_yield();
+	if (rc < 0) {
+		mmscale_partner_join(p);
+		return mmscale_errorf(err, errlen, "cannot bind emulated CPU %d to PU %d",
+				      cpu, machine.plan->cpu[cpu].run_pu);
+	}
+	return 0;
+}
+
+void mmscale_partner_join(struct mmscale_partner *p)
+{
+	if (!p->started)
+		return;
+	pthread_join((pthread_t)p->thread, NULL);
+	p->started = false;
 }

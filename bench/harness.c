@@ -151,7 +151,7 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 			const struct mmscale_variant *v, const int *threads, int nr_threads,
 			char *err, size_t errlen)
 {
-	static const int one_thread[] = { 1 }, two_threads[] = { 2 };
+	static const int one_thread[] = { 1 };
 	char name[256];
 
 	if (v)
@@ -165,7 +165,7 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 			mmscale_notice("%s needs two CPUs; the plan has one: not registered", name);
 			return 0;
 		}
-		threads = two_threads;
+		threads = one_thread;	/* CPU 1 is the case's partner thread */
 		nr_threads = 1;
 		break;
 	case MMSCALE_THREADS_ONE:
@@ -268,7 +268,7 @@ void mmscale_list_cases(FILE *out)
 		for (size_t i = 0; i < tab->nr_cases; i++) {
 			const struct mmscale_case *c = &tab->cases[i];
 			const char *threads = c->threads == MMSCALE_THREADS_ONE ? "1 thread" :
-					      c->threads == MMSCALE_THREADS_PAIR ? "2 threads" :
+					      c->threads == MMSCALE_THREADS_PAIR ? "CPU 0 + partner CPU 1" :
 					      "thread sweep";
 
 			fprintf(out, "%-28s %s [%s]\n", c->name, c->summary, threads);

@@ -202,87 +202,99 @@ static int parse_threads(const struct options *o, const struct mmscale_plan *pla
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Everything after the topology is loaded; every exit goes through the cleanup. */
+static int run_plan(const struct options *o, struct mmscale_plan *plan)
 {
-	struct options o = { 0 };
-	struct mmscale_topology topo;
-	struct mmscale_plan plan;
-	enum mmscale_placement placement = MMSCALE_PLACE_COMPACT;
 	int threads[MAX_THREAD_COUNTS], nr_threads = 0, status;
-	const char *bad;
 	char err[512];
-	size_t matched;
 
-	status = parse_args(argc, argv, &o);
+	status = parse_threads(o, plan, threads, &nr_threads);
 	if (status)
 		return status;
-	if (o.help) {
-		fputs(usage, stdout);
+	if (o->describe) {
+		mmscale_describe(stdout, plan, threads, nr_threads);
 		return 0;
 	}
-	if (o.list) {
-		mmscale_list_cases(stdout);
-		return 0;
-	}
-	if (o.placement && mmscale_parse_placement(o.placement, &placement) != 0)
-		return usage_error("--placement: '%s' is not compact or scatter", o.placement);
-	if (mmscale_papi_check_list(o.papi_events ? o.papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
-				    err, sizeof(err)) != 0)
-		return usage_error("%s", err);
-	/* GB validates its own flags; anything it does not know is ours to refuse. */
-	if (mmscale_gbench_initialize(&o.gb_argc, o.gb_argv, &bad) != 0)
-		return usage_error("unknown Google Benchmark flag '%s'", bad);
-
-	if (mmscale_topology_load(&topo, o.topology, err, sizeof(err)) != 0)
-		return usage_error("%s", err);
-	if (mmscale_plan_build(&plan, &topo, placement, o.cpus, err, sizeof(err)) != 0)
-		return usage_error("%s", err);
-	status = parse_threads(&o, &plan, threads, &nr_threads);
-	if (status)
-		return status;
-
-	if (o.describe) {
-		mmscale_describe(stdout, &plan, threads, nr_threads);
-		goto out;
-	}
-	if (o.c2c_matrix && mmscale_topology_stand_in(&topo))
+	if (o->c2c_matrix && mmscale_topology_stand_in(plan->topo))
 		return usage_error("%s", "--c2c-matrix measures this machine: it cannot use a "
 				   "--topology stand-in");
-	if (mmscale_machine_setup(&plan, err, sizeof(err)) != 0) {
+	if (mmscale_machine_setup(plan, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmscale: %s\n", err);
-		status = 1;
-		goto out;
+		return 1;
 	}
-	if (o.c2c_matrix) {
-		if (mmscale_c2c_matrix(&plan, stdout, err, sizeof(err)) != 0) {
+	if (o->c2c_matrix) {
+		if (mmscale_c2c_matrix(plan, stdout, err, sizeof(err)) != 0) {
 			fprintf(stderr, "mmscale: %s\n", err);
 			status = 1;
 		}
 		goto out_machine;
 	}
-	if (mmscale_papi_init(o.papi_events ? o.papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
+	if (mmscale_papi_init(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
 			      err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmscale: %s\n", err);
 		status = 1;
 		goto out_machine;
 	}
-	if (mmscale_harness_register(&plan, threads, nr_threads, err, sizeof(err)) != 0) {
+	if (mmscale_harness_register(plan, threads, nr_threads, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmscale: %s\n", err);
 		status = 1;
-		goto out_papi;
+	} else {
+		mmscale_harness_add_context(plan, threads, nr_threads);
+		/* Zero matched: GB has already said which filter matched nothing. */
+		if (mmscale_gbench_run() == 0)
+			status = MMSCALE_EXIT_USAGE;
 	}
-	mmscale_harness_add_context(&plan, threads, nr_threads);
-	matched = mmscale_gbench_run();
-	if (matched == 0)
-		status = MMSCALE_EXIT_USAGE;	/* GB has said which filter matched nothing */
 	mmscale_gbench_shutdown();
-out_papi:
 	mmscale_papi_shutdown();
 out_machine:
 	mmscale_machine_teardown();
-out:
+	return status;
+}
+
+static int run(struct options *o)
+{
+	struct mmscale_topology topo;
+	struct mmscale_plan plan;
+	enum mmscale_placement placement = MMSCALE_PLACE_COMPACT;
+	const char *bad;
+	char err[512];
+	int status;
+
+	if (o->help) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (o->list) {
+		mmscale_list_cases(stdout);
+		return 0;
+	}
+	if (o->placement && mmscale_parse_placement(o->placement, &placement) != 0)
+		return usage_error("--placement: '%s' is not compact or scatter", o->placement);
+	if (mmscale_papi_check_list(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
+				    err, sizeof(err)) != 0)
+		return usage_error("%s", err);
+	/* GB validates its own flags; anything it does not know is ours to refuse. */
+	if (mmscale_gbench_initialize(&o->gb_argc, o->gb_argv, &bad) != 0)
+		return usage_error("unknown Google Benchmark flag '%s'", bad);
+	if (mmscale_topology_load(&topo, o->topology, err, sizeof(err)) != 0)
+		return usage_error("%s", err);
+	if (mmscale_plan_build(&plan, &topo, placement, o->cpus, err, sizeof(err)) != 0) {
+		mmscale_topology_destroy(&topo);
+		return usage_error("%s", err);
+	}
+	status = run_plan(o, &plan);
 	mmscale_plan_destroy(&plan);
 	mmscale_topology_destroy(&topo);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int status = parse_args(argc, argv, &o);
+
+	if (!status)
+		status = run(&o);
 	free(o.gb_argv);
 	return status;
 }

@@ -314,7 +314,7 @@ void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen)
 
 		if (*end == '-')
 			b = strtoul(end + 1, &end, 10);
-		if (b < a || b >= 1UL << 20) {
+		if (b < a || b >= 1UL << 20 || (*end && *end != ',')) {
 			hwloc_bitmap_free(set);
 			goto bad;
 		}

@@ -30,7 +30,7 @@ struct mmscale_variant {
 
 enum mmscale_threads_kind {
 	MMSCALE_THREADS_ONE,	/* one thread */
-	MMSCALE_THREADS_PAIR,	/* two emulated CPUs: 0 and 1 of the plan */
+	MMSCALE_THREADS_PAIR,	/* CPU 0 measured; CPU 1 a partner its setup starts */
 	MMSCALE_THREADS_SWEEP,	/* --threads, or 1, 2, 4, ... up to the plan */
 };
 

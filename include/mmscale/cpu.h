@@ -7,6 +7,7 @@
 #ifndef MMSCALE_CPU_H
 #define MMSCALE_CPU_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include "topology.h"
 
@@ -35,6 +36,26 @@ int mmscale_cpu_enter(int cpu, char *err, size_t errlen);
  * than its planned PU when it left (a migration witness that needs no PMU).
  */
 bool mmscale_cpu_leave(void);
+
+/*
+ * A partner: a harness-owned thread, pinned as emulated CPU cpu, that runs
+ * fn(arg) while the measured Google Benchmark threads run. Started from a
+ * case's setup and joined in its teardown, so it is alive for the whole
+ * timed region and its work is never counted as GB iterations.
+ */
+struct mmscale_partner {
+	unsigned long thread;	/* pthread_t */
+	int cpu;
+	void (*fn)(void *arg);
+	void *arg;
+	_Atomic int state;	/* 0 starting, 1 bound and running fn, -1 could not bind */
+	bool started;
+};
+
+int mmscale_partner_start(struct mmscale_partner *p, int cpu, void (*fn)(void *arg),
+			  void *arg, char *err, size_t errlen);
+/* Wait for fn to return (the caller has told it to stop). */
+void mmscale_partner_join(struct mmscale_partner *p);
 
 /*
  * Memory on a planned node's memory (falls back as the plan says for nodes

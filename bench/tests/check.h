@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A minimal test helper: CHECK never disappears under NDEBUG, unlike assert. */
+#ifndef MMSCALE_TEST_CHECK_H
+#define MMSCALE_TEST_CHECK_H
+
+#include <stdio.h>
+
+static int check_passed, check_failed;
+
+#define CHECK(cond) do {							\
+	if (cond) {								\
+		check_passed++;							\
+	} else {								\
+		check_failed++;							\
+		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+	}									\
+} while (0)
+
+#define CHECK_EQ_LL(a, b) do {							\
+	long long _a = (long long)(a), _b = (long long)(b);			\
+	if (_a == _b) {								\
+		check_passed++;							\
+	} else {								\
+		check_failed++;							\
+		fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld != %lld)\n",	\
+			__FILE__, __LINE__, #a, #b, _a, _b);			\
+	}									\
+} while (0)
+
+/* The closing line, and the exit status ctest reads. */
+static inline int check_report(const char *name)
+{
+	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
+	return check_failed ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Bad input, table-driven: each invocation must exit 2 with exactly one line
+# on stderr naming the problem, print nothing on stdout and leave no file.
+set -u
+MMSCALE=${1:?usage: cli_errors.sh path/to/mmscale}
+SELF=$(readlink -f "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+
+# expected stderr fragment | arguments (one per tab-separated field)
+cases=(
+  "unknown option '--frobnicate'|--frobnicate"
+  "unexpected argument 'c2c'|c2c"
+  "--topology needs a value|--topology"
+  "--topology needs a value|--topology="
+  "--topology is given twice|--topology=real|--topology=real"
+  "unknown kind 'numa:4'|--topology=numa:4"
+  "not a valid hwloc synthetic topology|--topology=synthetic:node:2 bogus:1"
+  "not a valid hwloc synthetic topology|--topology=synthetic:"
+  "cannot read '/nonexistent.xml'|--topology=xml:/nonexistent.xml"
+  "not an hwloc XML topology|--topology=xml:$SELF"
+  "--placement: 'diagonal' is not compact or scatter|--placement=diagonal"
+  "--cpus: '0-' is not a cpulist|--cpus=0-"
+  "--cpus: 'x' is not a cpulist|--cpus=x"
+  "--cpus: '3-1' is not a cpulist|--cpus=3-1"
+  "CPU 4096 is not in the|--cpus=4096"
+  "CPU 8 is not in the stand-in topology|--topology=synthetic:node:2 core:2 pu:1|--cpus=8"
+  "--threads: a thread count must be at least 1|--threads=0"
+  "a thread count must be at least 1|--threads=0-2"
+  "the plan has|--threads=100000"
+  "is not a list of thread counts|--threads=two"
+  "--papi-events: empty event name|--papi-events=PAPI_L1_DCM,,x"
+  "is not a PAPI event name|--papi-events=PAPI L1"
+  "is listed twice|--papi-events=PAPI_TOT_INS,PAPI_TOT_INS"
+  "--list takes no value|--list=yes"
+  "exclude each other|--list|--describe"
+  "unknown Google Benchmark flag '--benchmark_nonsense=1'|--benchmark_nonsense=1"
+  "--c2c-matrix measures this machine|--c2c-matrix|--topology=synthetic:node:2 core:1 pu:1"
+)
+
+for entry in "${cases[@]}"; do
+  IFS='|' read -r -a fields <<< "$entry"
+  want=${fields[0]}
+  args=("${fields[@]:1}")
+  (cd "$tmp" && "$MMSCALE" "${args[@]}" >"$tmp/out" 2>"$tmp/err")
+  rc=$?
+  lines=$(wc -l < "$tmp/err")
+  problems=""
+  [ "$rc" -eq 2 ] || problems+=" exit=$rc"
+  [ "$lines" -eq 1 ] || problems+=" stderr-lines=$lines"
+  [ -s "$tmp/out" ] && problems+=" stdout-not-empty"
+  grep -qF -- "$want" "$tmp/err" || problems+=" message"
+  leftovers=$(ls -A "$tmp" | grep -vx -e out -e err)
+  [ -z "$leftovers" ] || problems+=" left-files:$leftovers"
+  if [ -z "$problems" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: mmscale ${args[*]}:$problems"
+    sed 's/^/  stderr: /' "$tmp/err"
+  fi
+done
+
+# --help tells the truth: every flag it lists is accepted.
+for flag in $("$MMSCALE" --help | grep -oE -- '--(topology|placement|cpus|threads|papi-events|list|describe|c2c-matrix)' | sort -u); do
+  if "$MMSCALE" --help | grep -q -- "$flag"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+
+echo "cli_errors: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

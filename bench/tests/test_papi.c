@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PAPI fallback: a malformed list is refused, an event this machine lacks is
+ * dropped (a notice, not a crash), and an event set on a benchmark thread
+ * starts and stops whatever survived.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "mmscale/notice.h"
+#include "mmscale/papi.h"
+
+int main(void)
+{
+	static const char *const malformed[] = {
+		",PAPI_L1_DCM", "PAPI_L1_DCM,", "PAPI_L1_DCM,,perf::TASK-CLOCK", "PAPI L1",
+		"perf::TASK-CLOCK;x", "PAPI_TOT_INS,PAPI_TOT_INS",
+	};
+	struct mmscale_papi_thread pt;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		CHECK(mmscale_papi_check_list(malformed[i], err, sizeof(err)) != 0);
+		CHECK(strncmp(err, "--papi-events", 13) == 0);
+	}
+	CHECK(mmscale_papi_check_list("none", err, sizeof(err)) == 0);
+	CHECK(mmscale_papi_check_list(MMSCALE_PAPI_DEFAULT_EVENTS, err, sizeof(err)) == 0);
+
+	mmscale_notices_quiet = 1;
+	CHECK(mmscale_papi_init("MMSCALE_NO_SUCH_EVENT,perf::TASK-CLOCK", err, sizeof(err)) == 0);
+	/* The unknown event is gone whatever the machine; TASK-CLOCK stays if PAPI works. */
+	for (int i = 0; i < mmscale_papi_nr_events(); i++)
+		CHECK(strcmp(mmscale_papi_event_name(i), "MMSCALE_NO_SUCH_EVENT") != 0);
+	CHECK(mmscale_papi_nr_events() <= 1);
+	printf("papi status here: %s\n", mmscale_papi_status());
+
+	mmscale_papi_thread_begin(&pt);
+	mmscale_papi_start(&pt);
+	for (volatile int i = 0; i < 100000; i++)
+		;
+	mmscale_papi_pause(&pt);
+	mmscale_papi_resume(&pt);
+	mmscale_papi_stop(&pt);
+	if (pt.active && mmscale_papi_nr_events() == 1)
+		CHECK(pt.values[0] > 0);	/* task clock ticked in the timed region */
+	mmscale_papi_thread_end(&pt);
+	CHECK(!pt.active && !pt.running);
+	mmscale_papi_shutdown();
+	CHECK_EQ_LL(mmscale_papi_nr_events(), 0);
+
+	/* No events at all is a valid, quiet configuration. */
+	CHECK(mmscale_papi_init("none", err, sizeof(err)) == 0);
+	CHECK_EQ_LL(mmscale_papi_nr_events(), 0);
+	mmscale_papi_thread_begin(&pt);
+	mmscale_papi_start(&pt);
+	mmscale_papi_stop(&pt);
+	mmscale_papi_thread_end(&pt);
+	return check_report("test_papi");
+}
