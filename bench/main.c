@@ -7,10 +7,15 @@
  * or is written.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <hwloc.h>
 
@@ -124,6 +129,71 @@ static int take_flag(const char *arg, const char *name, bool *slot, int *status)
 	return 1;
 }
 
+static bool parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*out);
+}
+
+static bool parse_long(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return *s && !*end && !errno;
+}
+
+/* An output file must be creatable, and is not created until results exist. */
+static bool writable_path(const char *path)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	bool ok;
+
+	if (!copy)
+		return false;
+	ok = *path && !(stat(path, &st) == 0 && S_ISDIR(st.st_mode)) &&
+	     access(dirname(copy), W_OK) == 0;
+	free(copy);
+	return ok;
+}
+
+/*
+ * Check the values of the Google Benchmark flags whose bad values GB would
+ * otherwise report in its own words (and then we in ours), ignore, or
+ * abort on: one line from us instead, before anything runs.
+ */
+static int check_gb_flag(const char *a)
+{
+	const char *v;
+	double d;
+	long n;
+
+	if ((v = option_value(a, "--benchmark_min_time")) && (!parse_double(v, &d) || d <= 0))
+		return usage_error("--benchmark_min_time: '%s' is not a positive number of seconds", v);
+	if ((v = option_value(a, "--benchmark_min_warmup_time")) &&
+	    (!parse_double(v, &d) || d < 0))
+		return usage_error("--benchmark_min_warmup_time: '%s' is not a number of seconds", v);
+	if ((v = option_value(a, "--benchmark_repetitions")) &&
+	    (!parse_long(v, &n) || n < 1 || n > 100000))
+		return usage_error("--benchmark_repetitions: '%s' is not a count from 1 to 100000", v);
+	if (((v = option_value(a, "--benchmark_format")) ||
+	     (v = option_value(a, "--benchmark_out_format"))) &&
+	    strcmp(v, "console") && strcmp(v, "json") && strcmp(v, "csv"))
+		return usage_error("%.*s: '%s' is not console, json or csv",
+				   (int)(strchr(a, '=') ? strchr(a, '=') - a : (long)strlen(a)), a, v);
+	if ((v = option_value(a, "--benchmark_time_unit")) &&
+	    strcmp(v, "ns") && strcmp(v, "us") && strcmp(v, "ms") && strcmp(v, "s"))
+		return usage_error("--benchmark_time_unit: '%s' is not ns, us, ms or s", v);
+	if ((v = option_value(a, "--benchmark_out")) && !writable_path(v))
+		return usage_error("--benchmark_out: cannot write '%s'", v);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	int status = 0;
@@ -149,6 +219,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status))
 			continue;
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
+			status = check_gb_flag(a);
 			o->gb_argv[o->gb_argc++] = argv[i];
 			continue;
 		}

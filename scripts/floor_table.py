@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Print the harness floor as a table from a Google Benchmark JSON file:
+each case's trimmed mean (the seeds' statistic) and the side-by-side ratios
+this run measured (shim overhead, shared vs local reads, signal vs mailbox).
+
+usage: scripts/floor_table.py RESULTS.json [--markdown]"""
+import json
+import sys
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    markdown = "--markdown" in sys.argv[2:]
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    stat = {}
+    for b in d["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        agg = b.get("aggregate_name", "") if b.get("run_type") == "aggregate" else "run"
+        stat.setdefault(b["run_name"], {})[agg] = b
+
+    def t(name, agg="trimmed_mean"):
+        s = stat.get(name, {})
+        b = s.get(agg) or s.get("run")
+        return b["real_time"] if b else None
+
+    rows = []
+    for name in sorted(stat):
+        s = stat[name]
+        mean = t(name)
+        sd = t(name, "trimmed_stddev")
+        label = (s.get("trimmed_mean") or s.get("run") or {}).get("label", "")
+        rows.append((name, mean, sd, label))
+    ratios = [
+        ("shim-batch / raw (harness overhead)", "harness/overhead/shim-batch/real_time/threads:1",
+         "harness/overhead/raw/real_time/threads:1"),
+        ("shim per op / raw", "harness/overhead/shim/real_time/threads:1",
+         "harness/overhead/raw/real_time/threads:1"),
+        ("read_shared / read_local", "c2c/read_shared/real_time/threads:1",
+         "c2c/read_local/real_time/threads:1"),
+        ("mailbox / pingpong", "c2c/mailbox/real_time/threads:1",
+         "c2c/pingpong/real_time/threads:1"),
+        ("signal / mailbox", "c2c/signal/real_time/threads:1", "c2c/mailbox/real_time/threads:1"),
+    ]
+    if markdown:
+        print("| case | time (ns), trimmed mean | trimmed s.d. | note |")
+        print("|---|---:|---:|---|")
+        for name, mean, sd, label in rows:
+            print(f"| {name} | {mean:.2f} | {sd if sd is not None else 0:.2f} | {label} |")
+        print()
+        print("| ratio, same run | value |")
+        print("|---|---:|")
+    else:
+        print(f"{'case':<52} {'ns (trimmed mean)':>18} {'s.d.':>9}  note")
+        for name, mean, sd, label in rows:
+            print(f"{name:<52} {mean:>18.2f} {sd if sd is not None else 0:>9.2f}  {label}")
+        print()
+    for what, a, b in ratios:
+        ta, tb = t(a), t(b)
+        if ta is None or tb is None:
+            continue
+        if markdown:
+            print(f"| {what} | {ta / tb:.3f} |")
+        else:
+            print(f"{what:<52} {ta / tb:>18.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
