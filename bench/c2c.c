@@ -339,47 +339,27 @@ static void c2c_ticket_lock(struct mmscale_state *st, struct mmscale_run *run)
 	}
 }
 
+/* A two-CPU floor case: CPU 0 measured, CPU 1 the partner its setup starts. */
+#define C2C_PAIR_CASE(_name, _summary, _body, _setup) {			\
+	.name = (_name), .summary = (_summary), .body = (_body),		\
+	.threads = MMSCALE_THREADS_PAIR, .setup = (_setup), .teardown = c2c_teardown }
+
 static const struct mmscale_case c2c_cases[] = {
-	{
-		.name = "c2c/pingpong",
-		.summary = "cache-line round trip between emulated CPUs 0 and 1, both directions on one line",
-		.body = c2c_pingpong,
-		.threads = MMSCALE_THREADS_PAIR,
-		.setup = pingpong_setup,
-		.teardown = c2c_teardown,
-	},
-	{
-		.name = "c2c/read_local",
-		.summary = "read a line nobody else writes (CPU 1 writes a line of its own)",
-		.body = c2c_read_local,
-		.threads = MMSCALE_THREADS_PAIR,
-		.setup = read_local_setup,
-		.teardown = c2c_teardown,
-	},
-	{
-		.name = "c2c/read_shared",
-		.summary = "read a line that CPU 1 keeps writing",
-		.body = c2c_read_shared,
-		.threads = MMSCALE_THREADS_PAIR,
-		.setup = read_shared_setup,
-		.teardown = c2c_teardown,
-	},
-	{
-		.name = "c2c/mailbox",
-		.summary = "request and acknowledgement on two lines: the floor under a polled emulated IPI",
-		.body = c2c_mailbox,
-		.threads = MMSCALE_THREADS_PAIR,
-		.setup = mailbox_setup,
-		.teardown = c2c_teardown,
-	},
-	{
-		.name = "c2c/signal",
-		.summary = "pthread_kill real-time signal round trip to a busy pinned thread",
-		.body = c2c_signal,
-		.threads = MMSCALE_THREADS_PAIR,
-		.setup = c2c_signal_setup,
-		.teardown = c2c_teardown,
-	},
+	C2C_PAIR_CASE("c2c/pingpong",
+		"cache-line round trip between emulated CPUs 0 and 1, both directions on one line",
+		c2c_pingpong, pingpong_setup),
+	C2C_PAIR_CASE("c2c/read_local",
+		"read a line nobody else writes (CPU 1 writes a line of its own)",
+		c2c_read_local, read_local_setup),
+	C2C_PAIR_CASE("c2c/read_shared",
+		"read a line that CPU 1 keeps writing",
+		c2c_read_shared, read_shared_setup),
+	C2C_PAIR_CASE("c2c/mailbox",
+		"request and acknowledgement on two lines: the floor under a polled emulated IPI",
+		c2c_mailbox, mailbox_setup),
+	C2C_PAIR_CASE("c2c/signal",
+		"pthread_kill real-time signal round trip to a busy pinned thread",
+		c2c_signal, c2c_signal_setup),
 	{
 		.name = "c2c/ticket_lock",
 		.summary = "every thread takes and releases one ticket spinlock: the zone->lock hand-off floor",

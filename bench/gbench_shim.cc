@@ -137,6 +137,18 @@ void mmscale_bench_arg_names(mmscale_bench *b, const char *const *names, int n)
 	b->gb->ArgNames(std::vector<std::string>(names, names + n));
 }
 
+void mmscale_bench_range(mmscale_bench *b, int64_t lo, int64_t hi, int multiplier)
+{
+	if (multiplier > 1)
+		b->gb->RangeMultiplier(multiplier);
+	b->gb->Range(lo, hi);
+}
+
+void mmscale_bench_dense_range(mmscale_bench *b, int64_t lo, int64_t hi, int step)
+{
+	b->gb->DenseRange(lo, hi, step);
+}
+
 void mmscale_bench_threads(mmscale_bench *b, int threads)
 {
 	b->gb->Threads(threads);

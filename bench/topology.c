@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include <hwloc.h>
+#include <numa.h>
 
 #include "mmscale/notice.h"
 #include "mmscale/topology.h"
@@ -184,6 +185,24 @@ uint64_t mmscale_node_distance(const struct mmscale_topology *t, int a, int b)
  */
 static void choose_memory_nodes(struct mmscale_topology *t)
 {
+	/*
+	 * On the real machine, a node counts as having memory only if hwloc and
+	 * libnuma both say so: a node libnuma reports empty would make
+	 * numa_alloc_onnode fail or spill.
+	 */
+	if (t->kind == MMSCALE_TOPO_REAL && numa_available() >= 0) {
+		for (int n = 0; n < t->nr_nodes; n++) {
+			long long free_bytes;
+
+			if (t->nodes[n].memory > 0 &&
+			    numa_node_size64(t->nodes[n].os_index, &free_bytes) <= 0) {
+				mmscale_notice("node %d: hwloc reports memory, libnuma none; "
+					       "treated as a node without memory", n);
+				t->nodes[n].memory = 0;
+			}
+		}
+	}
+
 	for (int n = 0; n < t->nr_nodes; n++) {
 		int best = -1;
 		uint64_t best_d = UINT64_MAX;

@@ -3,9 +3,11 @@
 #ifndef MMSCALE_TEST_CHECK_H
 #define MMSCALE_TEST_CHECK_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 
-static int check_passed, check_failed;
+/* Atomic: CHECK may run on several benchmark threads at once. */
+static _Atomic int check_passed, check_failed;
 
 #define CHECK(cond) do {							\
 	if (cond) {								\
@@ -30,7 +32,8 @@ static int check_passed, check_failed;
 /* The closing line, and the exit status ctest reads. */
 static inline int check_report(const char *name)
 {
-	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
+	printf("%s: %d passed, %d failed\n", name, atomic_load(&check_passed),
+	       atomic_load(&check_failed));
 	return check_failed ? 1 : 0;
 }
 

@@ -60,6 +60,10 @@ struct mmscale_bench *mmscale_bench_register(const char *name, mmscale_bench_fn 
 					     void *arg);
 void mmscale_bench_args(struct mmscale_bench *b, const int64_t *args, int n);
 void mmscale_bench_arg_names(struct mmscale_bench *b, const char *const *names, int n);
+/* One argument over lo..hi in steps of multiplier (GB's Range; multiplier 0: GB's 8). */
+void mmscale_bench_range(struct mmscale_bench *b, int64_t lo, int64_t hi, int multiplier);
+/* One argument over lo..hi in steps of step (GB's DenseRange). */
+void mmscale_bench_dense_range(struct mmscale_bench *b, int64_t lo, int64_t hi, int step);
 void mmscale_bench_threads(struct mmscale_bench *b, int threads);
 void mmscale_bench_thread_range(struct mmscale_bench *b, int lo, int hi);
 void mmscale_bench_real_time(struct mmscale_bench *b);
