@@ -342,7 +342,8 @@ static void c2c_ticket_lock(struct mmscale_state *st, struct mmscale_run *run)
 /* A two-CPU floor case: CPU 0 measured, CPU 1 the partner its setup starts. */
 #define C2C_PAIR_CASE(_name, _summary, _body, _setup) {			\
 	.name = (_name), .summary = (_summary), .body = (_body),		\
-	.threads = MMSCALE_THREADS_PAIR, .setup = (_setup), .teardown = c2c_teardown }
+	.threads = MMSCALE_THREADS_PAIR, .partner_cpus = 1,			\
+	.setup = (_setup), .teardown = c2c_teardown }
 
 static const struct mmscale_case c2c_cases[] = {
 	C2C_PAIR_CASE("c2c/pingpong",

@@ -15,6 +15,7 @@
 #include "mmscale/harness.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
+#include "mmscale/params.h"
 #include "mmscale/topology.h"
 #include "mmscale_build.h"
 
@@ -147,54 +148,73 @@ int mmscale_default_threads(const struct mmscale_plan *p, int *out, int max)
 	return n;
 }
 
+static int register_row(const struct mmscale_plan *p, const struct mmscale_case *c,
+			const struct mmscale_variant *v, const char *name, int threads,
+			const int64_t *args, char *err, size_t errlen)
+{
+	struct registration *reg = calloc(1, sizeof(*reg));
+	struct mmscale_bench *b;
+
+	if (!reg)
+		return mmscale_errorf(err, errlen, "out of memory");
+	reg->run.c = c;
+	reg->run.v = v;
+	reg->run.nr_threads = threads;
+	reg->plan = p;
+	reg->nr_threads = threads;
+	b = mmscale_bench_register(name, case_trampoline, reg);
+	if (args) {
+		memcpy(reg->run.args, args, sizeof(reg->run.args));
+		mmscale_bench_args(b, args, c->nr_args);
+		mmscale_bench_arg_names(b, c->arg_names, c->nr_args);
+	}
+	mmscale_bench_threads(b, threads);
+	if (c->manual_time)
+		mmscale_bench_manual_time(b);
+	else
+		mmscale_bench_real_time(b);
+	if (c->iterations)
+		mmscale_bench_iterations(b, c->iterations(&reg->run));
+	mmscale_bench_timing_hooks(b, &papi_hooks);
+	if (mmscale_bench_run_hooks(b, run_setup, run_teardown) != 0)
+		return mmscale_errorf(err, errlen, "too many benchmark registrations");
+	return 0;
+}
+
 static int register_one(const struct mmscale_plan *p, const struct mmscale_case *c,
 			const struct mmscale_variant *v, const int *threads, int nr_threads,
 			char *err, size_t errlen)
 {
 	static const int one_thread[] = { 1 };
+	int max_threads = p->nr_cpus - c->partner_cpus;
 	char name[256];
 
 	if (v)
 		snprintf(name, sizeof(name), "%s/%s", c->name, v->name);
 	else
 		snprintf(name, sizeof(name), "%s", c->name);
-
-	switch (c->threads) {
-	case MMSCALE_THREADS_PAIR:
-		if (p->nr_cpus < 2) {
-			mmscale_notice("%s needs two CPUs; the plan has one: not registered", name);
-			return 0;
-		}
-		threads = one_thread;	/* CPU 1 is the case's partner thread */
-		nr_threads = 1;
-		break;
-	case MMSCALE_THREADS_ONE:
+	if (c->threads != MMSCALE_THREADS_SWEEP) {
+		/* PAIR: CPU 1 is the case's partner thread. */
 		threads = one_thread;
 		nr_threads = 1;
-		break;
-	case MMSCALE_THREADS_SWEEP:
-		break;
 	}
-	/* One registration per thread count: each has its own run data. */
+	if (max_threads < 1) {
+		mmscale_notice("%s needs %d CPUs; the plan has %d: not registered", name,
+			       1 + c->partner_cpus, p->nr_cpus);
+		return 0;
+	}
+	/* One registration per thread count and argument row: each has its own run data. */
 	for (int i = 0; i < nr_threads; i++) {
-		struct registration *reg = calloc(1, sizeof(*reg));
-		struct mmscale_bench *b;
-
-		if (!reg)
-			return mmscale_errorf(err, errlen, "out of memory");
-		reg->run.c = c;
-		reg->run.v = v;
-		reg->plan = p;
-		reg->nr_threads = threads[i];
-		b = mmscale_bench_register(name, case_trampoline, reg);
-		mmscale_bench_threads(b, threads[i]);
-		if (c->manual_time)
-			mmscale_bench_manual_time(b);
-		else
-			mmscale_bench_real_time(b);
-		mmscale_bench_timing_hooks(b, &papi_hooks);
-		if (mmscale_bench_run_hooks(b, run_setup, run_teardown) != 0)
-			return mmscale_errorf(err, errlen, "too many benchmark registrations");
+		if (threads[i] > max_threads)
+			continue;	/* its partners would not fit in the plan */
+		if (!c->args) {
+			if (register_row(p, c, v, name, threads[i], NULL, err, errlen))
+				return -1;
+			continue;
+		}
+		for (size_t r = 0; r < c->nr_args_rows; r++)
+			if (register_row(p, c, v, name, threads[i], c->args[r], err, errlen))
+				return -1;
 	}
 	return 0;
 }
@@ -251,6 +271,8 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_for_timing",
 				   mmscale_topology_stand_in(t) ? "no (stand-in topology)" : "yes");
 	mmscale_gbench_add_context("mmscale_papi", mmscale_papi_status());
+	mmscale_params_describe(buf, sizeof(buf));
+	mmscale_gbench_add_context("mmscale_params", buf);
 	if (uname(&u) == 0) {
 		snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release, u.machine);
 		mmscale_gbench_add_context("mmscale_kernel", buf);

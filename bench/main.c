@@ -25,6 +25,7 @@
 #include "mmscale/harness.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
+#include "mmscale/params.h"
 #include "mmscale/topology.h"
 
 #define MAX_THREAD_COUNTS 64
@@ -42,7 +43,7 @@ struct options {
 
 static const char usage[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
-"               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST]\n"
+"               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
 "               [--list | --describe | --c2c-matrix] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
@@ -57,10 +58,12 @@ static const char usage[] =
 "  --placement=P        compact: fill node by node (default); scatter: round-robin nodes\n"
 "  --cpus=LIST          use only these PUs (OS numbers, cpulist syntax: 0-3,8-11)\n"
 "  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8; default 1,2,4,...\n"
-"                       and all CPUs of the plan); two-CPU cases always use 2\n"
+"                       and all CPUs of the plan, less the CPUs a case's partner threads\n"
+"                       use); two-CPU floor cases run CPU 0 measured, CPU 1 as partner\n"
 "  --papi-events=LIST   PAPI events counted in the timed region (default\n"
 "                       " MMSCALE_PAPI_DEFAULT_EVENTS ";\n"
 "                       'none' for none). Events this machine lacks are dropped with a note.\n"
+"\0"
 "  --list               print every case with its variants and exit\n"
 "  --describe           print the topology and the placement plan and exit (runs nothing)\n"
 "  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
@@ -209,6 +212,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->help = true;
 			continue;
 		}
+		{
+			char perr[256];
+			int taken = mmscale_params_parse(a, perr, sizeof(perr));
+
+			if (taken < 0)
+				return usage_error("%s", perr);
+			if (taken)
+				continue;
+		}
 		if (take_value(a, "--topology", &o->topology, &status) ||
 		    take_value(a, "--placement", &o->placement, &status) ||
 		    take_value(a, "--cpus", &o->cpus, &status) ||
@@ -332,7 +344,10 @@ static int run(struct options *o)
 	int status;
 
 	if (o->help) {
+		/* The emulation flags go where the \0 splits the text. */
 		fputs(usage, stdout);
+		fputs(mmscale_params_help, stdout);
+		fputs(usage + strlen(usage) + 1, stdout);
 		return 0;
 	}
 	if (o->list) {

@@ -50,6 +50,12 @@ cases=(
   "--benchmark_out: cannot write '/'|--benchmark_out=/"
   "Mismatched|--benchmark_filter=(|--papi-events=none"
   "Failed to match any benchmarks|--benchmark_filter=no/such/case|--papi-events=none"
+  "--mem: '3X' is not a memory size|--mem=3X"
+  "--mem: '1M' is not a memory size of at least 64M|--mem=1M"
+  "--mem: '-3G' is not a memory size|--mem=-3G"
+  "--counter-layout: 'sparse' is not packed or padded|--counter-layout=sparse"
+  "--congestion-wait-us: 'soon' is not 0 to 1000000|--congestion-wait-us=soon"
+  "--device-pages-per-ms: '0' is not 1 to|--device-pages-per-ms=0"
 )
 
 for entry in "${cases[@]}"; do
@@ -82,6 +88,9 @@ declare -A sample=(
   [--cpus]="--cpus=0 --describe" [--threads]="--threads=1 --describe"
   [--papi-events]="--papi-events=none --describe" [--list]="--list"
   [--describe]="--describe" [--c2c-matrix]="--c2c-matrix --cpus=0" [--help]="--help"
+  [--mem]="--mem=1G --describe" [--counter-layout]="--counter-layout=padded --describe"
+  [--congestion-wait-us]="--congestion-wait-us=0 --describe"
+  [--device-pages-per-ms]="--device-pages-per-ms=100 --describe"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do
   # shellcheck disable=SC2086

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gbench.h"
 #include "opcount.h"
@@ -34,6 +35,8 @@ enum mmscale_threads_kind {
 	MMSCALE_THREADS_SWEEP,	/* --threads, or 1, 2, 4, ... up to the plan */
 };
 
+#define MMSCALE_MAX_ARGS 4
+
 struct mmscale_case;
 
 /* What a body is given: its case and variant, and its run's shared data. */
@@ -41,6 +44,8 @@ struct mmscale_run {
 	const struct mmscale_case *c;
 	const struct mmscale_variant *v;
 	void *data;		/* set by the case's setup, for all its threads */
+	int64_t args[MMSCALE_MAX_ARGS];	/* this registration's argument row */
+	int nr_threads;		/* GB threads of this registration */
 };
 
 struct mmscale_case {
@@ -50,6 +55,18 @@ struct mmscale_case {
 	enum mmscale_threads_kind threads;
 	unsigned int counts;	/* MMSCALE_COUNT_BIT()s reported per iteration */
 	bool manual_time;	/* the body reports its own time */
+	/* Argument rows, each registered on its own (GB's Args), and their names. */
+	const int64_t (*args)[MMSCALE_MAX_ARGS];
+	size_t nr_args_rows;
+	int nr_args;
+	const char *const *arg_names;
+	/*
+	 * Emulated CPUs the case runs besides its GB threads (writers,
+	 * flushers): thread counts are capped so that they fit in the plan.
+	 */
+	int partner_cpus;
+	/* Optional: a fixed iteration count per thread (one pass of a workload). */
+	int64_t (*iterations)(const struct mmscale_run *run);
 	/* Optional, on the main thread around every run (all threads' data). */
 	int (*setup)(struct mmscale_run *run, int nr_threads);
 	void (*teardown)(struct mmscale_run *run);

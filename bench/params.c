@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Emulation parameters and their declarative option table. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmscale/notice.h"
+#include "mmscale/params.h"
+
+struct mmscale_params mmscale_params = {
+	/* The seeds' test box: 3 GB, dirty threshold about 600 MB. */
+	.mem_bytes = 3ULL << 30,
+	.counter_layout = MMSCALE_LAYOUT_PACKED,
+	/* HZ/10 is 100 ms in the kernel; scaled down 1000x so runs stay short. */
+	.congestion_wait_us = 100,
+	/* 100 MiB/s of 4 KiB pages. */
+	.device_pages_per_ms = 25,
+};
+
+const char mmscale_params_help[] =
+"  --mem=SIZE           emulated memory, split evenly over the nodes (default 3G, the seeds'\n"
+"                       box; K, M, G, T suffixes); sizes zones, stat thresholds, dirty limits\n"
+"  --counter-layout=L   packed: the kernel's contiguous vm_stat[] (default); padded: each\n"
+"                       global counter on its own cache line, for comparison\n"
+"  --congestion-wait-us=N  what congestion_wait(HZ/10) sleeps (default 100; kernel 100000)\n"
+"  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n";
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno || *s == '-')
+		return -1;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	case '\0': break;
+	default: return -1;
+	}
+	if (*end == 'i' && end[1] == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (*end || v == 0 || v > (~0ULL >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned int lo, unsigned int hi, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (end == s || *end || errno || *s == '-' || v < lo || v > hi)
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static const char *value_of(const char *arg, const char *name)
+{
+	size_t len = strlen(name);
+
+	return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
+}
+
+int mmscale_params_parse(const char *arg, char *err, size_t errlen)
+{
+	const char *v;
+
+	if ((v = value_of(arg, "--mem"))) {
+		if (parse_size(v, &mmscale_params.mem_bytes) != 0 ||
+		    mmscale_params.mem_bytes < (64ULL << 20))
+			return mmscale_errorf(err, errlen,
+				"--mem: '%s' is not a memory size of at least 64M (example: 3G)", v);
+		return 1;
+	}
+	if ((v = value_of(arg, "--counter-layout"))) {
+		if (strcmp(v, "packed") == 0)
+			mmscale_params.counter_layout = MMSCALE_LAYOUT_PACKED;
+		else if (strcmp(v, "padded") == 0)
+			mmscale_params.counter_layout = MMSCALE_LAYOUT_PADDED;
+		else
+			return mmscale_errorf(err, errlen,
+				"--counter-layout: '%s' is not packed or padded", v);
+		return 1;
+	}
+	if ((v = value_of(arg, "--congestion-wait-us"))) {
+		if (parse_uint(v, 0, 1000000, &mmscale_params.congestion_wait_us) != 0)
+			return mmscale_errorf(err, errlen,
+				"--congestion-wait-us: '%s' is not 0 to 1000000", v);
+		return 1;
+	}
+	if ((v = value_of(arg, "--device-pages-per-ms"))) {
+		if (parse_uint(v, 1, 100000000, &mmscale_params.device_pages_per_ms) != 0)
+			return mmscale_errorf(err, errlen,
+				"--device-pages-per-ms: '%s' is not 1 to 100000000", v);
+		return 1;
+	}
+	return 0;
+}
+
+void mmscale_params_describe(char *buf, size_t len)
+{
+	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus device=%upages/ms",
+		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
+		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
+		 mmscale_params.congestion_wait_us, mmscale_params.device_pages_per_ms);
+}

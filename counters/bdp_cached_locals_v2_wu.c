@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cached-locals-v2 plus Wu Fengguang's change from the same thread (seed
+ * 000_6ce0e1f67d0313fe, 6 September 2009, "Reviewed-by" reply): "an
+ * redundant pages_written test can be reduced" - the "done enough?" break
+ * at the top of the loop goes, and the "don't wait if we've done enough"
+ * continue after writeback_inodes() becomes a break.
+ *
+ * Everything else, including get_dirty_limits() without
+ * clip_bdi_dirty_limit() and the unconditional bdi_stat read, is
+ * counters/bdp_cached_locals_v2.c (see its notes).
+ */
+#define BDP_OWN_GET_DIRTY_LIMITS
+#include "mmscale/mm/writeback.h"
+
+/* The kernel mixes long and unsigned long in these comparisons; kept verbatim. */
+#pragma GCC diagnostic ignored "-Wsign-compare"
+
+/* 2.6.31-rc8's get_dirty_limits less clip_bdi_dirty_limit (the patch's first hunk). */
+static void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
+			     unsigned long *pbdi_dirty, struct backing_dev_info *bdi)
+{
+	unsigned long background;
+	unsigned long dirty;
+	unsigned long available_memory = determine_dirtyable_memory();
+	struct task_struct *tsk;
+
+	if (vm_dirty_bytes)
+		dirty = DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE);
+	else {
+		int dirty_ratio;
+
+		dirty_ratio = vm_dirty_ratio;
+		if (dirty_ratio < 5)
+			dirty_ratio = 5;
+		dirty = ((unsigned long)dirty_ratio * available_memory) / 100;
+	}
+
+	if (dirty_background_bytes)
+		background = DIV_ROUND_UP(dirty_background_bytes, PAGE_SIZE);
+	else
+		background = ((unsigned long)dirty_background_ratio * available_memory) / 100;
+
+	if (background >= dirty)
+		background = dirty / 2;
+	tsk = current;
+	if (tsk->flags & PF_LESS_THROTTLE || rt_task(tsk)) {
+		background += background / 4;
+		dirty += dirty / 4;
+	}
+	*pbackground = background;
+	*pdirty = dirty;
+
+	if (bdi) {
+		u64 bdi_dirty;
+		long numerator, denominator;
+
+		/*
+		 * Calculate this BDI's share of the dirty ratio.
+		 */
+		bdi_writeout_fraction(bdi, &numerator, &denominator);
+
+		bdi_dirty = (dirty * (100 - bdi_min_ratio)) / 100;
+		bdi_dirty *= (u64)numerator;
+		bdi_dirty /= (u64)denominator;
+		bdi_dirty += (dirty * bdi->min_ratio) / 100;
+		if (bdi_dirty > (dirty * bdi->max_ratio) / 100)
+			bdi_dirty = dirty * bdi->max_ratio / 100;
+
+		*pbdi_dirty = bdi_dirty;
+		task_dirty_limit(current, pbdi_dirty);
+	}
+}
+
+static void balance_dirty_pages(struct address_space *mapping)
+{
+	long nr_reclaimable, bdi_nr_reclaimable;
+	long nr_writeback, bdi_nr_writeback;
+	unsigned long background_thresh;
+	unsigned long dirty_thresh;
+	unsigned long bdi_thresh;
+	unsigned long pages_written = 0;
+	unsigned long write_chunk = sync_writeback_pages();
+	int dirty_exceeded;
+	struct backing_dev_info *bdi = mapping->backing_dev_info;
+
+	for (;;) {
+		struct writeback_control wbc = {
+			.bdi		= bdi,
+			.sync_mode	= WB_SYNC_NONE,
+			.older_than_this = NULL,
+			.nr_to_write	= write_chunk,
+			.range_cyclic	= 1,
+		};
+
+		get_dirty_limits(&background_thresh, &dirty_thresh,
+				 &bdi_thresh, bdi);
+
+		nr_reclaimable = global_page_state(NR_FILE_DIRTY) +
+			global_page_state(NR_UNSTABLE_NFS);
+		nr_writeback = global_page_state(NR_WRITEBACK) +
+			global_page_state(NR_WRITEBACK_TEMP);
+
+		/*
+		 * In order to avoid the stacked BDI deadlock we need
+		 * to ensure we accurately count the 'dirty' pages when
+		 * the threshold is low.
+		 *
+		 * Otherwise it would be possible to get thresh+n pages
+		 * reported dirty, even though there are thresh-m pages
+		 * actually dirty; with m+n sitting in the percpu
+		 * deltas.
+		 */
+		if (bdi_thresh < 2*bdi_stat_error(bdi)) {
+			bdi_nr_reclaimable = bdi_stat_sum(bdi, BDI_RECLAIMABLE);
+			bdi_nr_writeback = bdi_stat_sum(bdi, BDI_WRITEBACK);
+		} else {
+			bdi_nr_reclaimable = bdi_stat(bdi, BDI_RECLAIMABLE);
+			bdi_nr_writeback = bdi_stat(bdi, BDI_WRITEBACK);
+		}
+
+		dirty_exceeded =
+			(bdi_nr_reclaimable + bdi_nr_writeback >= bdi_thresh)
+			|| (nr_reclaimable + nr_writeback >= dirty_thresh);
+
+		if (!dirty_exceeded)
+			break;
+
+		/*
+		 * Throttle it only when the background writeback cannot
+		 * catch-up. This avoids (excessively) small writeouts
+		 * when the bdi limits are ramping up.
+		 */
+		if (nr_reclaimable + nr_writeback <
+		    (background_thresh + dirty_thresh) / 2)
+			break;
+
+		if (!READ_ONCE(bdi->dirty_exceeded))
+			WRITE_ONCE(bdi->dirty_exceeded, 1);
+
+		/* Note: nr_reclaimable denotes nr_dirty + nr_unstable.
+		 * Unstable writes are a feature of certain networked
+		 * filesystems (i.e. NFS) in which data may have been
+		 * written to the server's write cache, but has not yet
+		 * been flushed to permanent storage.
+		 * Only move pages to writeback if this bdi is over its
+		 * threshold otherwise wait until the disk writes catch
+		 * up.
+		 */
+		if (bdi_nr_reclaimable > bdi_thresh) {
+			writeback_inodes(&wbc);
+			pages_written += write_chunk - wbc.nr_to_write;
+			/* don't wait if we've done enough */
+			if (pages_written >= write_chunk)
+				break;
+		}
+		congestion_wait(BLK_RW_ASYNC, HZ/10);
+	}
+
+	if (!dirty_exceeded && READ_ONCE(bdi->dirty_exceeded))
+		WRITE_ONCE(bdi->dirty_exceeded, 0);
+
+	if (writeback_in_progress(bdi))
+		return;		/* pdflush is already working this queue */
+
+	/*
+	 * In laptop mode, we wait until hitting the higher threshold before
+	 * starting background writeout, and then write out all the way down
+	 * to the lower threshold.  So slow writers cause minimal disk activity.
+	 *
+	 * In normal mode, we start background writeout at the lower
+	 * background_thresh, to keep the amount of dirty memory low.
+	 */
+	if ((laptop_mode && pages_written) || (!laptop_mode &&
+	     (nr_reclaimable > background_thresh)))
+		pdflush_operation(background_writeout, 0);
+}
+
+const balance_dirty_pages_fn bdp_cached_locals_v2_wu = balance_dirty_pages;

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The counter cases: what repeated reads of global counters cost next to
+ * cached locals (vmstat/global_read), what updates cost and how often they
+ * fold (vmstat/mod), approximate vs exact percpu_counter reads
+ * (percpu/read_vs_sum), one unthrottled balance_dirty_pages call per
+ * variant (bdp/), and writers dirtying a file through each variant with a
+ * flusher completing writeback (dirty/).
+ *
+ * Every run builds a fresh emulated memory (mm_machine_setup) and, at its
+ * end, folds every CPU's deltas and checks the accounting.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mmscale/case.h"
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/mm/writeback.h"
+#include "mmscale/notice.h"
+#include "mmscale/params.h"
+
+extern const balance_dirty_pages_fn bdp_2_6_31_rc8, bdp_reorder_v1, bdp_cached_locals_v2,
+	bdp_cached_locals_v2_wu;
+
+struct counters_run {
+	struct writeback_world *world;
+	struct percpu_counter fbc;
+	struct mmscale_partner writer;
+	_Atomic bool stop;
+	int nr_threads;
+};
+
+static int counters_setup_common(struct mmscale_run *run, const char *name)
+{
+	struct counters_run *cr = calloc(1, sizeof(*cr));
+	char err[256];
+
+	if (!cr || mm_machine_setup(mmscale_params.mem_bytes, err, sizeof(err)) != 0) {
+		mmscale_notice("%s: %s", name, cr ? err : "out of memory");
+		free(cr);
+		return -1;
+	}
+	cr->nr_threads = run->nr_threads;
+	run->data = cr;
+	return 0;
+}
+
+/* Fold every CPU's deltas (no thread runs now) and free the run. */
+static void counters_teardown(struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+	char err[256];
+
+	if (cr->writer.started) {
+		atomic_store(&cr->stop, true);
+		mmscale_partner_join(&cr->writer);
+	}
+	if (cr->world)
+		writeback_world_stop_flusher(cr->world);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		refresh_cpu_vm_stats((int)cpu);
+	if (cr->world && writeback_world_check(cr->world, err, sizeof(err)) != 0)
+		mmscale_notice("%s: accounting check failed: %s", run->c->name, err);
+	writeback_world_destroy(cr->world);
+	if (cr->fbc.counters)
+		percpu_counter_destroy(&cr->fbc);
+	mm_machine_teardown();
+	free(cr);
+	run->data = NULL;
+}
+
+/*
+ * vmstat/global_read: a reader needs k global items, each in READ_USES
+ * places (balance_dirty_pages in 2.6.31-rc8 reads NR_FILE_DIRTY three
+ * times). repeated calls global_page_state() at every use; cached reads
+ * each item once into a local. Items are NR_FILE_MAPPED..NR_UNSTABLE_NFS:
+ * one line of the packed vm_stat[], the line dirtying CPUs fold into.
+ */
+#define READ_USES 3
+#define READ_BATCH 16
+
+static const enum zone_stat_item read_items[8] = {
+	NR_FILE_DIRTY, NR_WRITEBACK, NR_UNSTABLE_NFS, NR_FILE_PAGES,
+	NR_FILE_MAPPED, NR_SLAB_RECLAIMABLE, NR_SLAB_UNRECLAIMABLE, NR_PAGETABLE,
+};
+
+static unsigned long read_repeated(int k)
+{
+	unsigned long sum = 0;
+
+	for (int use = 0; use < READ_USES; use++)
+		for (int i = 0; i < k; i++)
+			sum += global_page_state(read_items[i]);
+	return sum;
+}
+
+static unsigned long read_cached(int k)
+{
+	unsigned long v[ARRAY_SIZE(read_items)], sum = 0;
+
+	for (int i = 0; i < k; i++)
+		v[i] = global_page_state(read_items[i]);
+	for (int use = 0; use < READ_USES; use++)
+		for (int i = 0; i < k; i++)
+			sum += v[i];
+	return sum;
+}
+
+typedef unsigned long (*global_read_fn)(int k);
+
+/* The writer CPU folds into the same line as fast as it can: every call folds. */
+static void fold_writer(void *arg)
+{
+	struct counters_run *cr = arg;
+	struct zone *zone = local_zone(smp_processor_id());
+	int delta = this_cpu_ptr(zone->pageset)->stat_threshold + 1;
+	unsigned int spins = 0, i = 0;
+
+	while (!atomic_load_explicit(&cr->stop, memory_order_relaxed)) {
+		enum zone_stat_item item = read_items[i++ % ARRAY_SIZE(read_items)];
+
+		__mod_zone_page_state(zone, item, delta);
+		__mod_zone_page_state(zone, item, -delta);
+		spin_wait_step(&spins);
+	}
+}
+
+static int global_read_setup(struct mmscale_run *run, int nr_threads)
+{
+	struct counters_run *cr;
+	char err[256];
+
+	if (counters_setup_common(run, "vmstat/global_read") != 0)
+		return -1;
+	cr = run->data;
+	if (run->args[1] > 0 &&
+	    mmscale_partner_start(&cr->writer, nr_threads, fold_writer, cr, err, sizeof(err))) {
+		mmscale_notice("vmstat/global_read: %s", err);
+		counters_teardown(run);
+		return -1;
+	}
+	return 0;
+}
+
+static void global_read_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	global_read_fn fn = (global_read_fn)run->v->impl;
+	int k = (int)run->args[0];
+	unsigned long sum = 0;
+
+	while (mmscale_keep_running_batch(st, READ_BATCH))
+		for (int i = 0; i < READ_BATCH; i++)
+			sum += fn(k);
+	__asm__ __volatile__("" : : "r"(sum));
+}
+
+/* vmstat/mod: one counter update per call on the CPU's own zone. */
+#define MOD_BATCH 64
+
+static void mod_inc(struct zone *zone)
+{
+	__inc_zone_state(zone, NR_FILE_DIRTY);
+}
+
+static void mod_mod(struct zone *zone)
+{
+	__mod_zone_page_state(zone, NR_FILE_DIRTY, 1);
+}
+
+typedef void (*mod_fn)(struct zone *zone);
+
+static int plain_setup(struct mmscale_run *run, int nr_threads)
+{
+	(void)nr_threads;
+	return counters_setup_common(run, run->c->name);
+}
+
+static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	mod_fn fn = (mod_fn)run->v->impl;
+	struct zone *zone = local_zone(smp_processor_id());
+
+	while (mmscale_keep_running_batch(st, MOD_BATCH))
+		for (int i = 0; i < MOD_BATCH; i++)
+			fn(zone);
+}
+
+/* percpu/read_vs_sum: the bdi_stat read against the exact sum over every CPU. */
+static s64 percpu_read(struct percpu_counter *fbc)
+{
+	return percpu_counter_read_positive(fbc);
+}
+
+static s64 percpu_sum(struct percpu_counter *fbc)
+{
+	return percpu_counter_sum_positive(fbc);
+}
+
+typedef s64 (*percpu_read_fn)(struct percpu_counter *fbc);
+
+static int percpu_setup(struct mmscale_run *run, int nr_threads)
+{
+	struct counters_run *cr;
+
+	if (plain_setup(run, nr_threads) != 0)
+		return -1;
+	cr = run->data;
+	if (percpu_counter_init(&cr->fbc, 0) != 0) {
+		mmscale_notice("percpu/read_vs_sum: per-CPU units full");
+		counters_teardown(run);
+		return -1;
+	}
+	return 0;
+}
+
+static void percpu_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+	percpu_read_fn fn = (percpu_read_fn)run->v->impl;
+	s64 sum = 0;
+
+	/* Leave a delta in this CPU's slot, as a busy bdi has. */
+	percpu_counter_add(&cr->fbc, 1);
+	while (mmscale_keep_running_batch(st, READ_BATCH))
+		for (int i = 0; i < READ_BATCH; i++)
+			sum += fn(&cr->fbc);
+	__asm__ __volatile__("" : : "r"(sum));
+}
+
+/* bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no flusher busy. */
+static int bdp_setup(struct mmscale_run *run, int nr_threads)
+{
+	struct counters_run *cr;
+	char err[256];
+
+	if (plain_setup(run, nr_threads) != 0)
+		return -1;
+	cr = run->data;
+	cr->world = writeback_world_create(nr_threads, 0, -1, err, sizeof(err));
+	if (!cr->world) {
+		mmscale_notice("%s: %s", run->c->name, err);
+		counters_teardown(run);
+		return -1;
+	}
+	return 0;
+}
+
+static struct address_space *my_mapping(struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+	struct address_space *mapping = &cr->world->mappings[smp_processor_id()];
+
+	mapping->balance_dirty_pages = *(const balance_dirty_pages_fn *)run->v->impl;
+	return mapping;
+}
+
+static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct address_space *mapping = my_mapping(run);
+
+	while (mmscale_keep_running(st))
+		mapping->balance_dirty_pages(mapping);
+}
+
+/*
+ * dirty/: writer CPUs 0..T-1 each write a pre-read file (fio's
+ * "write,mmap,pre_read") of file_mib/T MiB, one page per iteration, through
+ * balance_dirty_pages_ratelimited and the variant; a flusher (CPU T)
+ * completes writeback at --device-pages-per-ms. One run is one pass.
+ */
+static _Thread_local struct {
+	balance_dirty_pages_fn variant;
+	u64 ns;
+	u64 calls;
+} timed_bdp;
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* Two clock reads per balance_dirty_pages call (every ratelimit_pages pages). */
+static void timed_balance_dirty_pages(struct address_space *mapping)
+{
+	u64 start = now_ns();
+
+	timed_bdp.variant(mapping);
+	timed_bdp.ns += now_ns() - start;
+	timed_bdp.calls++;
+}
+
+static long dirty_file_pages(const struct mmscale_run *run)
+{
+	return (long)(run->args[0] << (20 - PAGE_SHIFT)) / run->nr_threads;
+}
+
+static int64_t dirty_iterations(const struct mmscale_run *run)
+{
+	return dirty_file_pages(run);
+}
+
+static int dirty_setup(struct mmscale_run *run, int nr_threads)
+{
+	struct counters_run *cr;
+	char err[256];
+
+	if (plain_setup(run, nr_threads) != 0)
+		return -1;
+	cr = run->data;
+	cr->world = writeback_world_create(nr_threads, dirty_file_pages(run), nr_threads,
+					   err, sizeof(err));
+	if (!cr->world) {
+		mmscale_notice("%s: %s", run->c->name, err);
+		counters_teardown(run);
+		return -1;
+	}
+	return 0;
+}
+
+static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct address_space *mapping = my_mapping(run);
+	u64 start, total;
+
+	timed_bdp.variant = mapping->balance_dirty_pages;
+	timed_bdp.ns = timed_bdp.calls = 0;
+	mapping->balance_dirty_pages = timed_balance_dirty_pages;
+	start = now_ns();
+	while (mmscale_keep_running(st)) {
+		emu_write_next_page(mapping);
+		balance_dirty_pages_ratelimited(mapping);
+		vmstat_work_tick();
+	}
+	total = now_ns() - start;
+	mmscale_counter_set(st, "MiB_per_s",
+			    (double)mmscale_iterations(st) * PAGE_SIZE / (1 << 20),
+			    MMSCALE_COUNTER_RATE);
+	mmscale_counter_set(st, "bdp_share", total ? (double)timed_bdp.ns / (double)total : 0,
+			    MMSCALE_COUNTER_AVG_THREADS);
+	mmscale_counter_set(st, "bdp_calls", (double)timed_bdp.calls,
+			    MMSCALE_COUNTER_AVG_ITERATIONS);
+}
+
+static const struct mmscale_variant global_read_variants[] = {
+	{ "repeated", "global_page_state() at every use (2.6.31-rc8's habit)",
+	  "seed 000/003", read_repeated },
+	{ "cached", "each item read once into a local and reused (the v2 patch's idea)",
+	  "seed 000", read_cached },
+};
+
+static const struct mmscale_variant mod_variants[] = {
+	{ "inc", "__inc_zone_state: fold past the threshold with a half-threshold overstep",
+	  "mm/vmstat.c 2.6.31", mod_inc },
+	{ "mod", "__mod_zone_page_state(+1): fold past the threshold, no overstep",
+	  "mm/vmstat.c 2.6.31", mod_mod },
+};
+
+static const struct mmscale_variant percpu_variants[] = {
+	{ "read", "percpu_counter_read_positive: one shared load (bdi_stat)",
+	  "lib/percpu_counter.c 2.6.31", percpu_read },
+	{ "sum", "percpu_counter_sum_positive: lock, walk every online CPU (bdi_stat_sum)",
+	  "lib/percpu_counter.c 2.6.31", percpu_sum },
+};
+
+/* The balance_dirty_pages variants: one file each, counters/bdp_*.c. */
+static const struct mmscale_variant bdp_variants[] = {
+	{ "2.6.31-rc8", "baseline: clip_bdi_dirty_limit, globals re-read after the loop",
+	  "Linux 2.6.31-rc8 mm/page-writeback.c", &bdp_2_6_31_rc8 },
+	{ "reorder-v1", "dirty_exceeded cleared only on the first exit (reconstructed)",
+	  "seed 001, RFC 2009-07-24", &bdp_reorder_v1 },
+	{ "cached-locals-v2", "no clip_bdi_dirty_limit, one limit test, locals reused",
+	  "seed 000, RFC v2 2009-09-04 (e50e37201ae2)", &bdp_cached_locals_v2 },
+	{ "cached-locals-v2+wu", "v2 with Wu Fengguang's pages_written simplification",
+	  "seed 000, Wu Fengguang 2009-09-06", &bdp_cached_locals_v2_wu },
+};
+
+static const int64_t global_read_args[][MMSCALE_MAX_ARGS] = {
+	{ 4, 0 }, { 4, 1 }, { 8, 0 }, { 8, 1 },
+};
+static const char *const global_read_arg_names[] = { "k", "writers" };
+
+/* Around the seeds' ~600 MB dirty threshold of a 3 GB machine: below, near, above. */
+static const int64_t dirty_args[][MMSCALE_MAX_ARGS] = { { 400 }, { 600 }, { 900 } };
+static const char *const dirty_arg_names[] = { "file_mib" };
+
+#define COUNTS_VMSTAT (MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_FOLDS))
+#define COUNTS_BDP (COUNTS_VMSTAT | MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |	\
+		    MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |		\
+		    MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES))
+
+static const struct mmscale_case counter_cases[] = {
+	{
+		.name = "vmstat/global_read",
+		.summary = "k global vm_stat items needed 3 times each: re-read vs cached, "
+			   "with a CPU folding into the same line",
+		.body = global_read_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = COUNTS_VMSTAT,
+		.setup = global_read_setup,
+		.teardown = counters_teardown,
+		.variants = global_read_variants,
+		.nr_variants = ARRAY_SIZE(global_read_variants),
+		.args = global_read_args,
+		.nr_args_rows = ARRAY_SIZE(global_read_args),
+		.nr_args = 2,
+		.arg_names = global_read_arg_names,
+		.partner_cpus = 1,
+	},
+	{
+		.name = "vmstat/mod",
+		.summary = "one per-CPU vmstat update per call, and the folds it causes",
+		.body = mod_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = COUNTS_VMSTAT,
+		.setup = plain_setup,
+		.teardown = counters_teardown,
+		.variants = mod_variants,
+		.nr_variants = ARRAY_SIZE(mod_variants),
+	},
+	{
+		.name = "percpu/read_vs_sum",
+		.summary = "approximate percpu_counter read vs exact sum over every online CPU",
+		.body = percpu_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |
+			  MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |
+			  MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES),
+		.setup = percpu_setup,
+		.teardown = counters_teardown,
+		.variants = percpu_variants,
+		.nr_variants = ARRAY_SIZE(percpu_variants),
+	},
+	{
+		.name = "bdp",
+		.summary = "one balance_dirty_pages() call in the unthrottled case",
+		.body = bdp_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = COUNTS_BDP,
+		.setup = bdp_setup,
+		.teardown = counters_teardown,
+		.variants = bdp_variants,
+		.nr_variants = ARRAY_SIZE(bdp_variants),
+	},
+	{
+		.name = "dirty",
+		.summary = "writers dirty a pre-read file through each variant; a flusher "
+			   "completes writeback (one pass per run)",
+		.body = dirty_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = COUNTS_BDP,
+		.setup = dirty_setup,
+		.teardown = counters_teardown,
+		.variants = bdp_variants,
+		.nr_variants = ARRAY_SIZE(bdp_variants),
+		.args = dirty_args,
+		.nr_args_rows = ARRAY_SIZE(dirty_args),
+		.nr_args = 1,
+		.arg_names = dirty_arg_names,
+		.partner_cpus = 1,
+		.iterations = dirty_iterations,
+	},
+};
+
+const struct mmscale_case_table mmscale_counters_table =
+	MMSCALE_CASE_TABLE("counters", counter_cases);

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm/page-writeback.c of Linux 2.6.31-rc8, less balance_dirty_pages()
+ * itself (one file per variant: counters/bdp_*.c), and the minimal,
+ * deterministic emulation of what is not about counters (see
+ * include/mmscale/mm/writeback.h).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/mm/writeback.h"
+#include "mmscale/notice.h"
+#include "mmscale/params.h"
+
+_Thread_local struct task_struct mmscale_current_task;
+struct writeback_world *wb_world;
+
+/*
+ * After a CPU has dirtied this many pages, balance_dirty_pages_ratelimited
+ * will look to see if it needs to force writeback or throttling.
+ */
+long ratelimit_pages = 32;
+
+/* The following parameters are exported via /proc/sys/vm */
+int dirty_background_ratio = 10;
+unsigned long dirty_background_bytes;
+int vm_highmem_is_dirtyable;
+int vm_dirty_ratio = 20;
+unsigned long vm_dirty_bytes;
+int laptop_mode;
+
+unsigned int bdi_min_ratio;	/* sum of every bdi's min_ratio: one bdi, 0 */
+
+/* Per-CPU count of pages dirtied since the last balance_dirty_pages. */
+static unsigned long *bdp_ratelimits;
+
+/*
+ * One bdi: its share of the writeout completions is all of them. (The
+ * kernel's prop_fraction_percpu on bdi->completions.)
+ */
+void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator,
+			   long *denominator)
+{
+	(void)bdi;
+	*numerator = 1;
+	*denominator = 1;
+}
+
+/*
+ * Clip the earned share of dirty pages to that which is actually available.
+ * This avoids exceeding the total dirty_limit when the floating averages
+ * fluctuate too quickly.
+ */
+void clip_bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty,
+			  unsigned long *pbdi_dirty)
+{
+	unsigned long avail_dirty;
+
+	avail_dirty = global_page_state(NR_FILE_DIRTY) +
+		 global_page_state(NR_WRITEBACK) +
+		 global_page_state(NR_UNSTABLE_NFS) +
+		 global_page_state(NR_WRITEBACK_TEMP);
+
+	if (avail_dirty < dirty)
+		avail_dirty = dirty - avail_dirty;
+	else
+		avail_dirty = 0;
+
+	avail_dirty += bdi_stat(bdi, BDI_RECLAIMABLE) +
+		bdi_stat(bdi, BDI_WRITEBACK);
+
+	*pbdi_dirty = min(*pbdi_dirty, avail_dirty);
+}
+
+/*
+ * One task per writer CPU, all dirtying alike: a task's share of recent
+ * dirtyings is 1/nr_writers (the kernel's prop_fraction_single on
+ * tsk->dirties, at its steady state).
+ */
+static inline void task_dirties_fraction(struct task_struct *tsk, long *numerator,
+					 long *denominator)
+{
+	(void)tsk;
+	*numerator = 1;
+	*denominator = wb_world && wb_world->nr_writers > 0 ? wb_world->nr_writers : 1;
+}
+
+/*
+ * scale the dirty limit
+ *
+ * task specific dirty limit:
+ *
+ *   dirty -= (dirty/8) * p_{t}
+ */
+void task_dirty_limit(struct task_struct *tsk, unsigned long *pdirty)
+{
+	long numerator, denominator;
+	unsigned long dirty = *pdirty;
+	u64 inv = dirty >> 3;
+
+	task_dirties_fraction(tsk, &numerator, &denominator);
+	inv *= (u64)numerator;
+	inv /= (u64)denominator;
+
+	dirty -= inv;
+	if (dirty < *pdirty/2)
+		dirty = *pdirty/2;
+
+	*pdirty = dirty;
+}
+
+/* No CONFIG_HIGHMEM on x86_64. */
+static unsigned long highmem_dirtyable_memory(unsigned long total)
+{
+	(void)total;
+	return 0;
+}
+
+/**
+ * determine_dirtyable_memory - amount of memory that may be used
+ *
+ * Returns the numebr of pages that can currently be freed and used
+ * by the kernel for direct mappings.
+ */
+unsigned long determine_dirtyable_memory(void)
+{
+	unsigned long x;
+
+	x = global_page_state(NR_FREE_PAGES) + global_lru_pages();
+
+	if (!vm_highmem_is_dirtyable)
+		x -= highmem_dirtyable_memory(x);
+
+	return x + 1;	/* Ensure that we never return 0 */
+}
+
+void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
+		      unsigned long *pbdi_dirty, struct backing_dev_info *bdi)
+{
+	unsigned long background;
+	unsigned long dirty;
+	unsigned long available_memory = determine_dirtyable_memory();
+	struct task_struct *tsk;
+
+	if (vm_dirty_bytes)
+		dirty = DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE);
+	else {
+		int dirty_ratio;
+
+		dirty_ratio = vm_dirty_ratio;
+		if (dirty_ratio < 5)
+			dirty_ratio = 5;
+		dirty = ((unsigned long)dirty_ratio * available_memory) / 100;
+	}
+
+	if (dirty_background_bytes)
+		background = DIV_ROUND_UP(dirty_background_bytes, PAGE_SIZE);
+	else
+		background = ((unsigned long)dirty_background_ratio * available_memory) / 100;
+
+	if (background >= dirty)
+		background = dirty / 2;
+	tsk = current;
+	if (tsk->flags & PF_LESS_THROTTLE || rt_task(tsk)) {
+		background += background / 4;
+		dirty += dirty / 4;
+	}
+	*pbackground = background;
+	*pdirty = dirty;
+
+	if (bdi) {
+		u64 bdi_dirty;
+		long numerator, denominator;
+
+		/*
+		 * Calculate this BDI's share of the dirty ratio.
+		 */
+		bdi_writeout_fraction(bdi, &numerator, &denominator);
+
+		bdi_dirty = (dirty * (100 - bdi_min_ratio)) / 100;
+		bdi_dirty *= (u64)numerator;
+		bdi_dirty /= (u64)denominator;
+		bdi_dirty += (dirty * bdi->min_ratio) / 100;
+		if (bdi_dirty > (dirty * bdi->max_ratio) / 100)
+			bdi_dirty = dirty * bdi->max_ratio / 100;
+
+		*pbdi_dirty = bdi_dirty;
+		clip_bdi_dirty_limit(bdi, dirty, pbdi_dirty);
+		task_dirty_limit(current, pbdi_dirty);
+	}
+}
+
+/*
+ * writeback_set_ratelimit: ratelimit_pages scales with memory per CPU,
+ * between 16 pages and 4 MiB.
+ */
+void writeback_set_ratelimit(void)
+{
+	unsigned long vm_total_pages = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		vm_total_pages += zone->present_pages;
+	ratelimit_pages = (long)(vm_total_pages / (num_online_cpus() * 32));
+	if (ratelimit_pages < 16)
+		ratelimit_pages = 16;
+	if (ratelimit_pages * PAGE_CACHE_SIZE > 4096 * 1024)
+		ratelimit_pages = (4096 * 1024) / PAGE_CACHE_SIZE;
+}
+
+/* Page accounting (mm/page-writeback.c), on the calling CPU. */
+
+void account_page_dirtied(struct zone *zone, struct address_space *mapping)
+{
+	__inc_zone_state(zone, NR_FILE_DIRTY);
+	__inc_bdi_stat(mapping->backing_dev_info, BDI_RECLAIMABLE);
+	/* task_dirty_inc: the proportion is modelled at its steady state. */
+}
+
+/* clear_page_dirty_for_io + test_set_page_writeback, for one page. */
+static void page_to_writeback(struct zone *zone, struct backing_dev_info *bdi)
+{
+	dec_zone_state(zone, NR_FILE_DIRTY);
+	dec_bdi_stat(bdi, BDI_RECLAIMABLE);
+	__inc_bdi_stat(bdi, BDI_WRITEBACK);
+	inc_zone_state(zone, NR_WRITEBACK);
+}
+
+/* test_clear_page_writeback, for one page: end_page_writeback's accounting. */
+static void end_page_writeback(struct zone *zone, struct backing_dev_info *bdi)
+{
+	__dec_bdi_stat(bdi, BDI_WRITEBACK);
+	percpu_counter_inc(&bdi->completions);	/* __bdi_writeout_inc */
+	dec_zone_state(zone, NR_WRITEBACK);
+}
+
+int emu_write_next_page(struct address_space *mapping)
+{
+	struct emu_inode *inode = mapping->host;
+
+	/* Every page of the file is dirty already: the write dirties nothing. */
+	if (atomic_long_read(&inode->nr_dirty) >= inode->nr_pages)
+		return 0;
+	account_page_dirtied(inode->zone, mapping);
+	atomic_long_inc(&inode->nr_dirty);
+	return 1;
+}
+
+static long complete_writeback(struct writeback_world *w, struct emu_inode *inode,
+			       long nr)
+{
+	long done = min(nr, atomic_long_read(&inode->nr_writeback));
+
+	for (long i = 0; i < done; i++)
+		end_page_writeback(inode->zone, &w->bdi);
+	atomic_long_sub(done, &inode->nr_writeback);
+	atomic_long_add(done, &w->pages_completed);
+	return done;
+}
+
+/*
+ * writeback_inodes: walk the bdi's files round-robin from a moving cursor,
+ * moving up to wbc->nr_to_write dirty pages to writeback. A file another
+ * CPU is writing back is skipped (I_SYNC), as WB_SYNC_NONE writeback does.
+ */
+void writeback_inodes(struct writeback_control *wbc)
+{
+	struct writeback_world *w = wb_world;
+	long start;
+
+	if (!w || w->nr_writers == 0)
+		return;
+	start = atomic_long_inc_return(&w->writeback_cursor);
+	for (int i = 0; i < w->nr_writers && wbc->nr_to_write > 0; i++) {
+		struct emu_inode *inode = &w->inodes[(start + i) % w->nr_writers];
+		long nr;
+
+		if (!spin_trylock(&inode->i_sync)) {
+			wbc->more_io = 1;
+			continue;
+		}
+		nr = min(atomic_long_read(&inode->nr_dirty), wbc->nr_to_write);
+		for (long k = 0; k < nr; k++)
+			page_to_writeback(inode->zone, &w->bdi);
+		atomic_long_sub(nr, &inode->nr_dirty);
+		atomic_long_add(nr, &inode->nr_writeback);
+		wbc->nr_to_write -= nr;
+		if (w->complete_on_submit)
+			complete_writeback(w, inode, nr);
+		spin_unlock(&inode->i_sync);
+	}
+}
+
+long congestion_wait(int rw, long timeout)
+{
+	struct timespec ts = {
+		.tv_sec = mmscale_params.congestion_wait_us / 1000000,
+		.tv_nsec = (long)(mmscale_params.congestion_wait_us % 1000000) * 1000,
+	};
+
+	(void)rw;
+	(void)timeout;	/* every caller passes HZ/10 */
+	if (mmscale_params.congestion_wait_us && !(wb_world && wb_world->complete_on_submit))
+		nanosleep(&ts, NULL);
+	return 0;
+}
+
+void background_writeout(unsigned long _min_pages)
+{
+	long min_pages = (long)_min_pages;
+	struct writeback_control wbc = {
+		.bdi		= NULL,
+		.sync_mode	= WB_SYNC_NONE,
+		.older_than_this = NULL,
+		.nr_to_write	= 0,
+		.nonblocking	= 1,
+		.range_cyclic	= 1,
+	};
+
+	for ( ; ; ) {
+		unsigned long background_thresh;
+		unsigned long dirty_thresh;
+
+		get_dirty_limits(&background_thresh, &dirty_thresh, NULL, NULL);
+		if (global_page_state(NR_FILE_DIRTY) +
+			global_page_state(NR_UNSTABLE_NFS) < background_thresh
+				&& min_pages <= 0)
+			break;
+		wbc.more_io = 0;
+		wbc.encountered_congestion = 0;
+		wbc.nr_to_write = MAX_WRITEBACK_PAGES;
+		wbc.pages_skipped = 0;
+		writeback_inodes(&wbc);
+		min_pages -= MAX_WRITEBACK_PAGES - wbc.nr_to_write;
+		if (wbc.nr_to_write > 0 || wbc.pages_skipped > 0) {
+			/* Wrote less than expected */
+			if (wbc.encountered_congestion || wbc.more_io)
+				congestion_wait(BLK_RW_ASYNC, HZ/10);
+			else
+				break;
+		}
+	}
+}
+
+/*
+ * pdflush_operation(background_writeout, 0): hand the work to the flusher
+ * thread; -1 when there is none (the kernel's "no pdflush available").
+ */
+int pdflush_operation(void (*fn)(unsigned long), unsigned long arg0)
+{
+	(void)fn;
+	(void)arg0;
+	if (!wb_world || !wb_world->flusher.started)
+		return -1;
+	atomic_store_explicit(&wb_world->background_requested, true, memory_order_release);
+	return 0;
+}
+
+void balance_dirty_pages_ratelimited_nr(struct address_space *mapping,
+					unsigned long nr_pages_dirtied)
+{
+	unsigned long ratelimit;
+	unsigned long *p;
+
+	ratelimit = (unsigned long)ratelimit_pages;
+	if (mapping->backing_dev_info->dirty_exceeded)
+		ratelimit = 8;
+
+	/*
+	 * Check the rate limiting. Also, we do not want to throttle real-time
+	 * tasks in balance_dirty_pages(). Period.
+	 */
+	preempt_disable();
+	p = this_cpu_ptr(bdp_ratelimits);
+	*p += nr_pages_dirtied;
+	if (unlikely(*p >= ratelimit)) {
+		*p = 0;
+		preempt_enable();
+		mapping->balance_dirty_pages(mapping);
+		return;
+	}
+	preempt_enable();
+}
+
+/* The flusher: background writeout when asked, completions at device speed. */
+
+#define FLUSHER_TICK_NS 50000
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void flusher_main(void *arg)
+{
+	struct writeback_world *w = arg;
+	struct timespec tick = { 0, FLUSHER_TICK_NS };
+	double last = now_ms(), budget = 0;
+	int next = 0;
+
+	while (!atomic_load_explicit(&w->flusher_stop, memory_order_acquire)) {
+		double t;
+
+		nanosleep(&tick, NULL);
+		t = now_ms();
+		budget += (t - last) * mmscale_params.device_pages_per_ms;
+		last = t;
+		/* Complete whole pages, oldest file first, round-robin. */
+		for (int i = 0; i < w->nr_writers && budget >= 1; i++) {
+			struct emu_inode *inode = &w->inodes[(next + i) % w->nr_writers];
+
+			budget -= (double)complete_writeback(w, inode, (long)budget);
+		}
+		next = (next + 1) % (w->nr_writers ? w->nr_writers : 1);
+		if (budget > mmscale_params.device_pages_per_ms)
+			budget = mmscale_params.device_pages_per_ms;	/* an idle device saves nothing */
+		if (atomic_exchange(&w->background_requested, false)) {
+			set_bit(BDI_pdflush, &w->bdi.state);
+			background_writeout(0);
+			clear_bit(BDI_pdflush, &w->bdi.state);
+		}
+		vmstat_work_tick();
+	}
+}
+
+int bdi_init(struct backing_dev_info *bdi)
+{
+	memset(bdi, 0, sizeof(*bdi));
+	bdi->min_ratio = 0;
+	bdi->max_ratio = 100;
+	for (int i = 0; i < NR_BDI_STAT_ITEMS; i++)
+		if (percpu_counter_init(&bdi->bdi_stat[i], 0) != 0)
+			return -1;
+	if (percpu_counter_init(&bdi->completions, 0) != 0)
+		return -1;
+	return 0;
+}
+
+void bdi_destroy(struct backing_dev_info *bdi)
+{
+	for (int i = 0; i < NR_BDI_STAT_ITEMS; i++)
+		percpu_counter_destroy(&bdi->bdi_stat[i]);
+	percpu_counter_destroy(&bdi->completions);
+}
+
+struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
+					       int flusher_cpu, char *err, size_t errlen)
+{
+	struct writeback_world *w = mmscale_alloc_global(sizeof(*w), err, errlen);
+
+	if (!w)
+		return NULL;
+	w->nr_writers = nr_writers;
+	w->inodes = mmscale_alloc_global(sizeof(*w->inodes) * (size_t)(nr_writers + 1), err, errlen);
+	w->mappings = calloc((size_t)nr_writers + 1, sizeof(*w->mappings));
+	bdp_ratelimits = alloc_percpu(unsigned long);
+	if (!w->inodes || !w->mappings || !bdp_ratelimits || bdi_init(&w->bdi) != 0) {
+		mmscale_errorf(err, errlen, "cannot allocate the writeback world");
+		writeback_world_destroy(w);
+		return NULL;
+	}
+	for (int i = 0; i < nr_writers; i++) {
+		struct emu_inode *inode = &w->inodes[i];
+		struct zone *zone = local_zone(i);
+
+		spin_lock_init(&inode->i_sync);
+		inode->zone = zone;
+		inode->nr_pages = file_pages;
+		/* fio's pre_read: the file is in the page cache, clean, on the LRU. */
+		zone_page_state_add(-file_pages, zone, NR_FREE_PAGES);
+		zone_page_state_add(file_pages, zone, NR_FILE_PAGES);
+		zone_page_state_add(file_pages, zone, NR_INACTIVE_FILE);
+		w->mappings[i] = (struct address_space){ .backing_dev_info = &w->bdi,
+							 .host = inode };
+	}
+	writeback_set_ratelimit();
+	wb_world = w;
+	if (flusher_cpu >= 0 &&
+	    mmscale_partner_start(&w->flusher, flusher_cpu, flusher_main, w, err, errlen) != 0) {
+		writeback_world_destroy(w);
+		return NULL;
+	}
+	return w;
+}
+
+void writeback_world_stop_flusher(struct writeback_world *w)
+{
+	if (w->flusher.started) {
+		atomic_store_explicit(&w->flusher_stop, true, memory_order_release);
+		mmscale_partner_join(&w->flusher);
+	}
+}
+
+void writeback_world_destroy(struct writeback_world *w)
+{
+	if (!w)
+		return;
+	writeback_world_stop_flusher(w);
+	if (wb_world == w)
+		wb_world = NULL;
+	bdi_destroy(&w->bdi);
+	free_percpu(bdp_ratelimits);
+	bdp_ratelimits = NULL;
+	free(w->mappings);
+	mmscale_free_mem(w->inodes, sizeof(*w->inodes) * (size_t)(w->nr_writers + 1));
+	mmscale_free_mem(w, sizeof(*w));
+}
+
+/*
+ * After every CPU's deltas are folded: the global dirty and writeback
+ * counters equal what the files hold, and so do the bdi's exact sums.
+ */
+int writeback_world_check(struct writeback_world *w, char *err, size_t errlen)
+{
+	long dirty = 0, writeback = 0;
+
+	for (int i = 0; i < w->nr_writers; i++) {
+		dirty += atomic_long_read(&w->inodes[i].nr_dirty);
+		writeback += atomic_long_read(&w->inodes[i].nr_writeback);
+	}
+	if (atomic_long_read(vm_stat_slot(NR_FILE_DIRTY)) != dirty ||
+	    atomic_long_read(vm_stat_slot(NR_WRITEBACK)) != writeback)
+		return mmscale_errorf(err, errlen, "vmstat: nr_dirty %ld (files %ld), "
+				      "nr_writeback %ld (files %ld)",
+				      atomic_long_read(vm_stat_slot(NR_FILE_DIRTY)), dirty,
+				      atomic_long_read(vm_stat_slot(NR_WRITEBACK)), writeback);
+	if (percpu_counter_sum(&w->bdi.bdi_stat[BDI_RECLAIMABLE]) != dirty ||
+	    percpu_counter_sum(&w->bdi.bdi_stat[BDI_WRITEBACK]) != writeback)
+		return mmscale_errorf(err, errlen, "bdi_stat: reclaimable %lld (files %ld), "
+				      "writeback %lld (files %ld)",
+				      (long long)percpu_counter_sum(&w->bdi.bdi_stat[BDI_RECLAIMABLE]),
+				      dirty,
+				      (long long)percpu_counter_sum(&w->bdi.bdi_stat[BDI_WRITEBACK]),
+				      writeback);
+	return 0;
+}

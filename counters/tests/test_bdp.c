@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The balance_dirty_pages variants.
+ *
+ * 1. The seeds' claim: in the unthrottled case 2.6.31-rc8 makes exactly 5
+ *    more global_page_state calls and 2 more bdi_stat calls per call than
+ *    cached-locals-v2. Every variant's absolute counts are printed.
+ * 2. Andrew Morton's question (seed 001): on which exits does each variant
+ *    leave bdi->dirty_exceeded set? Four states, each reaching a different
+ *    exit, with dirty_exceeded set beforehand; the table of what is left is
+ *    printed and checked.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/mm/writeback.h"
+#include "mmscale/notice.h"
+
+extern const balance_dirty_pages_fn bdp_2_6_31_rc8, bdp_reorder_v1, bdp_cached_locals_v2,
+	bdp_cached_locals_v2_wu;
+
+static const struct {
+	const char *name;
+	const balance_dirty_pages_fn *fn;
+} variants[] = {
+	{ "2.6.31-rc8", &bdp_2_6_31_rc8 },
+	{ "reorder-v1", &bdp_reorder_v1 },
+	{ "cached-locals-v2", &bdp_cached_locals_v2 },
+	{ "cached-locals-v2+wu", &bdp_cached_locals_v2_wu },
+};
+
+#define FILE_PAGES 200000L
+
+/* A fresh 3 GiB machine with one writer (this thread, CPU 0) and no flusher. */
+static struct writeback_world *fresh_world(bool complete_on_submit)
+{
+	char err[256];
+	struct writeback_world *w;
+
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return NULL;
+	}
+	w = writeback_world_create(1, FILE_PAGES, -1, err, sizeof(err));
+	if (!w) {
+		fprintf(stderr, "%s\n", err);
+		mm_machine_teardown();
+		return NULL;
+	}
+	w->complete_on_submit = complete_on_submit;
+	return w;
+}
+
+static void drop_world(struct writeback_world *w)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		refresh_cpu_vm_stats((int)cpu);
+	{
+		char err[256];
+
+		CHECK(writeback_world_check(w, err, sizeof(err)) == 0);
+	}
+	writeback_world_destroy(w);
+	mm_machine_teardown();
+}
+
+static void dirty_pages(struct address_space *mapping, long n)
+{
+	for (long i = 0; i < n; i++)
+		emu_write_next_page(mapping);
+	refresh_cpu_vm_stats(smp_processor_id());
+}
+
+static void test_unthrottled_counts(void)
+{
+	u64 global[ARRAY_SIZE(variants)], bdi[ARRAY_SIZE(variants)];
+
+	printf("unthrottled balance_dirty_pages, per call:\n");
+	printf("  %-22s %13s %9s %16s\n", "variant", "global_reads", "bdi_reads", "percpu_sum_slots");
+	for (size_t v = 0; v < ARRAY_SIZE(variants); v++) {
+		struct writeback_world *w = fresh_world(false);
+		struct address_space *mapping;
+
+		if (!w)
+			return;
+		mapping = &w->mappings[0];
+		mapping->balance_dirty_pages = *variants[v].fn;
+		dirty_pages(mapping, 1000);	/* well under every threshold */
+		mmscale_counts_reset();
+		mapping->balance_dirty_pages(mapping);
+		global[v] = mmscale_this_counts.v[MMSCALE_GLOBAL_READS];
+		bdi[v] = mmscale_this_counts.v[MMSCALE_BDI_READS];
+		printf("  %-22s %13llu %9llu %16llu\n", variants[v].name,
+		       (unsigned long long)global[v], (unsigned long long)bdi[v],
+		       (unsigned long long)mmscale_this_counts.v[MMSCALE_PERCPU_SUM_SLOTS]);
+		CHECK_EQ_LL(mmscale_this_counts.v[MMSCALE_PERCPU_SUM_SLOTS], 0);
+		drop_world(w);
+	}
+	/* "5 fewer global_page_state calls and 2 fewer bdi_stat" */
+	CHECK_EQ_LL(global[0] - global[2], 5);
+	CHECK_EQ_LL(bdi[0] - bdi[2], 2);
+	/* The absolute figures, from reading the code: */
+	CHECK_EQ_LL(global[0], 14);	/* 5 dirtyable + 4 clip + 3 loop + 2 pdflush check */
+	CHECK_EQ_LL(bdi[0], 4);		/* 2 clip + 2 loop */
+	CHECK_EQ_LL(global[2], 9);	/* 5 dirtyable + 4 loop */
+	CHECK_EQ_LL(bdi[2], 2);
+	CHECK_EQ_LL(global[1], global[0]);
+	CHECK_EQ_LL(global[3], global[2]);
+}
+
+enum scenario {
+	UNDER_LIMIT,		/* first check: under the bdi limit */
+	GLOBAL_UNDER_MIDPOINT,	/* bdi over its limit, global under (background+dirty)/2 */
+	CHUNK_WRITTEN_STILL_OVER,	/* wrote write_chunk, writeback still in flight */
+	WRITEBACK_BROUGHT_UNDER,	/* wrote write_chunk, it completed at once */
+	NR_SCENARIOS
+};
+
+static const char *const scenario_names[NR_SCENARIOS] = {
+	"under the bdi limit", "bdi over, global under midpoint",
+	"chunk written, still over", "writeback brought it under",
+};
+
+/* What each variant leaves in bdi->dirty_exceeded (set before the call). */
+static const int expected[ARRAY_SIZE(variants)][NR_SCENARIOS] = {
+	{ 0, 1, 1, 0 },		/* 2.6.31-rc8: clears after the loop when under */
+	{ 0, 1, 1, 1 },		/* reorder-v1: clears only on the first exit */
+	{ 0, 1, 1, 0 },		/* v2: re-checks at the top after writing a chunk */
+	{ 0, 1, 1, 1 },		/* v2+wu: breaks after the chunk on the old verdict */
+};
+
+static int run_scenario(size_t v, enum scenario s)
+{
+	struct writeback_world *w = fresh_world(s == WRITEBACK_BROUGHT_UNDER);
+	unsigned long background, dirty, bdi_thresh;
+	struct address_space *mapping;
+	int left;
+
+	if (!w)
+		return -1;
+	mapping = &w->mappings[0];
+	mapping->balance_dirty_pages = *variants[v].fn;
+	get_dirty_limits(&background, &dirty, &bdi_thresh, &w->bdi);
+	switch (s) {
+	case UNDER_LIMIT:
+		dirty_pages(mapping, 1000);
+		break;
+	case GLOBAL_UNDER_MIDPOINT:
+		/* The bdi's own counters run ahead of the global ones. */
+		dirty_pages(mapping, 1000);
+		__add_bdi_stat(&w->bdi, BDI_RECLAIMABLE, (s64)bdi_thresh + 10000);
+		break;
+	case CHUNK_WRITTEN_STILL_OVER:
+		dirty_pages(mapping, (long)bdi_thresh + 10000);
+		break;
+	case WRITEBACK_BROUGHT_UNDER:
+		/* Over by less than one write_chunk, which completes at once. */
+		dirty_pages(mapping, (long)bdi_thresh + sync_writeback_pages() / 3);
+		break;
+	default:
+		break;
+	}
+	w->bdi.dirty_exceeded = 1;
+	mapping->balance_dirty_pages(mapping);
+	left = w->bdi.dirty_exceeded;
+	if (s == GLOBAL_UNDER_MIDPOINT)
+		__add_bdi_stat(&w->bdi, BDI_RECLAIMABLE, -((s64)bdi_thresh + 10000));
+	drop_world(w);
+	return left;
+}
+
+static void test_dirty_exceeded_exits(void)
+{
+	printf("bdi->dirty_exceeded left set (1) or cleared (0) on each exit:\n");
+	printf("  %-22s", "variant");
+	for (int s = 0; s < NR_SCENARIOS; s++)
+		printf(" | %-31s", scenario_names[s]);
+	printf("\n");
+	for (size_t v = 0; v < ARRAY_SIZE(variants); v++) {
+		printf("  %-22s", variants[v].name);
+		for (int s = 0; s < NR_SCENARIOS; s++) {
+			int left = run_scenario(v, (enum scenario)s);
+
+			printf(" | %-31d", left);
+			if (left != expected[v][s])
+				fprintf(stderr, "%s, %s: dirty_exceeded %d, expected %d\n",
+					variants[v].name, scenario_names[s], left, expected[v][s]);
+			CHECK_EQ_LL(left, expected[v][s]);
+		}
+		printf("\n");
+	}
+}
+
+int main(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	char err[256];
+
+	mmscale_notices_quiet = 1;
+	if (mmscale_topology_load(&t, "synthetic:node:1 core:4 pu:1", err, sizeof(err)) != 0 ||
+	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
+	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
+	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	test_unthrottled_counts();
+	test_dirty_exceeded_exits();
+	mmscale_cpu_leave();
+	mmscale_machine_teardown();
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
+	return check_report("test_bdp");
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Emulated backing_dev_info and its per-bdi statistics, as
+ * include/linux/backing-dev.h of Linux 2.6.31: two percpu_counters
+ * (BDI_RECLAIMABLE, BDI_WRITEBACK) with BDI_STAT_BATCH, bdi_stat_error, and
+ * the fields balance_dirty_pages uses.
+ */
+#ifndef MMSCALE_MM_BACKING_DEV_H
+#define MMSCALE_MM_BACKING_DEV_H
+
+#include "../kernel/atomic.h"
+#include "../kernel/bitops.h"
+#include "../kernel/cpumask.h"
+#include "../kernel/processor.h"
+#include "percpu_counter.h"
+
+enum bdi_stat_item {
+	BDI_RECLAIMABLE,
+	BDI_WRITEBACK,
+	NR_BDI_STAT_ITEMS
+};
+
+#define BDI_STAT_BATCH (8*(1+ilog2(nr_cpu_ids)))
+
+/* bdi->state bits (2.6.31: pdflush works one bdi at a time). */
+enum bdi_state {
+	BDI_pdflush,		/* A pdflush thread is working this device */
+};
+
+struct backing_dev_info {
+	unsigned long ra_pages;
+	unsigned long state;	/* Always use atomic bitops on this */
+	unsigned int capabilities;
+
+	struct percpu_counter bdi_stat[NR_BDI_STAT_ITEMS];
+
+	/* The writeout-completion proportion; one bdi: always 1/1 here. */
+	struct percpu_counter completions;
+	int dirty_exceeded;
+
+	unsigned int min_ratio;
+	unsigned int max_ratio, max_prop_frac;
+};
+
+int bdi_init(struct backing_dev_info *bdi);
+void bdi_destroy(struct backing_dev_info *bdi);
+
+static inline void __add_bdi_stat(struct backing_dev_info *bdi,
+				  enum bdi_stat_item item, s64 amount)
+{
+	__percpu_counter_add(&bdi->bdi_stat[item], amount, BDI_STAT_BATCH);
+}
+
+static inline void __inc_bdi_stat(struct backing_dev_info *bdi,
+				  enum bdi_stat_item item)
+{
+	__add_bdi_stat(bdi, item, 1);
+}
+
+static inline void inc_bdi_stat(struct backing_dev_info *bdi,
+				enum bdi_stat_item item)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__inc_bdi_stat(bdi, item);
+	local_irq_restore(flags);
+}
+
+static inline void __dec_bdi_stat(struct backing_dev_info *bdi,
+				  enum bdi_stat_item item)
+{
+	__add_bdi_stat(bdi, item, -1);
+}
+
+static inline void dec_bdi_stat(struct backing_dev_info *bdi,
+				enum bdi_stat_item item)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__dec_bdi_stat(bdi, item);
+	local_irq_restore(flags);
+}
+
+static inline s64 bdi_stat(struct backing_dev_info *bdi,
+			   enum bdi_stat_item item)
+{
+	return percpu_counter_read_positive(&bdi->bdi_stat[item]);
+}
+
+static inline s64 __bdi_stat_sum(struct backing_dev_info *bdi,
+				 enum bdi_stat_item item)
+{
+	return percpu_counter_sum_positive(&bdi->bdi_stat[item]);
+}
+
+static inline s64 bdi_stat_sum(struct backing_dev_info *bdi,
+			       enum bdi_stat_item item)
+{
+	s64 sum;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	sum = __bdi_stat_sum(bdi, item);
+	local_irq_restore(flags);
+
+	return sum;
+}
+
+/*
+ * maximal error of a stat counter.
+ */
+static inline unsigned long bdi_stat_error(struct backing_dev_info *bdi)
+{
+	return nr_cpu_ids * BDI_STAT_BATCH;
+}
+
+static inline int writeback_in_progress(struct backing_dev_info *bdi)
+{
+	return test_bit(BDI_pdflush, &bdi->state);
+}
+
+#endif /* MMSCALE_MM_BACKING_DEV_H */

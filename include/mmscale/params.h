@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Emulation parameters: one struct with designated-initialiser defaults
+ * (bench/params.c), set from the command line, printed with the results'
+ * context. Modules read them; cases never parse anything.
+ */
+#ifndef MMSCALE_PARAMS_H
+#define MMSCALE_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum mmscale_counter_layout {
+	MMSCALE_LAYOUT_PACKED,	/* the kernel's: vm_stat[] contiguous, 8 per line */
+	MMSCALE_LAYOUT_PADDED,	/* each global counter on its own line */
+};
+
+struct mmscale_params {
+	uint64_t mem_bytes;		/* emulated memory, split over the nodes */
+	enum mmscale_counter_layout counter_layout;
+	unsigned int congestion_wait_us;	/* what HZ/10 sleeps (kernel: 100 ms) */
+	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
+};
+
+extern struct mmscale_params mmscale_params;
+
+/*
+ * Parse "--name=value" if it is one of the parameters. Returns 1 if taken,
+ * 0 if not a parameter, -1 with one line in err for a bad value.
+ */
+int mmscale_params_parse(const char *arg, char *err, size_t errlen);
+
+/* "mem=3GiB layout=packed congestion_wait=100us device=25600pages/s" */
+void mmscale_params_describe(char *buf, size_t len);
+
+/* The --help lines for the parameters. */
+extern const char mmscale_params_help[];
+
+#endif /* MMSCALE_PARAMS_H */
