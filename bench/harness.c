@@ -138,6 +138,8 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 	set_label(st, reg);
 }
 
+static void add_variants_context(void);
+
 int mmscale_default_threads(const struct mmscale_plan *p, int *out, int max)
 {
 	int n = 0;
@@ -280,6 +282,43 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_compiler", MMSCALE_COMPILER);
 	mmscale_gbench_add_context("mmscale_build_type", MMSCALE_BUILD_TYPE);
 	mmscale_gbench_add_context("mmscale_git_revision", MMSCALE_GIT_REVISION);
+	add_variants_context();
+}
+
+/*
+ * "case=baseline,variant,...;case=..." for every case with variants, in
+ * table order: scripts compare each variant with the first (the oldest).
+ */
+static void add_variants_context(void)
+{
+	size_t len = 1, used = 0;
+	char *buf;
+
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++)
+		for (size_t i = 0; i < mmscale_case_tables[t]->nr_cases; i++) {
+			const struct mmscale_case *c = &mmscale_case_tables[t]->cases[i];
+
+			len += strlen(c->name) + 2;
+			for (size_t v = 0; v < c->nr_variants; v++)
+				len += strlen(c->variants[v].name) + 1;
+		}
+	buf = calloc(1, len);
+	if (!buf)
+		return;
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++)
+		for (size_t i = 0; i < mmscale_case_tables[t]->nr_cases; i++) {
+			const struct mmscale_case *c = &mmscale_case_tables[t]->cases[i];
+
+			if (!c->nr_variants)
+				continue;
+			used += (size_t)snprintf(buf + used, len - used, "%s%s=", used ? ";" : "",
+						 c->name);
+			for (size_t v = 0; v < c->nr_variants; v++)
+				used += (size_t)snprintf(buf + used, len - used, "%s%s", v ? "," : "",
+							 c->variants[v].name);
+		}
+	mmscale_gbench_add_context("mmscale_variants", buf);
+	free(buf);
 }
 
 void mmscale_list_cases(FILE *out)

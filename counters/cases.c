@@ -267,9 +267,10 @@ static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
 
 /*
  * dirty/: writer CPUs 0..T-1 each write a pre-read file (fio's
- * "write,mmap,pre_read") of file_mib/T MiB, one page per iteration, through
- * balance_dirty_pages_ratelimited and the variant; a flusher (CPU T)
- * completes writeback at --device-pages-per-ms. One run is one pass.
+ * "write,mmap,pre_read") of file_mib/T MiB, one page per iteration: store
+ * 4 KiB of data, dirty the page, balance_dirty_pages_ratelimited through
+ * the variant; a flusher (CPU T) completes writeback at
+ * --device-pages-per-ms. One run is one pass.
  */
 static _Thread_local struct {
 	balance_dirty_pages_fn variant;
@@ -333,6 +334,7 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 	mapping->balance_dirty_pages = timed_balance_dirty_pages;
 	start = now_ns();
 	while (mmscale_keep_running(st)) {
+		emu_store_page(mapping);
 		emu_write_next_page(mapping);
 		balance_dirty_pages_ratelimited(mapping);
 		vmstat_work_tick();

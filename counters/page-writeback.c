@@ -238,6 +238,14 @@ static void end_page_writeback(struct zone *zone, struct backing_dev_info *bdi)
 	dec_zone_state(zone, NR_WRITEBACK);
 }
 
+void emu_store_page(struct address_space *mapping)
+{
+	struct emu_inode *inode = mapping->host;
+	long n = inode->next_data++;
+
+	memset(inode->data + (n % EMU_DATA_PAGES) * PAGE_SIZE, (int)(n & 0xff), PAGE_SIZE);
+}
+
 int emu_write_next_page(struct address_space *mapping)
 {
 	struct emu_inode *inode = mapping->host;
@@ -472,6 +480,13 @@ struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 
 		spin_lock_init(&inode->i_sync);
 		inode->zone = zone;
+		inode->data = mmscale_alloc_on_node(zone->node, EMU_DATA_PAGES * PAGE_SIZE,
+						    err, errlen);
+		if (!inode->data) {
+			w->nr_writers = i;
+			writeback_world_destroy(w);
+			return NULL;
+		}
 		inode->nr_pages = file_pages;
 		/* fio's pre_read: the file is in the page cache, clean, on the LRU. */
 		zone_page_state_add(-file_pages, zone, NR_FREE_PAGES);
@@ -505,6 +520,8 @@ void writeback_world_destroy(struct writeback_world *w)
 	writeback_world_stop_flusher(w);
 	if (wb_world == w)
 		wb_world = NULL;
+	for (int i = 0; w->inodes && i < w->nr_writers; i++)
+		mmscale_free_mem(w->inodes[i].data, EMU_DATA_PAGES * PAGE_SIZE);
 	bdi_destroy(&w->bdi);
 	free_percpu(bdp_ratelimits);
 	bdp_ratelimits = NULL;

@@ -82,6 +82,28 @@ for b in d["benchmarks"]:
     check("not for timing" in b.get("label", ""), f"{b['name']} label {b.get('label')!r}")
     check(b.get("lock_acquires") == 1.0, f"{b['name']} counts exact when oversubscribed")
 
+# The counters end to end: the seeds' counts per balance_dirty_pages call,
+# and a dirty pass per variant whose accounting checks out at teardown.
+rc, stdout, stderr = run("--benchmark_filter=^bdp/|^dirty/.*file_mib:400", "--threads=1",
+                         "--benchmark_min_time=0.01", "--papi-events=none",
+                         "--device-pages-per-ms=1000", "--benchmark_format=json")
+check(rc == 0, f"counters run exit {rc}: {stderr}")
+check("accounting check failed" not in stderr, f"dirty accounting: {stderr}")
+d = json.loads(stdout)
+by = {b["run_name"]: b for b in d["benchmarks"]}
+want = {"2.6.31-rc8": (14, 4), "reorder-v1": (14, 4), "cached-locals-v2": (9, 2),
+        "cached-locals-v2+wu": (9, 2)}
+for variant, (g, bd) in want.items():
+    b = by.get(f"bdp/{variant}/real_time/threads:1")
+    check(b is not None and b.get("global_reads") == g and b.get("bdi_reads") == bd,
+          f"bdp/{variant}: global_reads {b and b.get('global_reads')} (want {g}), "
+          f"bdi_reads {b and b.get('bdi_reads')} (want {bd})")
+    dirty = [b for n, b in by.items() if n.startswith(f"dirty/{variant}/file_mib:400/")]
+    check(len(dirty) == 1 and "error_occurred" not in dirty[0] and dirty[0].get("MiB_per_s", 0) > 0,
+          f"dirty/{variant} ran a pass")
+    # One pass of a 400 MiB file, one page per iteration.
+    check(dirty and dirty[0]["iterations"] == 400 * 256, f"dirty/{variant} iterations")
+
 # A filter that matches nothing is bad input.
 rc, stdout, stderr = run("--benchmark_filter=no/such/case")
 check(rc == 2, f"unmatched filter exits 2, got {rc}")

@@ -68,10 +68,15 @@ struct writeback_control {
 	unsigned range_cyclic:1;
 };
 
+/* The user data a writer stores per page: a ring of pages on its node. */
+#define EMU_DATA_PAGES	256
+
 /* One writer's file: its page cache, on the writer's local zone. */
 struct emu_inode {
 	spinlock_t i_sync;		/* I_SYNC: one writeback at a time */
 	struct zone *zone;
+	char *data;			/* EMU_DATA_PAGES pages the writer stores into */
+	long next_data;			/* writer only */
 	long nr_pages;			/* file size */
 	long pos;			/* the writer's next page (writer only) */
 	atomic_long_t nr_dirty;		/* the dirty run, ending at pos */
@@ -140,8 +145,11 @@ void account_page_dirtied(struct zone *zone, struct address_space *mapping);
 /*
  * The writer dirties the next page of its file (write fault on a
  * pre-read mmap page): accounted only if the page was not already dirty.
- * Returns 1 if it was newly dirtied.
+ * Returns 1 if it was newly dirtied. emu_store_page() is the user's store
+ * of one page of data (4 KiB into a ring of pages on the writer's node),
+ * so that the accounting is measured beside the work it accompanies.
  */
+void emu_store_page(struct address_space *mapping);
 int emu_write_next_page(struct address_space *mapping);
 void balance_dirty_pages_ratelimited_nr(struct address_space *mapping,
 					unsigned long nr_pages_dirtied);

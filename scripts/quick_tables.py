@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Variant tables from one mmscale Google Benchmark JSON file, in the format
+of the seed threads (seed 004): one row per case, baseline and variant side
+by side, the difference in percent, the case name. The baseline of each case
+is its first variant (the oldest kernel), as listed in the results' context
+(mmscale_variants). Figures are the seeds' statistic when repetitions were
+run (trimmed mean: drop the fastest and the slowest run), else the single run.
+
+usage: scripts/quick_tables.py RESULTS.json [--markdown]
+
+Significance tests and two-folder (before/after) comparison belong to
+scripts/compare (not yet written); these tables say how many runs each
+figure rests on. Where repetitions were run each figure is followed by its
+trimmed standard deviation in parentheses."""
+import json
+import re
+import sys
+
+# metric, label, better-when, per-family selection
+METRICS = {
+    "time": ("real_time", "ns per operation (lower is better)"),
+    "MiB_per_s": ("MiB_per_s", "MiB/s (higher is better)"),
+    "bdp_share": ("bdp_share", "share of time in balance_dirty_pages"),
+    "global_reads": ("global_reads", "global_page_state calls per operation (exact)"),
+    "bdi_reads": ("bdi_reads", "bdi_stat reads per operation (exact)"),
+    "folds": ("folds", "folds into shared counters per operation (exact)"),
+}
+FAMILY_METRICS = {
+    "dirty": ["MiB_per_s", "bdp_share", "global_reads", "bdi_reads"],
+    "bdp": ["time", "global_reads", "bdi_reads"],
+    "vmstat/global_read": ["time", "global_reads"],
+    "vmstat/mod": ["time", "folds"],
+}
+
+
+def value(entry, key):
+    if key == "real_time":
+        return entry["real_time"]
+    return entry.get(key)
+
+
+def spread(entries, key):
+    """The trimmed standard deviation, when repetitions were run."""
+    sd = entries.get("trimmed_stddev")
+    return value(sd[0], key) if sd else None
+
+
+def fmt(v, sd):
+    return f"{v:.4g}" if sd is None else f"{v:.4g} ({sd:.2g})"
+
+
+def load(path):
+    with open(path) as f:
+        d = json.load(f)
+    variants = {}
+    for part in d["context"].get("mmscale_variants", "").split(";"):
+        if "=" in part:
+            case, vs = part.split("=", 1)
+            variants[case] = vs.split(",")
+    runs = {}
+    for b in d["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        kind = b.get("aggregate_name") if b.get("run_type") == "aggregate" else "run"
+        runs.setdefault(b["run_name"], {}).setdefault(kind, []).append(b)
+    return d["context"], variants, runs
+
+
+def pick(entries):
+    """The trimmed mean when there are aggregates, else the mean of the runs."""
+    if "trimmed_mean" in entries:
+        return entries["trimmed_mean"][0], len(entries.get("run", [])) or entries["trimmed_mean"][0].get("repetitions", 1)
+    runs = entries.get("run", [])
+    if not runs:
+        return None, 0
+    if len(runs) == 1:
+        return runs[0], 1
+    avg = dict(runs[0])
+    for key in ("real_time", "MiB_per_s", "bdp_share", "global_reads", "bdi_reads", "folds"):
+        vals = [r[key] for r in runs if key in r]
+        if vals:
+            avg[key] = sum(vals) / len(vals)
+    return avg, len(runs)
+
+
+def split(run_name, variants):
+    """('bdp', 'cached-locals-v2', 'threads:1') or None."""
+    for case, vs in variants.items():
+        prefix = case + "/"
+        if not run_name.startswith(prefix):
+            continue
+        rest = run_name[len(prefix):]
+        for v in sorted(vs, key=len, reverse=True):
+            if rest == v or rest.startswith(v + "/"):
+                params = rest[len(v) + 1:]
+                params = re.sub(r"(^|/)(real_time|iterations:\d+)", "", params).strip("/")
+                return case, v, params
+    return None
+
+
+def tables(path, markdown=False):
+    ctx, variants, runs = load(path)
+    groups = {}
+    for name, entries in runs.items():
+        s = split(name, variants)
+        if s:
+            case, variant, params = s
+            groups.setdefault((case, params), {})[variant] = entries
+    out = []
+    for family, metrics in FAMILY_METRICS.items():
+        keys = sorted(k for k in groups if k[0] == family)
+        if not keys:
+            continue
+        base_name = variants[family][0]
+        for metric in metrics:
+            key, label = METRICS[metric]
+            rows = []
+            for case, params in keys:
+                g = groups[(case, params)]
+                if base_name not in g:
+                    continue
+                base, nb = pick(g[base_name])
+                bv = value(base, key) if base else None
+                if bv is None:
+                    continue
+                for v in variants[family][1:]:
+                    if v not in g:
+                        continue
+                    ent, nv = pick(g[v])
+                    vv = value(ent, key) if ent else None
+                    if vv is None:
+                        continue
+                    diff = (vv - bv) / bv * 100 if bv else float("nan")
+                    rows.append((fmt(bv, spread(g[base_name], key)), fmt(vv, spread(g[v], key)),
+                                 diff, f"{family}/{v} vs {base_name} [{params}]", min(nb, nv)))
+            if not rows:
+                continue
+            title = f"{family}: {label}"
+            if markdown:
+                out.append(f"**{title}**\n")
+                out.append(f"| {base_name} | variant | diff | case | runs |")
+                out.append("|---:|---:|---:|---|---:|")
+                for bv, vv, diff, name, n in rows:
+                    out.append(f"| {bv} | {vv} | {diff:+.1f}% | {name} | {n} |")
+                out.append("")
+            else:
+                out.append(title)
+                out.append(f"{base_name:>20} {'variant':>20} {'diff':>8}  case (runs)")
+                out.append("-" * 90)
+                for bv, vv, diff, name, n in rows:
+                    out.append(f"{bv:>20} {vv:>20} {diff:>+7.1f}%  {name} ({n})")
+                out.append("")
+    return "\n".join(out)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    print(tables(sys.argv[1], "--markdown" in sys.argv[2:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
