@@ -18,15 +18,19 @@
  * kernels have. bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE, as in
  * bdp_rc8.c.
  */
-#define BDP_OWN_GET_DIRTY_LIMITS
+#define BDP_CACHED_LOCALS_LIMITS
 #include "mmscale/mm/writeback.h"
 
 /* The kernel mixes long and unsigned long in these comparisons; kept verbatim. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
-/* 2.6.31-rc8's get_dirty_limits less clip_bdi_dirty_limit (the patch's first hunk). */
-static void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
-			     unsigned long *pbdi_dirty, struct backing_dev_info *bdi)
+/*
+ * 2.6.31-rc8's get_dirty_limits less clip_bdi_dirty_limit (the patch's first
+ * hunk). Named get_dirty_limits here (BDP_CACHED_LOCALS_LIMITS); its symbol
+ * is get_dirty_limits_v2, which cached-locals-v2+wu shares.
+ */
+void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
+		      unsigned long *pbdi_dirty, struct backing_dev_info *bdi)
 {
 	unsigned long background;
 	unsigned long dirty;
