@@ -45,8 +45,17 @@ def spread(entries, key):
     return value(sd[0], key) if sd else None
 
 
+def num(v):
+    """Plain digits: 26400.3 -> '26400', 41.27 -> '41.3', 0.0134 -> '0.0134'."""
+    if abs(v) >= 1000:
+        return f"{v:.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    return f"{v:.3g}"
+
+
 def fmt(v, sd):
-    return f"{v:.4g}" if sd is None else f"{v:.4g} ({sd:.2g})"
+    return num(v) if sd is None else f"{num(v)} ({num(sd)})"
 
 
 def load(path):
