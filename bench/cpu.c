@@ -31,6 +31,7 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/notice.h"
+#include "mmscale/opcount.h"
 
 _Thread_local int mmscale_this_cpu = -1;
 bool mmscale_spin_yields;
@@ -165,6 +166,10 @@ int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen
 		}
 		__per_cpu_offset[cpu] = (uintptr_t)machine.units[cpu] - PERCPU_COOKIE;
 	}
+	if (mmscale_counts_registry_init(n) != 0) {
+		mmscale_machine_teardown();
+		return mmscale_errorf(err, errlen, "out of memory");
+	}
 	nr_cpu_ids = (unsigned int)n;
 	cpumask_clear(&__cpu_online_mask);
 	for (int cpu = 0; cpu < n; cpu++)
@@ -187,6 +192,7 @@ void mmscale_machine_teardown(void)
 	machine.chunks = NULL;
 	machine.nr_chunks = machine.max_chunks = 0;
 	machine.plan = NULL;
+	mmscale_counts_registry_free();
 	nr_cpu_ids = 0;
 	cpumask_clear(&__cpu_online_mask);
 }
@@ -271,6 +277,7 @@ int mmscale_cpu_enter(int cpu, char *err, size_t errlen)
 				      cpu, p->cpu[cpu].run_pu, strerror(rc));
 	mmscale_this_cpu = cpu;
 	this_run_pu = p->cpu[cpu].run_pu;
+	mmscale_counts_register(cpu);
 	return 0;
 }
 
@@ -278,6 +285,7 @@ bool mmscale_cpu_leave(void)
 {
 	bool moved = this_run_pu >= 0 && sched_getcpu() != this_run_pu;
 
+	mmscale_counts_unregister(mmscale_this_cpu);
 	mmscale_this_cpu = -1;
 	this_run_pu = -1;
 	/*
@@ -318,7 +326,15 @@ int mmscale_partner_start(struct mmscale_partner *p, int cpu, void (*fn)(void *a
 	p->arg = arg;
 	p->started = false;
 	atomic_store(&p->state, 0);
-	rc = pthread_create(&th, NULL, partner_main, p);
+	{
+		pthread_attr_t attr;
+
+		/* Partners run small loops: 256 KiB stacks keep a 1024-CPU stand-in small. */
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, 256 * 1024);
+		rc = pthread_create(&th, &attr, partner_main, p);
+		pthread_attr_destroy(&attr);
+	}
 	if (rc != 0)
 		return mmscale_errorf(err, errlen, "cannot start emulated CPU %d: %s", cpu,
 				      strerror(rc));
@@ -341,4 +357,40 @@ void mmscale_partner_join(struct mmscale_partner *p)
 		return;
 	pthread_join((pthread_t)p->thread, NULL);
 	p->started = false;
+}
+
+int mmscale_pool_start(struct mmscale_cpu_pool *pool, int first, int nr,
+		       void (*fn)(void *arg), void *arg, char *err, size_t errlen)
+{
+	pool->first = first;
+	pool->nr = 0;
+	atomic_store(&pool->stop, false);
+	pool->partners = calloc((size_t)(nr > 0 ? nr : 1), sizeof(*pool->partners));
+	if (!pool->partners)
+		return mmscale_errorf(err, errlen, "out of memory");
+	for (int i = 0; i < nr; i++) {
+		if (mmscale_partner_start(&pool->partners[i], first + i, fn, arg, err, errlen) != 0) {
+			mmscale_pool_stop(pool);
+			return -1;
+		}
+		pool->nr++;
+	}
+	return 0;
+}
+
+void mmscale_pool_stop(struct mmscale_cpu_pool *pool)
+{
+	atomic_store(&pool->stop, true);
+	for (int i = 0; i < pool->nr; i++)
+		mmscale_partner_join(&pool->partners[i]);
+	free(pool->partners);
+	pool->partners = NULL;
+	pool->nr = 0;
+}
+
+void mmscale_set_online_cpus(unsigned int k)
+{
+	cpumask_clear(&__cpu_online_mask);
+	for (unsigned int cpu = 0; cpu < k && cpu < nr_cpu_ids; cpu++)
+		cpumask_set_cpu(cpu, &__cpu_online_mask);
 }

@@ -94,10 +94,23 @@ static void publish(struct mmscale_state *st, const struct registration *reg)
 				    MMSCALE_COUNTER_AVG_ITERATIONS);
 }
 
+/* The emulated CPUs a run keeps busy: its threads, partners, online CPUs. */
+static int cpus_in_use(const struct registration *reg, int threads)
+{
+	const struct mmscale_case *c = reg->run.c;
+	int n = threads + c->partner_cpus;
+
+	if (c->arg0_cpus && reg->run.args[0] > n)
+		n = (int)reg->run.args[0];
+	if (c->uses_all_cpus)
+		n = reg->plan->nr_cpus;
+	return n;
+}
+
 static void set_label(struct mmscale_state *st, struct registration *reg)
 {
 	const struct mmscale_plan *p = reg->plan;
-	int threads = mmscale_threads(st);
+	int threads = cpus_in_use(reg, mmscale_threads(st));
 	char label[128] = "";
 
 	if (mmscale_plan_oversubscribed(p, threads))
@@ -214,9 +227,12 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 				return -1;
 			continue;
 		}
-		for (size_t r = 0; r < c->nr_args_rows; r++)
+		for (size_t r = 0; r < c->nr_args_rows; r++) {
+			if (c->arg0_cpus && (c->args[r][0] > p->nr_cpus || c->args[r][0] <= threads[i]))
+				continue;
 			if (register_row(p, c, v, name, threads[i], c->args[r], err, errlen))
 				return -1;
+		}
 	}
 	return 0;
 }

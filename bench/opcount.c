@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Exact operation counts: see include/mmscale/opcount.h. */
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mmscale/opcount.h"
@@ -34,10 +36,56 @@ int mmscale_count_lookup(const char *name)
 
 void mmscale_counts_reset(void)
 {
-	memset(&mmscale_this_counts, 0, sizeof(mmscale_this_counts));
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		__atomic_store_n(&mmscale_this_counts.v[c], 0, __ATOMIC_RELAXED);
 }
 
 void mmscale_counts_snapshot(struct mmscale_counts *out)
 {
-	*out = mmscale_this_counts;
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		out->v[c] = __atomic_load_n(&mmscale_this_counts.v[c], __ATOMIC_RELAXED);
+}
+
+/* One slot per emulated CPU: the counts of the thread that is that CPU now. */
+static struct mmscale_counts *_Atomic *registry;
+static int registry_size;
+
+int mmscale_counts_registry_init(int nr_cpus)
+{
+	mmscale_counts_registry_free();
+	registry = calloc((size_t)nr_cpus, sizeof(*registry));
+	if (!registry)
+		return -1;
+	registry_size = nr_cpus;
+	return 0;
+}
+
+void mmscale_counts_registry_free(void)
+{
+	free(registry);
+	registry = NULL;
+	registry_size = 0;
+}
+
+void mmscale_counts_register(int cpu)
+{
+	if (cpu >= 0 && cpu < registry_size)
+		atomic_store(&registry[cpu], &mmscale_this_counts);
+}
+
+void mmscale_counts_unregister(int cpu)
+{
+	if (cpu >= 0 && cpu < registry_size)
+		atomic_store(&registry[cpu], NULL);
+}
+
+void mmscale_counts_sum_all(struct mmscale_counts *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int cpu = 0; cpu < registry_size; cpu++) {
+		struct mmscale_counts *c = atomic_load(&registry[cpu]);
+
+		for (int i = 0; c && i < MMSCALE_NR_COUNTS; i++)
+			out->v[i] += __atomic_load_n(&c->v[i], __ATOMIC_RELAXED);
+	}
 }

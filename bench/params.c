@@ -16,7 +16,17 @@ struct mmscale_params mmscale_params = {
 	.congestion_wait_us = 100,
 	/* 100 MiB/s of 4 KiB pages. */
 	.device_pages_per_ms = 25,
+	.ipi = MMSCALE_IPI_AUTO,
+	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */
+	.ipi_timeout_ms = 10000,
 };
+
+const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m)
+{
+	static const char *const names[] = { "auto", "spin", "futex", "signal" };
+
+	return names[m];
+}
 
 const char mmscale_params_help[] =
 "  --mem=SIZE           emulated memory, split evenly over the nodes (default 3G, the seeds'\n"
@@ -24,7 +34,12 @@ const char mmscale_params_help[] =
 "  --counter-layout=L   packed: the kernel's contiguous vm_stat[] (default); padded: each\n"
 "                       global counter on its own cache line, for comparison\n"
 "  --congestion-wait-us=N  what congestion_wait(HZ/10) sleeps (default 100; kernel 100000)\n"
-"  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n";
+"  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n"
+"  --ipi=M              emulated IPI doorbell: spin (polled mailbox), futex (wake a sleeping\n"
+"                       CPU) or signal (pthread_kill; interrupts a busy CPU). Default: spin\n"
+"                       when every emulated CPU has its own PU, futex when oversubscribed\n"
+"  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
+"                       (default 10000)\n";
 
 static int parse_size(const char *s, uint64_t *out)
 {
@@ -101,6 +116,31 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--congestion-wait-us: '%s' is not 0 to 1000000", v);
 		return 1;
 	}
+	if ((v = value_of(arg, "--ipi"))) {
+		if (strcmp(v, "spin") == 0)
+			mmscale_params.ipi = MMSCALE_IPI_SPIN;
+		else if (strcmp(v, "futex") == 0)
+			mmscale_params.ipi = MMSCALE_IPI_FUTEX;
+		else if (strcmp(v, "signal") == 0)
+			mmscale_params.ipi = MMSCALE_IPI_SIGNAL;
+		else
+			return mmscale_errorf(err, errlen,
+				"--ipi: '%s' is not spin, futex or signal", v);
+		return 1;
+	}
+	if ((v = value_of(arg, "--ipi-timeout-ms"))) {
+		if (parse_uint(v, 1, 3600000, &mmscale_params.ipi_timeout_ms) != 0)
+			return mmscale_errorf(err, errlen,
+				"--ipi-timeout-ms: '%s' is not 1 to 3600000", v);
+		return 1;
+	}
+	/* Test only (not in --help): make an emulated CPU never answer a call. */
+	if ((v = value_of(arg, "--test-stuck-cpu"))) {
+		if (parse_uint(v, 1, 1000000, &mmscale_params.stuck_cpu) != 0)
+			return mmscale_errorf(err, errlen,
+				"--test-stuck-cpu: '%s' is not a CPU number from 1", v);
+		return 1;
+	}
 	if ((v = value_of(arg, "--device-pages-per-ms"))) {
 		if (parse_uint(v, 1, 100000000, &mmscale_params.device_pages_per_ms) != 0)
 			return mmscale_errorf(err, errlen,
@@ -112,8 +152,10 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 
 void mmscale_params_describe(char *buf, size_t len)
 {
-	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus device=%upages/ms",
+	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus device=%upages/ms "
+		 "ipi=%s ipi_timeout=%ums",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
-		 mmscale_params.congestion_wait_us, mmscale_params.device_pages_per_ms);
+		 mmscale_params.congestion_wait_us, mmscale_params.device_pages_per_ms,
+		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms);
 }

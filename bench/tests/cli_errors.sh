@@ -56,6 +56,8 @@ cases=(
   "--counter-layout: 'sparse' is not packed or padded|--counter-layout=sparse"
   "--congestion-wait-us: 'soon' is not 0 to 1000000|--congestion-wait-us=soon"
   "--device-pages-per-ms: '0' is not 1 to|--device-pages-per-ms=0"
+  "--ipi: 'carrier-pigeon' is not spin, futex or signal|--ipi=carrier-pigeon"
+  "--ipi-timeout-ms: '0' is not 1 to 3600000|--ipi-timeout-ms=0"
 )
 
 for entry in "${cases[@]}"; do
@@ -91,6 +93,7 @@ declare -A sample=(
   [--mem]="--mem=1G --describe" [--counter-layout]="--counter-layout=padded --describe"
   [--congestion-wait-us]="--congestion-wait-us=0 --describe"
   [--device-pages-per-ms]="--device-pages-per-ms=100 --describe"
+  [--ipi]="--ipi=signal --describe" [--ipi-timeout-ms]="--ipi-timeout-ms=500 --describe"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do
   # shellcheck disable=SC2086

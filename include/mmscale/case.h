@@ -65,6 +65,10 @@ struct mmscale_case {
 	 * flushers): thread counts are capped so that they fit in the plan.
 	 */
 	int partner_cpus;
+	/* args[0] is a CPU count: rows beyond the plan are not registered. */
+	bool arg0_cpus;
+	/* Every CPU of the plan takes part (the rest as partners). */
+	bool uses_all_cpus;
 	/* Optional: a fixed iteration count per thread (one pass of a workload). */
 	int64_t (*iterations)(const struct mmscale_run *run);
 	/* Optional, on the main thread around every run (all threads' data). */

@@ -58,6 +58,26 @@ int mmscale_partner_start(struct mmscale_partner *p, int cpu, void (*fn)(void *a
 void mmscale_partner_join(struct mmscale_partner *p);
 
 /*
+ * A pool of partners: emulated CPUs first..first+nr-1 all running fn(arg)
+ * until pool->stop (the idle and victim CPUs of the drain cases).
+ */
+struct mmscale_cpu_pool {
+	int first, nr;
+	struct mmscale_partner *partners;
+	_Atomic bool stop;
+};
+
+int mmscale_pool_start(struct mmscale_cpu_pool *pool, int first, int nr,
+		       void (*fn)(void *arg), void *arg, char *err, size_t errlen);
+void mmscale_pool_stop(struct mmscale_cpu_pool *pool);
+
+/*
+ * Take CPUs k.. offline for a run (an emulated machine of k CPUs on the
+ * same plan); mmscale_set_online_cpus(nr_cpu_ids) brings them all back.
+ */
+void mmscale_set_online_cpus(unsigned int k);
+
+/*
  * Memory on a planned node's memory (falls back as the plan says for nodes
  * without memory); page aligned and zeroed. NULL with one line in err.
  */

@@ -41,14 +41,21 @@ struct mmscale_counts {
  */
 extern _Thread_local struct mmscale_counts mmscale_this_counts;
 
+/*
+ * Only the owning thread writes its counts, so an add is a relaxed load and
+ * store (a plain add on x86, no lock prefix); other threads may read them
+ * (machine-wide sums) without a data race.
+ */
 static __always_inline void count_add(enum mmscale_count c, uint64_t n)
 {
-	mmscale_this_counts.v[c] += n;
+	__atomic_store_n(&mmscale_this_counts.v[c],
+			 __atomic_load_n(&mmscale_this_counts.v[c], __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
 }
 
 static __always_inline void count_inc(enum mmscale_count c)
 {
-	mmscale_this_counts.v[c]++;
+	count_add(c, 1);
 }
 
 /* The stable name of a count ("global_reads", ...). */
@@ -61,5 +68,18 @@ void mmscale_counts_reset(void);
 
 /* Copy out the calling thread's counts (to publish them once). */
 void mmscale_counts_snapshot(struct mmscale_counts *out);
+
+/*
+ * Machine-wide counts: every emulated CPU's thread registers its counts
+ * (mmscale_cpu_enter does it), so a case can publish what the whole
+ * machine did - the zone locks that IPI targets took, the IPIs they
+ * handled - not only what its own thread did.
+ */
+void mmscale_counts_register(int cpu);
+void mmscale_counts_unregister(int cpu);
+void mmscale_counts_sum_all(struct mmscale_counts *out);
+/* Size the registry for nr_cpus emulated CPUs (the machine setup). */
+int mmscale_counts_registry_init(int nr_cpus);
+void mmscale_counts_registry_free(void);
 
 #endif /* MMSCALE_OPCOUNT_H */

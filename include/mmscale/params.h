@@ -16,12 +16,24 @@ enum mmscale_counter_layout {
 	MMSCALE_LAYOUT_PADDED,	/* each global counter on its own line */
 };
 
+enum mmscale_ipi_mechanism {
+	MMSCALE_IPI_AUTO,	/* spin if every emulated CPU has its own PU, else futex */
+	MMSCALE_IPI_SPIN,	/* polled per-CPU mailbox */
+	MMSCALE_IPI_FUTEX,	/* futex wake of a sleeping target */
+	MMSCALE_IPI_SIGNAL,	/* real-time signal with pthread_kill */
+};
+
 struct mmscale_params {
 	uint64_t mem_bytes;		/* emulated memory, split over the nodes */
 	enum mmscale_counter_layout counter_layout;
 	unsigned int congestion_wait_us;	/* what HZ/10 sleeps (kernel: 100 ms) */
 	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
+	enum mmscale_ipi_mechanism ipi;
+	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
+	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 };
+
+const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m);
 
 extern struct mmscale_params mmscale_params;
 

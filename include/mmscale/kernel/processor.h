@@ -35,16 +35,41 @@ static __always_inline int smp_processor_id(void)
 #define put_cpu()		preempt_enable()
 
 /*
- * local_irq_save/restore are documented no-ops: an emulated CPU takes
- * emulated interrupts only at its own interrupt points (polled mailbox) or
- * through a real signal, and the code the kernel protects with irqs off is
- * code that runs on the emulated CPU's own thread. The flags argument is
- * kept so that kernel code compiles unchanged.
+ * Interrupts. An emulated CPU takes emulated IPIs at its own interrupt
+ * points (polled mailbox, futex) or through a real signal that interrupts
+ * whatever its thread is doing (--ipi=signal). local_irq_save/restore keep
+ * the kernel's promise for the signal case: they set a thread-local flag,
+ * and an IPI signal that arrives while it is set only marks itself
+ * pending; local_irq_restore runs the pending calls. No system call: a
+ * store and a load, as cli/sti are a few cycles. The other mechanisms
+ * never interrupt, so for them the flag is the whole cost.
  */
-#define local_irq_save(flags)		do { (flags) = 0; barrier(); } while (0)
-#define local_irq_restore(flags)	do { (void)(flags); barrier(); } while (0)
-#define local_irq_disable()		barrier()
-#define local_irq_enable()		barrier()
+extern _Thread_local volatile int mmscale_irqs_off;
+extern _Thread_local volatile int mmscale_ipi_pending;
+void mmscale_run_pending_ipis(void);
+
+#define irqs_disabled()	(mmscale_irqs_off != 0)
+
+#define local_irq_save(flags) do {					\
+	(flags) = (unsigned long)mmscale_irqs_off;			\
+	mmscale_irqs_off = 1;						\
+	barrier();							\
+} while (0)
+
+#define local_irq_restore(flags) do {					\
+	barrier();							\
+	mmscale_irqs_off = (int)(flags);				\
+	if (!(flags) && unlikely(mmscale_ipi_pending))			\
+		mmscale_run_pending_ipis();				\
+} while (0)
+
+#define local_irq_disable()	do { mmscale_irqs_off = 1; barrier(); } while (0)
+#define local_irq_enable()	do {					\
+	barrier();							\
+	mmscale_irqs_off = 0;						\
+	if (unlikely(mmscale_ipi_pending))				\
+		mmscale_run_pending_ipis();				\
+} while (0)
 
 /*
  * True when emulated CPUs outnumber the real PUs they run on (a stand-in

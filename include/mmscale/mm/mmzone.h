@@ -78,6 +78,12 @@ enum zone_type {
 #define MIGRATE_PCPTYPES	3
 
 struct per_cpu_pages {
+	/*
+	 * Linux 6.1+ (443c2accd1b6 and its series) protects the lists with a
+	 * per-pcp spinlock so that other CPUs can drain them; the allocator
+	 * paths take it only while the `remote` drain variant runs.
+	 */
+	spinlock_t lock;
 	int count;		/* number of pages in the list */
 	int high;		/* high watermark, emptying needed */
 	int batch;		/* chunk size for buddy add/remove */

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The drain cases (seed 002_a4923e43b84f14f0): what drain_all_pages costs
+ * when most CPUs have nothing to drain (drain/empty), what a swapping
+ * cpuset that drains every D allocations costs itself and the CPUs outside
+ * it (drain/swap_cpuset), and what an emulated IPI costs beside the c2c
+ * floor (ipi/unicast, ipi/broadcast).
+ *
+ * Every run builds a fresh emulated machine: zones and page pools on their
+ * nodes, IPI queues and doorbells, and a pool of partner threads for the
+ * emulated CPUs that are not Google Benchmark threads (idle CPUs answering
+ * IPIs, victims running a work loop). Counts that the whole machine
+ * accumulates (IPIs handled by the targets, zone locks they take) are
+ * published from the machine-wide sums.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mmscale/case.h"
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/mm/page_alloc.h"
+#include "mmscale/notice.h"
+#include "mmscale/params.h"
+#include "mmscale/topology.h"
+
+extern const struct drain_variant_ops drain_ops_ipi_all, drain_ops_quick_scan,
+	drain_ops_count_check, drain_ops_ipi_mask, drain_ops_workqueue, drain_ops_remote;
+extern atomic_long_t drains_skipped;
+
+enum partner_loop {
+	PARTNER_IDLE,		/* answer calls; spin or sleep per the mechanism */
+	PARTNER_VICTIM,		/* count work units, interrupt points between them */
+	PARTNER_BUSY,		/* spin without ever looking at the queue: signals only */
+};
+
+struct drain_run {
+	struct mmscale_cpu_pool pool;
+	enum partner_loop loop;
+	u64 *units;			/* percpu: a victim's work units */
+	double baseline_units_per_s;	/* victims alone, before the run */
+	unsigned int online;		/* emulated CPUs of this run */
+	_Atomic int done;		/* cpuset CPUs finished with their pass */
+	atomic_long_t drains;
+	bool mm_up, drain_up, ipi_up;
+};
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* One unit of a victim's work: a dependent multiply-add chain it cannot skip. */
+static inline u64 victim_unit(u64 x)
+{
+	for (int i = 0; i < 64; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ __volatile__("" : "+r"(x));
+	}
+	return x;
+}
+
+static void partner_main(void *arg)
+{
+	struct drain_run *dr = arg;
+	u64 x = 1;
+
+	ipi_cpu_online();
+	switch (dr->loop) {
+	case PARTNER_IDLE:
+		ipi_idle_loop(&dr->pool.stop);
+		break;
+	case PARTNER_VICTIM: {
+		u64 *units = this_cpu_ptr(dr->units);
+
+		cpu_set_activity("victim loop");
+		while (!atomic_load_explicit(&dr->pool.stop, memory_order_relaxed)) {
+			x = victim_unit(x);
+			WRITE_ONCE(*units, *units + 1);
+			ipi_interrupt_point();
+		}
+		break;
+	}
+	case PARTNER_BUSY: {
+		unsigned int spins = 0;
+
+		cpu_set_activity("busy loop (never polls: only a signal gets in)");
+		while (!atomic_load_explicit(&dr->pool.stop, memory_order_relaxed))
+			spin_wait_step(&spins);
+		break;
+	}
+	}
+	__asm__ __volatile__("" : : "r"(x));
+	ipi_cpu_offline();
+}
+
+static void drain_teardown(struct mmscale_run *run);
+
+static u64 victim_units_total(struct drain_run *dr)
+{
+	u64 total = 0;
+
+	for (unsigned int cpu = 0; cpu < dr->online; cpu++)
+		total += READ_ONCE(*per_cpu_ptr(dr->units, cpu));
+	return total;
+}
+
+/*
+ * The machine for one run: online CPUs (args[0] when the case has a CPU
+ * count), zones and pools, IPIs with the given doorbell, partners for the
+ * CPUs after the GB threads.
+ */
+static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned int online,
+			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
+			       enum partner_loop loop)
+{
+	struct drain_run *dr = calloc(1, sizeof(*dr));
+	char err[256];
+
+	if (!dr)
+		return -1;
+	run->data = dr;
+	dr->online = online;
+	dr->loop = loop;
+	mmscale_set_online_cpus(online);
+	if (mm_machine_setup(mmscale_params.mem_bytes, err, sizeof(err)) != 0)
+		goto fail;
+	dr->mm_up = true;
+	if (drain_mm_setup(0, err, sizeof(err)) != 0)
+		goto fail;
+	dr->drain_up = true;
+	if (m == MMSCALE_IPI_AUTO)
+		m = mmscale_plan_oversubscribed(mmscale_machine_plan(), (int)online) ?
+		    MMSCALE_IPI_FUTEX : MMSCALE_IPI_SPIN;
+	if (ipi_setup(m, err, sizeof(err)) != 0)
+		goto fail;
+	dr->ipi_up = true;
+	drain_ops = ops;
+	atomic_long_set(&drains_skipped, 0);
+	dr->units = alloc_percpu(u64);
+	if (!dr->units) {
+		snprintf(err, sizeof(err), "per-CPU units full");
+		goto fail;
+	}
+	if (mmscale_pool_start(&dr->pool, nr_threads, (int)online - nr_threads, partner_main, dr,
+			       err, sizeof(err)) != 0)
+		goto fail;
+	if (loop == PARTNER_VICTIM && dr->pool.nr > 0) {
+		/* The victims alone, for the throughput they lose later. */
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		u64 t0 = now_ns(), u0 = victim_units_total(dr);
+
+		nanosleep(&ts, NULL);
+		dr->baseline_units_per_s = (double)(victim_units_total(dr) - u0) * 1e9 /
+					   (double)(now_ns() - t0);
+	}
+	return 0;
+fail:
+	mmscale_notice("%s: %s", run->c->name, err);
+	drain_teardown(run);
+	return -1;
+}
+
+static void drain_teardown(struct mmscale_run *run)
+{
+	struct drain_run *dr = run->data;
+	char err[256];
+
+	if (!dr)
+		return;
+	if (dr->pool.partners)
+		mmscale_pool_stop(&dr->pool);
+	if (dr->drain_up && pages_conserved(0, err, sizeof(err)) != 0)
+		mmscale_notice("%s: page conservation failed: %s", run->c->name, err);
+	free_percpu(dr->units);
+	if (dr->ipi_up)
+		ipi_teardown();
+	if (dr->drain_up)
+		drain_mm_teardown();
+	if (dr->mm_up)
+		mm_machine_teardown();
+	drain_ops = NULL;
+	mmscale_set_online_cpus(nr_cpu_ids);
+	free(dr);
+	run->data = NULL;
+}
+
+/* Publish what the whole machine did during [start, end] as this thread's counts. */
+static void publish_machine_counts(const struct mmscale_counts *start)
+{
+	struct mmscale_counts end;
+
+	mmscale_counts_sum_all(&end);
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		__atomic_store_n(&mmscale_this_counts.v[c], end.v[c] - start->v[c],
+				 __ATOMIC_RELAXED);
+}
+
+static bool ipi_failed(struct mmscale_state *st)
+{
+	if (!ipi_error()[0])
+		return false;
+	mmscale_skip_with_error(st, ipi_error());
+	return true;
+}
+
+/* drain/empty: drain_all_pages on a machine whose lists are all empty. */
+static int empty_setup(struct mmscale_run *run, int nr_threads)
+{
+	return drain_setup_machine(run, nr_threads, (unsigned int)run->args[0], mmscale_params.ipi,
+				   run->v->impl, PARTNER_IDLE);
+}
+
+static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct mmscale_counts start;
+
+	(void)run;
+	ipi_cpu_online();
+	cpu_set_activity("calling drain_all_pages");
+	mmscale_counts_sum_all(&start);
+	while (mmscale_keep_running(st)) {
+		drain_ops->drain_all_pages();
+		if (ipi_failed(st))
+			break;
+	}
+	publish_machine_counts(&start);
+	ipi_cpu_offline();
+}
+
+/*
+ * drain/swap_cpuset: the cpuset (the GB threads) allocates and frees pages
+ * through its pcp lists, holding a ring of HELD pages, and calls
+ * drain_all_pages every D allocations as direct reclaim does under
+ * swapping. One run is a fixed pass of PASS allocations per cpuset CPU.
+ */
+#define HELD	64
+#define PASS	65536
+#define MAX_DRAINS (PASS / 16)
+
+static int swap_setup(struct mmscale_run *run, int nr_threads)
+{
+	return drain_setup_machine(run, nr_threads, nr_cpu_ids, mmscale_params.ipi, run->v->impl,
+				   run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE);
+}
+
+static int64_t swap_iterations(const struct mmscale_run *run)
+{
+	(void)run;
+	return PASS;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct drain_run *dr = run->data;
+	int64_t n = mmscale_max_iterations(st);
+	int every = (int)run->args[0];
+	struct page *held[HELD] = { NULL };
+	u64 *lat = calloc(MAX_DRAINS, sizeof(*lat));
+	struct mmscale_counts start;
+	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
+	long drains = 0, drained0 = 0, skipped0 = 0;
+	bool failed = false;
+
+	ipi_cpu_online();
+	cpu_set_activity("cpuset: allocating and freeing");
+	if (mmscale_thread_index(st) == 0) {
+		mmscale_counts_sum_all(&start);
+		drained0 = atomic_long_read(&pages_drained);
+		skipped0 = atomic_long_read(&drains_skipped);
+	}
+	while (mmscale_keep_running_batch(st, n)) {
+		unsigned int spins = 0;
+
+		t0 = now_ns();
+		u0 = victim_units_total(dr);
+		for (int64_t i = 0; i < n && !failed; i++) {
+			struct page **slot = &held[i % HELD];
+
+			if (*slot)
+				free_hot_cold_page(*slot, 0);
+			*slot = alloc_local_page();
+			if ((i + 1) % every == 0) {
+				u64 d0 = now_ns();
+
+				drain_ops->drain_all_pages();
+				if (lat && drains < MAX_DRAINS)
+					lat[drains] = now_ns() - d0;
+				drains++;
+				failed = ipi_failed(st);
+			}
+			ipi_interrupt_point();
+		}
+		/* Give the pages back, then keep answering until the whole cpuset is done. */
+		for (int k = 0; k < HELD; k++)
+			if (held[k]) {
+				free_hot_cold_page(held[k], 0);
+				held[k] = NULL;
+			}
+		pass_ns = now_ns() - t0;
+		atomic_fetch_add(&dr->done, 1);
+		cpu_set_activity("cpuset: done, answering calls");
+		while (atomic_load(&dr->done) < mmscale_threads(st) && !failed) {
+			ipi_interrupt_point();
+			spin_wait_step(&spins);
+		}
+	}
+	atomic_long_add(drains, &dr->drains);
+	if (mmscale_thread_index(st) == 0 && !failed) {
+		u64 units = victim_units_total(dr) - u0;
+		double secs = (double)(now_ns() - t0) * 1e-9;
+		long total = atomic_long_read(&dr->drains);
+		struct mmscale_counts *me = &mmscale_this_counts;
+
+		publish_machine_counts(&start);
+		if (total > 0) {
+			mmscale_counter_set(st, "ipis_per_drain",
+					    (double)me->v[MMSCALE_IPIS_SENT] / (double)total, 0);
+			mmscale_counter_set(st, "locks_per_drain",
+					    (double)me->v[MMSCALE_LOCK_ACQUIRES] / (double)total, 0);
+			mmscale_counter_set(st, "pages_per_drain",
+					    (double)(atomic_long_read(&pages_drained) - drained0) /
+					    (double)total, 0);
+			mmscale_counter_set(st, "drains_skipped",
+					    (double)(atomic_long_read(&drains_skipped) - skipped0), 0);
+		}
+		if (dr->baseline_units_per_s > 0)
+			mmscale_counter_set(st, "victim_lost_pct",
+					    100.0 * (1.0 - (double)units / secs /
+						     dr->baseline_units_per_s), 0);
+	}
+	if (!failed) {
+		for (long k = 0; k < drains; k++)
+			lat_sum += lat[k];
+		if (drains > 0) {
+			long kept = min(drains, (long)MAX_DRAINS);
+
+			qsort(lat, (size_t)kept, sizeof(*lat), cmp_u64);
+			mmscale_counter_set(st, "drain_us_mean", (double)lat_sum / (double)drains / 1e3,
+					    MMSCALE_COUNTER_AVG_THREADS);
+			mmscale_counter_set(st, "drain_us_p50", (double)lat[kept / 2] / 1e3,
+					    MMSCALE_COUNTER_AVG_THREADS);
+			mmscale_counter_set(st, "drain_us_p99", (double)lat[kept * 99 / 100] / 1e3,
+					    MMSCALE_COUNTER_AVG_THREADS);
+			mmscale_counter_set(st, "drain_us_max", (double)lat[kept - 1] / 1e3,
+					    MMSCALE_COUNTER_AVG_THREADS);
+		}
+		mmscale_counter_set(st, "pass_ms", (double)pass_ns / 1e6, MMSCALE_COUNTER_AVG_THREADS);
+	}
+	free(lat);
+	ipi_cpu_offline();
+}
+
+/* ipi/: one call to CPU 1, or to every other CPU, that does nothing. */
+static void ipi_nop(void *info)
+{
+	(void)info;
+}
+
+static int ipi_setup_case(struct mmscale_run *run, int nr_threads)
+{
+	enum mmscale_ipi_mechanism m = (enum mmscale_ipi_mechanism)(uintptr_t)run->v->impl;
+	unsigned int online = run->c->arg0_cpus ? (unsigned int)run->args[0] : 2;
+
+	/* A signal must interrupt a busy CPU; a futex wakes a sleeping one. */
+	return drain_setup_machine(run, nr_threads, online, m, &drain_ops_count_check,
+				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE);
+}
+
+static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct mmscale_counts start;
+
+	(void)run;
+	ipi_cpu_online();
+	mmscale_counts_sum_all(&start);
+	while (mmscale_keep_running(st)) {
+		smp_call_function_single(1, ipi_nop, NULL, 1);
+		if (ipi_failed(st))
+			break;
+	}
+	publish_machine_counts(&start);
+	ipi_cpu_offline();
+}
+
+static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct mmscale_counts start;
+
+	(void)run;
+	ipi_cpu_online();
+	mmscale_counts_sum_all(&start);
+	while (mmscale_keep_running(st)) {
+		smp_call_function(ipi_nop, NULL, 1);
+		if (ipi_failed(st))
+			break;
+	}
+	publish_machine_counts(&start);
+	ipi_cpu_offline();
+}
+
+/* The drain_all_pages variants: one file each, drain/drain_*.c. */
+static const struct mmscale_variant drain_variants[] = {
+	{ "ipi-all", "on_each_cpu(drain_local_pages); empty lists still take zone->lock",
+	  "Linux 2.6.32 mm/page_alloc.c (the seed's 128-node test)", &drain_ops_ipi_all },
+	{ "quick-scan", "free_pcppages_bulk scans the pcp lists before taking zone->lock",
+	  "seed 002, Jack Steiner 2011-02-15", &drain_ops_quick_scan },
+	{ "count-check", "drain_pages calls free_pcppages_bulk only if pcp->count",
+	  "2ff754fa, Linux 2.6.38", &drain_ops_count_check },
+	{ "ipi-mask", "IPIs only to CPUs with pages (on_each_cpu_mask)",
+	  "74046494ea68, Linux 3.5", &drain_ops_ipi_mask },
+	{ "workqueue", "per-CPU work items on mm_percpu_wq, flushed by the caller",
+	  "0ccce3b92421, Linux 4.11", &drain_ops_workqueue },
+	{ "remote", "per-pcp spinlock; the caller drains remote lists itself, no IPI",
+	  "443c2accd1b6, Linux 6.1", &drain_ops_remote },
+};
+
+static const struct mmscale_variant ipi_variants[] = {
+	{ "spin", "polled per-CPU mailbox: the target looks at its queue", "harness",
+	  (const void *)(uintptr_t)MMSCALE_IPI_SPIN },
+	{ "futex", "futex wake of a sleeping target", "harness",
+	  (const void *)(uintptr_t)MMSCALE_IPI_FUTEX },
+	{ "signal", "pthread_kill real-time signal interrupting a busy target", "harness",
+	  (const void *)(uintptr_t)MMSCALE_IPI_SIGNAL },
+};
+
+static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {
+	{ 2 }, { 4 }, { 8 }, { 16 }, { 32 }, { 64 }, { 128 }, { 256 }, { 512 }, { 1024 },
+	{ 2048 }, { 4096 },
+};
+static const char *const cpus_arg_names[] = { "cpus" };
+
+static const int64_t swap_args[][MMSCALE_MAX_ARGS] = { { 256, 1 }, { 256, 0 } };
+static const char *const swap_arg_names[] = { "drain_every", "victims" };
+
+#define DRAIN_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) | \
+		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED))
+
+static const struct mmscale_case drain_cases[] = {
+	{
+		.name = "drain/empty",
+		.summary = "drain_all_pages with every pcp list empty: the pure overhead, "
+			   "one caller, the other CPUs idle",
+		.body = empty_body,
+		.threads = MMSCALE_THREADS_ONE,
+		.counts = DRAIN_COUNTS,
+		.setup = empty_setup,
+		.teardown = drain_teardown,
+		.variants = drain_variants,
+		.nr_variants = ARRAY_SIZE(drain_variants),
+		.args = cpus_args,
+		.nr_args_rows = ARRAY_SIZE(cpus_args),
+		.nr_args = 1,
+		.arg_names = cpus_arg_names,
+		.arg0_cpus = true,
+	},
+	{
+		.name = "drain/swap_cpuset",
+		.summary = "the cpuset allocates and frees, draining every D allocations; "
+			   "the other CPUs run a victim loop (or idle)",
+		.body = swap_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = DRAIN_COUNTS,
+		.setup = swap_setup,
+		.teardown = drain_teardown,
+		.variants = drain_variants,
+		.nr_variants = ARRAY_SIZE(drain_variants),
+		.args = swap_args,
+		.nr_args_rows = ARRAY_SIZE(swap_args),
+		.nr_args = 2,
+		.arg_names = swap_arg_names,
+		.partner_cpus = 1,
+		.uses_all_cpus = true,
+		.iterations = swap_iterations,
+	},
+	{
+		.name = "ipi/unicast",
+		.summary = "smp_call_function_single to CPU 1, wait: the emulated IPI round trip",
+		.body = unicast_body,
+		.threads = MMSCALE_THREADS_PAIR,
+		.counts = MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED),
+		.setup = ipi_setup_case,
+		.teardown = drain_teardown,
+		.variants = ipi_variants,
+		.nr_variants = ARRAY_SIZE(ipi_variants),
+		.partner_cpus = 1,
+	},
+	{
+		.name = "ipi/broadcast",
+		.summary = "smp_call_function to every other online CPU, wait",
+		.body = broadcast_body,
+		.threads = MMSCALE_THREADS_ONE,
+		.counts = MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED),
+		.setup = ipi_setup_case,
+		.teardown = drain_teardown,
+		.variants = ipi_variants,
+		.nr_variants = ARRAY_SIZE(ipi_variants),
+		.args = cpus_args,
+		.nr_args_rows = ARRAY_SIZE(cpus_args),
+		.nr_args = 1,
+		.arg_names = cpus_arg_names,
+		.arg0_cpus = true,
+	},
+};
+
+const struct mmscale_case_table mmscale_drain_table = MMSCALE_CASE_TABLE("drain", drain_cases);

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * drain_all_pages() after commit 0ccce3b92421 ("mm, page_alloc: drain
+ * per-cpu pages from workqueue context", Mel Gorman, v4.11): the CPUs with
+ * pages get a work item on mm_percpu_wq, run by their per-CPU worker in
+ * process context, and the caller flushes the work; a drain already in
+ * progress makes a zone-less caller return at once (pcpu_drain_mutex).
+ *
+ * Emulated: queue_work_on() puts the work on the target CPU through the
+ * same per-CPU queue and doorbell as an IPI (waking an idle kworker on
+ * another CPU is a reschedule IPI), the target runs it at its next
+ * interrupt point as its worker would at the next schedule, and
+ * flush_work() waits for it with the IPI timeout.
+ */
+#include <pthread.h>
+
+#include "mmscale/mm/page_alloc.h"
+
+static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* Drains skipped because another drain was in progress (reported by the cases). */
+atomic_long_t drains_skipped;
+
+static void drain_pages(unsigned int cpu)
+{
+	unsigned long flags;
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		struct per_cpu_pageset *pset;
+		struct per_cpu_pages *pcp;
+
+		pset = per_cpu_ptr(zone->pageset, cpu);
+
+		local_irq_save(flags);
+		pcp = &pset->pcp;
+		if (pcp->count) {
+			atomic_long_add(pcp->count, &pages_drained);
+			free_pcppages_bulk(zone, pcp->count, pcp);
+			WRITE_ONCE(pcp->count, 0);
+		}
+		local_irq_restore(flags);
+	}
+}
+
+static void drain_local_pages(void)
+{
+	drain_pages((unsigned int)smp_processor_id());
+}
+
+static void drain_local_pages_wq(void *work)
+{
+	(void)work;
+	/*
+	 * drain_all_pages doesn't use proper cpu hotplug protection so
+	 * we can race with cpu offline when the WQ can move this from
+	 * a cpu pinned worker to an unbound one. We can operate on a different
+	 * cpu which is allright but we also have to make sure to not move to
+	 * a different one.
+	 */
+	preempt_disable();
+	drain_local_pages();
+	preempt_enable();
+}
+
+static void drain_all_pages(void)
+{
+	unsigned int cpu;
+	struct zone *zone;
+	static _Thread_local cpumask_t cpus_with_pcps;
+
+	/*
+	 * Do not drain if one is already in progress unless it's specific to
+	 * a zone. Such callers are primarily CMA and memory hotplug and need
+	 * the drain to be complete when the call returns.
+	 */
+	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
+		atomic_long_inc(&drains_skipped);
+		return;
+	}
+
+	for_each_online_cpu(cpu) {
+		bool has_pcps = false;
+
+		for_each_populated_zone(zone) {
+			if (READ_ONCE(per_cpu_ptr(zone->pageset, cpu)->pcp.count)) {
+				has_pcps = true;
+				break;
+			}
+		}
+		if (has_pcps)
+			cpumask_set_cpu(cpu, &cpus_with_pcps);
+		else
+			cpumask_clear_cpu(cpu, &cpus_with_pcps);
+	}
+
+	/* queue_work_on for every CPU with pages; this CPU's own work runs here. */
+	smp_call_function_many(&cpus_with_pcps, drain_local_pages_wq, NULL, false);
+	if (cpumask_test_cpu((unsigned int)smp_processor_id(), &cpus_with_pcps))
+		drain_local_pages_wq(NULL);
+	/* for_each_cpu(cpu, &cpus_with_pcps) flush_work(per_cpu_ptr(&pcpu_drain, cpu)); */
+	smp_call_function_many_wait(&cpus_with_pcps);
+
+	pthread_mutex_unlock(&pcpu_drain_mutex);
+}
+
+const struct drain_variant_ops drain_ops_workqueue = {
+	.drain_all_pages = drain_all_pages,
+	.free_pcppages_bulk = free_pcppages_bulk,
+};

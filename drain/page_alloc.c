@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU page list paths of mm/page_alloc.c, Linux 2.6.38 (see
+ * include/mmscale/mm/page_alloc.h for what is emulated minimally).
+ *
+ * pcp->count is written with WRITE_ONCE: later drain variants read other
+ * CPUs' counts without a lock (READ_ONCE), a race the kernel has on purpose.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/mm/page_alloc.h"
+#include "mmscale/notice.h"
+
+const struct drain_variant_ops *drain_ops;
+atomic_long_t pages_drained;
+
+struct zone_pool {
+	struct page *pages;
+	long nr;
+};
+
+static struct zone_pool *pools;		/* per populated zone, in walk order */
+static int nr_pools;
+
+/* Emulated: order-0 only, so freeing is putting the page back on the zone's list. */
+void __free_one_page(struct page *page, struct zone *zone, unsigned int order,
+		     int migratetype)
+{
+	(void)order;
+	(void)migratetype;
+	page->where = PAGE_IN_BUDDY;
+	list_add(&page->lru, &zone->free_list);
+	zone->nr_free++;
+}
+
+static struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
+{
+	struct page *page;
+
+	(void)order;
+	(void)migratetype;
+	if (list_empty(&zone->free_list))
+		return NULL;
+	page = list_first_entry(&zone->free_list, struct page, lru);
+	list_del(&page->lru);
+	zone->nr_free--;
+	return page;
+}
+
+/*
+ * Frees a number of pages from the PCP lists
+ * Assumes all pages on list are in same zone, and of same order.
+ * count is the number of pages to free.
+ *
+ * If the zone was previously in an "all pages pinned" state then look to
+ * see if this freeing clears that state.
+ *
+ * And clear the zone's pages_scanned counter, to hold off the "all pages are
+ * pinned" detection logic.
+ */
+void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
+{
+	int migratetype = 0;
+	int batch_free = 0;
+	int to_free = count;
+
+	spin_lock(&zone->lock);
+	zone->all_unreclaimable = 0;
+	zone->pages_scanned = 0;
+
+	while (to_free) {
+		struct page *page;
+		struct list_head *list;
+
+		/*
+		 * Remove pages from lists in a round-robin fashion. A
+		 * batch_free count is maintained that is incremented when an
+		 * empty list is encountered.  This is so more pages are freed
+		 * off fuller lists instead of spinning excessively around empty
+		 * lists
+		 */
+		do {
+			batch_free++;
+			if (++migratetype == MIGRATE_PCPTYPES)
+				migratetype = 0;
+			list = &pcp->lists[migratetype];
+		} while (list_empty(list));
+
+		/* This is the only non-empty list. Free them all. */
+		if (batch_free == MIGRATE_PCPTYPES)
+			batch_free = to_free;
+
+		do {
+			page = list_entry(list->prev, struct page, lru);
+			/* must delete as __free_one_page list manipulates */
+			list_del(&page->lru);
+			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
+			__free_one_page(page, zone, 0, (int)page_private(page));
+			count_inc(MMSCALE_PAGES_MOVED);
+		} while (--to_free && --batch_free && !list_empty(list));
+	}
+	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
+	spin_unlock(&zone->lock);
+}
+
+/*
+ * Obtain a specified number of elements from the buddy allocator, all under
+ * a single hold of the lock, for efficiency.  Add them to the supplied list.
+ * Returns the number of new pages which were placed at *list.
+ */
+static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
+			struct list_head *list, int migratetype, int cold)
+{
+	int i;
+
+	spin_lock(&zone->lock);
+	for (i = 0; i < (int)count; ++i) {
+		struct page *page = __rmqueue(zone, order, migratetype);
+		if (unlikely(page == NULL))
+			break;
+
+		/*
+		 * Split buddy pages returned by expand() are received here
+		 * in physical page order. The page is added to the callers and
+		 * list and the list head then moves forward. From the callers
+		 * perspective, the linked list is ordered by page number in
+		 * some conditions. This is useful for IO devices that can
+		 * merge IO requests if the physical pages are ordered
+		 * properly.
+		 */
+		if (likely(cold == 0))
+			list_add(&page->lru, list);
+		else
+			list_add_tail(&page->lru, list);
+		set_page_private(page, (unsigned long)migratetype);
+		page->where = smp_processor_id();
+		list = &page->lru;
+		count_inc(MMSCALE_PAGES_MOVED);
+	}
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
+	spin_unlock(&zone->lock);
+	return i;
+}
+
+/* mm/vmstat.c zone_statistics (2.6.38), one zonelist: the local node first. */
+static void zone_statistics(struct zone *preferred_zone, struct zone *z)
+{
+	if (z->zone_pgdat == preferred_zone->zone_pgdat) {
+		__inc_zone_state(z, NUMA_HIT);
+	} else {
+		__inc_zone_state(z, NUMA_MISS);
+		__inc_zone_state(preferred_zone, NUMA_FOREIGN);
+	}
+	if (z->node == numa_node_id())
+		__inc_zone_state(z, NUMA_LOCAL);
+	else
+		__inc_zone_state(z, NUMA_OTHER);
+}
+
+static inline void pcp_lock(struct per_cpu_pages *pcp)
+{
+	if (unlikely(drain_ops && drain_ops->pcp_locking))
+		spin_lock(&pcp->lock);
+}
+
+static inline void pcp_unlock(struct per_cpu_pages *pcp)
+{
+	if (unlikely(drain_ops && drain_ops->pcp_locking))
+		spin_unlock(&pcp->lock);
+}
+
+/*
+ * Really, prep_compound_page() should be called from __rmqueue_bulk().  But
+ * we cheat by calling it from here, in the order > 0 path.  Saves a branch
+ * or two. (Order 0 only here.)
+ */
+struct page *buffered_rmqueue(struct zone *preferred_zone, struct zone *zone, int order,
+			      gfp_t gfp_flags, int migratetype)
+{
+	unsigned long flags;
+	struct page *page;
+	int cold = !!(gfp_flags & __GFP_COLD);
+	struct per_cpu_pages *pcp;
+	struct list_head *list;
+
+	(void)order;
+	local_irq_save(flags);
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	pcp_lock(pcp);
+	list = &pcp->lists[migratetype];
+	if (list_empty(list)) {
+		WRITE_ONCE(pcp->count, pcp->count + rmqueue_bulk(zone, 0,
+				(unsigned long)pcp->batch, list,
+				migratetype, cold));
+		if (unlikely(list_empty(list)))
+			goto failed;
+	}
+
+	if (cold)
+		page = list_entry(list->prev, struct page, lru);
+	else
+		page = list_entry(list->next, struct page, lru);
+
+	list_del(&page->lru);
+	WRITE_ONCE(pcp->count, pcp->count - 1);
+	page->where = PAGE_HELD;
+	pcp_unlock(pcp);
+
+	zone_statistics(preferred_zone, zone);
+	local_irq_restore(flags);
+	return page;
+
+failed:
+	pcp_unlock(pcp);
+	local_irq_restore(flags);
+	return NULL;
+}
+
+struct page *alloc_local_page(void)
+{
+	struct zone *zone = local_zone(smp_processor_id());
+
+	return buffered_rmqueue(zone, zone, 0, 0, MIGRATE_MOVABLE);
+}
+
+/*
+ * Free a 0-order page
+ * cold == 1 ? free a cold page : free a hot page
+ */
+void free_hot_cold_page(struct page *page, int cold)
+{
+	struct zone *zone = page_zone(page);
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+	int migratetype;
+
+	migratetype = MIGRATE_MOVABLE;	/* get_pageblock_migratetype(page) */
+	set_page_private(page, (unsigned long)migratetype);
+	local_irq_save(flags);
+
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	pcp_lock(pcp);
+	if (cold)
+		list_add_tail(&page->lru, &pcp->lists[migratetype]);
+	else
+		list_add(&page->lru, &pcp->lists[migratetype]);
+	page->where = smp_processor_id();
+	WRITE_ONCE(pcp->count, pcp->count + 1);
+	if (pcp->count >= pcp->high) {
+		drain_ops->free_pcppages_bulk(zone, pcp->batch, pcp);
+		WRITE_ONCE(pcp->count, pcp->count - pcp->batch);
+	}
+	pcp_unlock(pcp);
+
+	local_irq_restore(flags);
+}
+
+/* mm/page_alloc.c zone_batchsize (2.6.38, CONFIG_MMU). */
+static int zone_batchsize(struct zone *zone)
+{
+	unsigned long batch;
+
+	/*
+	 * The per-cpu-pages pools are set to around 1000th of the
+	 * size of the zone.  But no more than 1/2 of a meg.
+	 *
+	 * OK, so we don't know how big the cache is.  So guess.
+	 */
+	batch = zone->present_pages / 1024;
+	if (batch * PAGE_SIZE > 512 * 1024)
+		batch = (512 * 1024) / PAGE_SIZE;
+	batch /= 4;		/* We effectively *= 4 below */
+	if (batch < 1)
+		batch = 1;
+
+	/*
+	 * Clamp the batch to a 2^n - 1 value. Having a power
+	 * of 2 value was found to be more likely to have
+	 * suboptimal cache aliasing properties in some cases.
+	 *
+	 * For example if 2 tasks are alternately allocating
+	 * batches of pages, one task can end up with a lot
+	 * of pages of one half of the possible page colors
+	 * and the other with pages of the other colors.
+	 */
+	batch = (1UL << (fls((unsigned int)(batch + batch/2)) - 1)) - 1;
+
+	return (int)batch;
+}
+
+static void setup_pageset(struct per_cpu_pageset *p, int batch)
+{
+	struct per_cpu_pages *pcp = &p->pcp;
+
+	pcp->count = 0;
+	pcp->high = 6 * batch;
+	pcp->batch = max(1, 1 * batch);
+	spin_lock_init(&pcp->lock);
+	for (int migratetype = 0; migratetype < MIGRATE_PCPTYPES; migratetype++)
+		INIT_LIST_HEAD(&pcp->lists[migratetype]);
+}
+
+int drain_mm_setup(long pool_pages, char *err, size_t errlen)
+{
+	struct zone *zone;
+	int i = 0;
+
+	drain_mm_teardown();
+	atomic_long_set(&pages_drained, 0);
+	nr_pools = nr_populated_zones();
+	pools = calloc((size_t)nr_pools, sizeof(*pools));
+	if (!pools)
+		return mmscale_errorf(err, errlen, "out of memory");
+	for_each_populated_zone(zone) {
+		int batch = zone_batchsize(zone);
+		long cpus_here = 0, nr;
+		unsigned int cpu;
+
+		for_each_online_cpu(cpu) {
+			setup_pageset(per_cpu_ptr(zone->pageset, cpu), batch);
+			cpus_here += cpu_to_node((int)cpu) == zone->node;
+		}
+		/* Enough for every CPU of the node to fill its list and hold a batch. */
+		nr = pool_pages ? pool_pages : 1024 + cpus_here * 8 * batch;
+		nr = min(nr, (long)zone->present_pages);
+		pools[i].pages = mmscale_alloc_on_node(zone->node, sizeof(struct page) * (size_t)nr,
+						       err, errlen);
+		if (!pools[i].pages) {
+			drain_mm_teardown();
+			return -1;
+		}
+		pools[i].nr = nr;
+		INIT_LIST_HEAD(&zone->free_list);
+		zone->nr_free = 0;
+		for (long k = 0; k < nr; k++) {
+			struct page *page = &pools[i].pages[k];
+
+			page->zone = zone;
+			__free_one_page(page, zone, 0, MIGRATE_MOVABLE);
+		}
+		/* The rest of the zone's memory is in use elsewhere: not free. */
+		zone_page_state_add(-(long)(zone->present_pages - (unsigned long)nr), zone,
+				    NR_FREE_PAGES);
+		i++;
+	}
+	return 0;
+}
+
+void drain_mm_teardown(void)
+{
+	struct zone *zone;
+	int i = 0;
+
+	if (!pools)
+		return;
+	for_each_populated_zone(zone) {
+		if (i < nr_pools && pools[i].pages)
+			mmscale_free_mem(pools[i].pages, sizeof(struct page) * (size_t)pools[i].nr);
+		INIT_LIST_HEAD(&zone->free_list);
+		zone->nr_free = 0;
+		i++;
+	}
+	free(pools);
+	pools = NULL;
+	nr_pools = 0;
+}
+
+long drain_pool_total(void)
+{
+	long total = 0;
+
+	for (int i = 0; i < nr_pools; i++)
+		total += pools[i].nr;
+	return total;
+}
+
+int pages_conserved(long held, char *err, size_t errlen)
+{
+	struct zone *zone;
+	long in_buddy = 0, in_pcp = 0, marked_held = 0;
+	int i = 0;
+
+	for_each_populated_zone(zone) {
+		struct page *page;
+		unsigned long n = 0;
+		unsigned int cpu;
+
+		list_for_each_entry(page, &zone->free_list, lru) {
+			if (page->where != PAGE_IN_BUDDY)
+				return mmscale_errorf(err, errlen, "a page on node %d's free list "
+						      "says it is elsewhere (%d)", zone->node,
+						      page->where);
+			n++;
+		}
+		if (n != zone->nr_free)
+			return mmscale_errorf(err, errlen, "node %d zone %s: %lu pages on the free "
+					      "list, nr_free %lu", zone->node, zone->name, n,
+					      zone->nr_free);
+		in_buddy += (long)n;
+		for_each_online_cpu(cpu) {
+			struct per_cpu_pages *pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
+			int m = 0;
+
+			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+				list_for_each_entry(page, &pcp->lists[mt], lru) {
+					if (page->where != (int)cpu || page->zone != zone)
+						return mmscale_errorf(err, errlen, "a page on CPU %u's "
+							"pcp list says it is elsewhere (%d)", cpu,
+							page->where);
+					m++;
+				}
+			if (m != pcp->count)
+				return mmscale_errorf(err, errlen, "CPU %u node %d: %d pages on its "
+						      "pcp lists, pcp->count %d", cpu, zone->node,
+						      m, pcp->count);
+			in_pcp += m;
+		}
+		for (long k = 0; k < pools[i].nr; k++)
+			marked_held += pools[i].pages[k].where == PAGE_HELD;
+		i++;
+	}
+	if (marked_held != held)
+		return mmscale_errorf(err, errlen, "%ld pages marked held, the CPUs hold %ld",
+				      marked_held, held);
+	if (in_buddy + in_pcp + held != drain_pool_total())
+		return mmscale_errorf(err, errlen, "free lists %ld + pcp lists %ld + held %ld != "
+				      "%ld pages", in_buddy, in_pcp, held, drain_pool_total());
+	return 0;
+}

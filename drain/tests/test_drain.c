@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The drain variants on an emulated machine of C = 4 CPUs and Z = 2
+ * populated zones (3 GiB over 2 nodes: node 0 DMA32, node 1 Normal):
+ * - exact counts on an all-empty machine: ipi-all takes C x Z zone locks and
+ *   sends C-1 IPIs per drain; quick-scan and count-check take no lock;
+ *   ipi-mask, workqueue and remote send no IPI;
+ * - after drain_all_pages every pcp list is empty, every page is on exactly
+ *   one list, and NR_FREE_PAGES counts the zone free lists;
+ * - pages are conserved when every CPU allocates, frees and drains at once.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/processor.h"
+#include "mmscale/mm/page_alloc.h"
+#include "mmscale/notice.h"
+
+#define CPUS	4
+#define ZONES	2
+
+extern const struct drain_variant_ops drain_ops_ipi_all, drain_ops_quick_scan,
+	drain_ops_count_check, drain_ops_ipi_mask, drain_ops_workqueue, drain_ops_remote;
+
+static const struct {
+	const char *name;
+	const struct drain_variant_ops *ops;
+	int locks, ipis;	/* per drain on the empty machine */
+} variants[] = {
+	{ "ipi-all", &drain_ops_ipi_all, CPUS * ZONES, CPUS - 1 },
+	{ "quick-scan", &drain_ops_quick_scan, 0, CPUS - 1 },
+	{ "count-check", &drain_ops_count_check, 0, CPUS - 1 },
+	{ "ipi-mask", &drain_ops_ipi_mask, 0, 0 },
+	{ "workqueue", &drain_ops_workqueue, 0, 0 },
+	{ "remote", &drain_ops_remote, 0, 0 },
+};
+
+static _Atomic bool stop;
+static _Atomic int stress_done;
+static _Atomic bool stress;
+
+#define HOLD 16
+
+/* Fill this CPU's pcp lists: allocate some pages, free them back. */
+static void fill_my_lists(void *arg)
+{
+	struct page *pages[40];
+	int n = (int)(intptr_t)arg;
+
+	for (int i = 0; i < n; i++)
+		pages[i] = alloc_local_page();
+	for (int i = 0; i < n; i++)
+		if (pages[i])
+			free_hot_cold_page(pages[i], 0);
+}
+
+/* Allocate, free and drain; hold nothing at the end. */
+static void stress_loop(int rounds)
+{
+	struct page *held[HOLD] = { NULL };
+
+	for (int i = 0; i < rounds; i++) {
+		struct page **slot = &held[i % HOLD];
+
+		if (*slot)
+			free_hot_cold_page(*slot, 0);
+		*slot = alloc_local_page();
+		if (i % 97 == 0)
+			drain_ops->drain_all_pages();
+		ipi_interrupt_point();
+	}
+	for (int k = 0; k < HOLD; k++)
+		if (held[k])
+			free_hot_cold_page(held[k], 0);
+}
+
+static void partner_main(void *arg)
+{
+	(void)arg;
+	ipi_cpu_online();
+	if (atomic_load(&stress)) {
+		unsigned int spins = 0;
+
+		stress_loop(20000);
+		atomic_fetch_add(&stress_done, 1);
+		while (atomic_load(&stress_done) < CPUS) {
+			ipi_interrupt_point();
+			spin_wait_step(&spins);
+		}
+	}
+	ipi_idle_loop(&stop);
+	ipi_cpu_offline();
+}
+
+static int all_lists_empty(void)
+{
+	struct zone *zone;
+	int nonempty = 0;
+
+	for_each_populated_zone(zone)
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			struct per_cpu_pages *pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
+
+			nonempty += pcp->count != 0;
+			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+				nonempty += !list_empty(&pcp->lists[mt]);
+		}
+	return nonempty == 0;
+}
+
+static long free_list_total(void)
+{
+	struct zone *zone;
+	long n = 0;
+
+	for_each_populated_zone(zone)
+		n += (long)zone->nr_free;
+	return n;
+}
+
+static void start_machine(struct mmscale_partner *partners, const struct drain_variant_ops *ops)
+{
+	char err[256];
+
+	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
+	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+	CHECK(ipi_setup(MMSCALE_IPI_SPIN, err, sizeof(err)) == 0);
+	drain_ops = ops;
+	atomic_store(&stop, false);
+	atomic_store(&stress_done, 0);
+	for (int c = 1; c < CPUS; c++)
+		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
+	ipi_cpu_online();
+}
+
+static void stop_machine(struct mmscale_partner *partners)
+{
+	ipi_cpu_offline();
+	atomic_store(&stop, true);
+	for (int c = 1; c < CPUS; c++)
+		mmscale_partner_join(&partners[c]);
+	ipi_teardown();
+	drain_mm_teardown();
+	mm_machine_teardown();
+	drain_ops = NULL;
+}
+
+static void test_variant(size_t v)
+{
+	struct mmscale_partner partners[CPUS];
+	struct mmscale_counts before, after;
+	char err[256];
+
+	atomic_store(&stress, false);
+	start_machine(partners, variants[v].ops);
+	CHECK_EQ_LL(nr_populated_zones(), ZONES);
+
+	/* The empty machine: exact counts for one drain. */
+	mmscale_counts_sum_all(&before);
+	drain_ops->drain_all_pages();
+	mmscale_counts_sum_all(&after);
+	printf("  %-12s empty machine: %llu zone locks, %llu IPIs per drain\n", variants[v].name,
+	       (unsigned long long)(after.v[MMSCALE_LOCK_ACQUIRES] - before.v[MMSCALE_LOCK_ACQUIRES]),
+	       (unsigned long long)(after.v[MMSCALE_IPIS_SENT] - before.v[MMSCALE_IPIS_SENT]));
+	CHECK_EQ_LL(after.v[MMSCALE_LOCK_ACQUIRES] - before.v[MMSCALE_LOCK_ACQUIRES], variants[v].locks);
+	CHECK_EQ_LL(after.v[MMSCALE_IPIS_SENT] - before.v[MMSCALE_IPIS_SENT], variants[v].ipis);
+	CHECK(ipi_error()[0] == 0);
+
+	/* Lists on every CPU, then one drain empties them all. */
+	for (int c = 1; c < CPUS; c++)
+		CHECK(smp_call_function_single(c, fill_my_lists, (void *)(intptr_t)(10 * c), 1) == 0);
+	fill_my_lists((void *)(intptr_t)5);
+	CHECK(!all_lists_empty());
+	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	mmscale_counts_sum_all(&before);
+	drain_ops->drain_all_pages();
+	mmscale_counts_sum_all(&after);
+	CHECK(all_lists_empty());
+	if (pages_conserved(0, err, sizeof(err)) != 0)
+		fprintf(stderr, "%s: %s\n", variants[v].name, err);
+	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(free_list_total(), drain_pool_total());
+	/* ipi-mask and workqueue reach only the CPUs with pages: all 4 here, 3 of them remote. */
+	if (variants[v].ops == &drain_ops_ipi_mask || variants[v].ops == &drain_ops_workqueue)
+		CHECK_EQ_LL(after.v[MMSCALE_IPIS_SENT] - before.v[MMSCALE_IPIS_SENT], CPUS - 1);
+	if (variants[v].ops == &drain_ops_remote)
+		CHECK_EQ_LL(after.v[MMSCALE_IPIS_SENT] - before.v[MMSCALE_IPIS_SENT], 0);
+	stop_machine(partners);
+}
+
+/* Every CPU allocates, frees and drains at once; then nothing is lost. */
+static void test_stress(size_t v)
+{
+	struct mmscale_partner partners[CPUS];
+	char err[256];
+	unsigned int spins = 0;
+
+	atomic_store(&stress, true);
+	start_machine(partners, variants[v].ops);
+	stress_loop(20000);
+	atomic_fetch_add(&stress_done, 1);
+	while (atomic_load(&stress_done) < CPUS) {
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+	}
+	CHECK(ipi_error()[0] == 0);
+	drain_ops->drain_all_pages();
+	if (pages_conserved(0, err, sizeof(err)) != 0)
+		fprintf(stderr, "%s stress: %s\n", variants[v].name, err);
+	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	ipi_cpu_offline();
+	atomic_store(&stop, true);
+	for (int c = 1; c < CPUS; c++)
+		mmscale_partner_join(&partners[c]);
+	/* NR_FREE_PAGES, once every CPU's deltas are folded, counts the free lists. */
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		refresh_cpu_vm_stats((int)cpu);
+	{
+		struct zone *zone;
+		int bad = 0;
+
+		for_each_populated_zone(zone)
+			bad += atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]) != (long)zone->nr_free;
+		CHECK_EQ_LL(bad, 0);
+	}
+	ipi_teardown();
+	drain_mm_teardown();
+	mm_machine_teardown();
+	drain_ops = NULL;
+}
+
+int main(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	char err[256];
+
+	mmscale_notices_quiet = 1;
+	if (mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) != 0 ||
+	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
+	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
+	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	mmscale_spin_yields = true;
+	printf("C = %d CPUs, Z = %d populated zones:\n", CPUS, ZONES);
+	for (size_t v = 0; v < ARRAY_SIZE(variants); v++) {
+		test_variant(v);
+		test_stress(v);
+	}
+	mmscale_cpu_leave();
+	mmscale_machine_teardown();
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
+	return check_report("test_drain");
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Emulated cross-CPU function calls (IPIs), as kernel/smp.c from v3.9 on:
+ * each target CPU has a lock-free queue (llist) of call_single_data; a
+ * sender puts one csd per target on the targets' queues, rings the
+ * doorbell of those whose queue was empty, and with wait spins until each
+ * csd is unlocked. The target runs the queued functions on its own thread,
+ * so they touch its own per-CPU data as in the kernel.
+ *
+ * The doorbell (--ipi): a polled mailbox (targets look at their queue at
+ * interrupt points and while idle), a futex wake (idle targets sleep), or
+ * a real-time signal (interrupts the target wherever it is; deferred while
+ * it has "irqs" off). A call not answered within --ipi-timeout-ms fails
+ * with a line naming the CPU and what it was doing: nothing hangs.
+ *
+ * (2.6.32, whose drain_all_pages the seed measured, queued calls on one
+ * global list under a lock instead; the per-target queues are what every
+ * kernel since 3.9 does, and what later drain variants ran on.)
+ *
+ * Counts: every doorbell rung counts MMSCALE_IPIS_SENT on the sender; every
+ * function run for another CPU counts MMSCALE_IPIS_HANDLED on the target.
+ */
+#ifndef MMSCALE_KERNEL_SMP_H
+#define MMSCALE_KERNEL_SMP_H
+
+#include <stdatomic.h>
+#include "compiler.h"
+#include "cpumask.h"
+#include "../params.h"
+
+typedef void (*smp_call_func_t)(void *info);
+
+struct llist_node {
+	struct llist_node *_Atomic next;
+};
+
+struct llist_head {
+	struct llist_node *_Atomic first;
+};
+
+#define CSD_FLAG_LOCK	0x01
+
+struct call_single_data {
+	struct llist_node llist;
+	smp_call_func_t func;
+	void *info;
+	_Atomic unsigned int flags;
+} __attribute__((__aligned__(32)));
+
+/*
+ * The kernel's API. They return 0, or -1 when a target did not answer in
+ * time (the kernel's are void: an emulated machine reports instead of
+ * hanging); ipi_error() then has the line.
+ */
+int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info,
+			   bool wait);
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait);
+int smp_call_function(smp_call_func_t func, void *info, int wait);
+int on_each_cpu(smp_call_func_t func, void *info, int wait);
+int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *info, bool wait);
+
+/*
+ * Wait for the calls this CPU last queued (wait=false) on the CPUs of mask:
+ * flush_work() for work items emulated as queued calls.
+ */
+int smp_call_function_many_wait(const struct cpumask *mask);
+
+/* The emulation around it. */
+
+/* Set up queues, csds and doorbells for the machine's CPUs; per run. */
+int ipi_setup(enum mmscale_ipi_mechanism mechanism, char *err, size_t errlen);
+void ipi_teardown(void);
+enum mmscale_ipi_mechanism ipi_mechanism(void);
+
+/*
+ * A target's doorbell line: its queue of csds and, beside it, one inline
+ * call slot. A call to a CPU whose slot is free rides in the slot, so a
+ * round trip moves this one line twice, as the c2c/mailbox floor moves its
+ * two; calls that find the slot taken queue a csd as the kernel does.
+ */
+#define IPI_INLINE_CLAIMED	1UL
+#define IPI_INLINE_PENDING	2UL
+
+struct ipi_line {
+	struct llist_head call_single_queue;
+	_Atomic unsigned long inline_state;	/* 0, or (sender + 1) << 2 | CLAIMED/PENDING */
+	smp_call_func_t inline_func;
+	void *inline_info;
+} ____cacheline_aligned_in_smp;
+
+/* The calling CPU's interrupt point: run what is queued for it (spin, futex). */
+void ipi_interrupt_point_slow(void);
+
+static __always_inline bool llist_empty(const struct llist_head *head)
+{
+	return atomic_load_explicit(&((struct llist_head *)head)->first,
+				    memory_order_relaxed) == NULL;
+}
+
+static __always_inline bool ipi_line_pending(struct ipi_line *line)
+{
+	return !llist_empty(&line->call_single_queue) ||
+	       (atomic_load_explicit(&line->inline_state, memory_order_relaxed) &
+		IPI_INLINE_PENDING);
+}
+
+extern _Thread_local struct ipi_line *ipi_my_line;
+
+static __always_inline void ipi_interrupt_point(void)
+{
+	if (unlikely(ipi_my_line && ipi_line_pending(ipi_my_line)))
+		ipi_interrupt_point_slow();
+}
+
+/*
+ * Make the calling thread (already an emulated CPU) able to take IPIs, and
+ * stop. Every thread that is an emulated CPU during a drain must be.
+ */
+void ipi_cpu_online(void);
+void ipi_cpu_offline(void);
+
+/* What this CPU is doing, for the timeout message ("idle", "victim loop"...). */
+void cpu_set_activity(const char *what);
+
+/* The idle loop: answer calls (spin or sleep on the futex) until *stop. */
+void ipi_idle_loop(_Atomic bool *stop);
+
+/* The calling thread's last failure ("CPU 17 did not answer ..."). */
+const char *ipi_error(void);
+
+#endif /* MMSCALE_KERNEL_SMP_H */
