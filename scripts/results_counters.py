@@ -16,7 +16,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_lib import ROOT, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
 
-COMMON = ["--threads=1", "--benchmark_repetitions=10", "--benchmark_report_aggregates_only=true"]
+COMMON = ["--threads=1", "--benchmark_repetitions=10", "--benchmark_report_aggregates_only=true",
+          "--benchmark_enable_random_interleaving=true"]
 RUN_BDP = ["--benchmark_filter=^bdp/|^vmstat/", "--benchmark_min_time=0.1", *COMMON]
 RUN_PADDED = ["--benchmark_filter=^vmstat/global_read/", "--benchmark_min_time=0.1",
               "--counter-layout=padded", *COMMON]

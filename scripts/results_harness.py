@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_lib import ROOT, MMSCALE, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
 
 RUN_ARGS = ["--benchmark_filter=c2c|harness", "--threads=1,2", "--benchmark_min_time=0.1",
-            "--benchmark_repetitions=10"]
+            "--benchmark_repetitions=10", "--benchmark_enable_random_interleaving=true"]
 
 
 def main():

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Regenerate the drain section of RESULTS.md from real runs on this
+machine: the emulated IPI beside the c2c floor (same run), drain_all_pages on
+an all-empty machine and in a swapping cpuset per variant (ten repetitions,
+the seeds' trimmed statistics), and every variant's drain/empty on a
+1024-CPU, 128-node synthetic stand-in (exact counts and peak RSS; not for
+timing).
+
+usage: scripts/results_drain.py [--print]   (default: rewrite RESULTS.md)"""
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_lib import MMSCALE, ROOT, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
+
+REPS = ["--benchmark_repetitions=10", "--benchmark_report_aggregates_only=true",
+        "--benchmark_enable_random_interleaving=true"]
+RUN_FLOOR = ["--benchmark_filter=^ipi/unicast/|^c2c/(mailbox|signal)", "--benchmark_min_time=0.1",
+             *REPS]
+RUN_DRAIN = ["--benchmark_filter=^drain/", "--threads=1", "--benchmark_min_time=0.05", *REPS]
+RUN_BIG = ["--topology=synthetic:node:128 core:8 pu:1", "--benchmark_filter=^drain/empty/.*/cpus:1024/",
+           "--benchmark_min_time=0.001", "--papi-events=none"]
+
+
+def script(name, path):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", name), path, "--markdown"],
+                          capture_output=True, text=True, check=True).stdout.rstrip()
+
+
+def big_table(path):
+    with open(path) as f:
+        d = json.load(f)
+    rows = ["| variant | zone locks per drain | IPIs sent per drain | IPIs handled per drain | label |",
+            "|---|---:|---:|---:|---|"]
+    for b in d["benchmarks"]:
+        variant = b["run_name"].split("/")[2]
+        rows.append(f"| {variant} | {b.get('lock_acquires', 0):.0f} | {b.get('ipis_sent', 0):.0f} | "
+                    f"{b.get('ipis_handled', 0):.0f} | {b.get('label', '')} |")
+    return "\n".join(rows)
+
+
+def main():
+    setup()
+    with tempfile.TemporaryDirectory() as tmp:
+        p_floor, p_drain, p_big = (os.path.join(tmp, n) for n in ("floor.json", "drain.json", "big.json"))
+        ctx, notes = run_json(RUN_FLOOR, p_floor)
+        ctx_drain, notes_drain = run_json(RUN_DRAIN, p_drain)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        subprocess.run([MMSCALE, *RUN_BIG, "--benchmark_format=json", "--benchmark_out=" + p_big],
+                       capture_output=True, text=True, check=True)
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        floor, drain, big = script("floor_table.py", p_floor), script("quick_tables.py", p_drain), \
+            big_table(p_big)
+    rss = f"{peak_kib / 1024:.0f} MiB" if peak_kib > before else \
+        f"at most {peak_kib / 1024:.0f} MiB (the largest child so far)"
+    replace_section("drain (scripts/results_drain.py)", [
+        "## Drains: empty per-CPU lists and the IPIs that find them (seed 002)",
+        "",
+        f"Measured on: {machine()}; {context_line(ctx_drain)}. Two CPUs, one node: a drain here "
+        "reaches one other CPU, so the figures are the per-CPU cost the seed's 128-node machine "
+        "paid 127 times over per drain, not its totals.",
+        "",
+        "Reproduce: `python3 scripts/results_drain.py`, which runs",
+        "",
+        f"    {command(RUN_FLOOR)}",
+        f"    {command(RUN_DRAIN)}",
+        f"    {command(RUN_BIG)}",
+        "",
+        "### The emulated IPI beside its floor (same run)",
+        "",
+        floor,
+        "",
+        "### drain_all_pages per variant: all lists empty (drain/empty), and a swapping cpuset "
+        "draining every 256 allocations while the other CPU runs a victim loop or idles "
+        "(drain/swap_cpuset)",
+        "",
+        drain,
+        "",
+        "### 1024 CPUs on 128 nodes (synthetic stand-in, oversubscribed: counts, not timing)",
+        "",
+        big,
+        "",
+        f"Peak resident memory of that run (all six variants, 1023 partner threads, 129 zones): "
+        f"{rss}.",
+        "",
+        "Notices printed by these runs:",
+        "",
+        *([f"    {n}" for n in sorted(set(notes + notes_drain))] or ["    (none)"]),
+        "",
+        "Reading: the exact counts carry the seed's mechanism to any size: on an all-empty "
+        "1024-CPU, 128-node machine the 2.6.32 drain takes 131072 zone locks and sends 1023 "
+        "IPIs per call; the seed's quick scan and 2ff754fa's pcp->count check remove every "
+        "lock but keep every IPI; 74046494ea68 (IPI only CPUs with pages), the workqueue "
+        "drain and the remote drain send none. On this two-CPU VM the emulated IPI costs what "
+        "the cache-line floor costs (spin) or what a signal round trip costs (signal), so the "
+        "times above rank the variants by what they do per CPU; the seed's 98 s to 51 s pass "
+        "on the UV depends on 127 other nodes' worth of locks and interrupts, which only a "
+        "large machine (or the 128-node stand-in's counts) shows.",
+    ])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
