@@ -424,6 +424,7 @@ void ipi_cpu_online(void)
 	struct ipi_cpu *me = this_cpu_ptr(ipi_cpus);
 
 	ipi_my_line = &me->line;
+	ipi_last_error[0] = '\0';	/* a new run: the last one's failure is not ours */
 	mmscale_irqs_off = 0;
 	mmscale_ipi_pending = 0;
 	me->thread = pthread_self();

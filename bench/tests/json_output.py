@@ -104,6 +104,37 @@ for variant, (g, bd) in want.items():
     # One pass of a 400 MiB file, one page per iteration.
     check(dirty and dirty[0]["iterations"] == 400 * 256, f"dirty/{variant} iterations")
 
+# Drains end to end on a 4-CPU, 2-node stand-in (2 populated zones): the
+# machine-wide counts per drain that the seed's table is about.
+rc, stdout, stderr = run("--topology=synthetic:node:2 core:2 pu:1", "--benchmark_filter=^drain/empty/",
+                         "--benchmark_min_time=0.01", "--papi-events=none", "--benchmark_format=json")
+check(rc == 0, f"drain run exit {rc}: {stderr}")
+check("conservation failed" not in stderr, f"page conservation: {stderr}")
+d = json.loads(stdout)
+by = {b["run_name"]: b for b in d["benchmarks"]}
+for cpus in (2, 4):
+    want = {"ipi-all": (cpus * 2, cpus - 1), "quick-scan": (0, cpus - 1), "count-check": (0, cpus - 1),
+            "ipi-mask": (0, 0), "workqueue": (0, 0), "remote": (0, 0)}
+    for variant, (locks, ipis) in want.items():
+        b = by.get(f"drain/empty/{variant}/cpus:{cpus}/real_time/threads:1")
+        check(b is not None and b.get("lock_acquires") == locks and b.get("ipis_sent") == ipis
+              and b.get("ipis_handled") == ipis,
+              f"drain/empty/{variant} cpus:{cpus}: locks {b and b.get('lock_acquires')} (want {locks}), "
+              f"ipis {b and b.get('ipis_sent')} (want {ipis})")
+
+# A CPU that never answers: the case fails with the line naming it, the next case runs.
+rc, stdout, stderr = run("--benchmark_filter=^drain/empty/(ipi-all|ipi-mask)/cpus:2/",
+                         "--test-stuck-cpu=1", "--ipi-timeout-ms=200", "--papi-events=none",
+                         "--benchmark_min_time=0.01", "--benchmark_format=json")
+check(rc == 0, f"stuck-CPU run exit {rc}: {stderr}")
+d = json.loads(stdout)
+by = {b["run_name"]: b for b in d["benchmarks"]}
+stuck = by.get("drain/empty/ipi-all/cpus:2/real_time/threads:1", {})
+check(stuck.get("error_occurred") and "CPU 1 did not answer" in stuck.get("error_message", ""),
+      f"stuck CPU named: {stuck.get('error_message')}")
+nxt = by.get("drain/empty/ipi-mask/cpus:2/real_time/threads:1", {})
+check(nxt and not nxt.get("error_occurred"), "the next case ran")
+
 # A filter that matches nothing is bad input.
 rc, stdout, stderr = run("--benchmark_filter=no/such/case")
 check(rc == 2, f"unmatched filter exits 2, got {rc}")
