@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Regenerate the counters section of RESULTS.md from real runs on this
 machine: one unthrottled balance_dirty_pages call per variant (time and the
 exact counts), repeated vs cached global reads with and without a CPU
@@ -14,10 +14,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import ROOT, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
+from results_lib import ROOT, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
 
-COMMON = ["--threads=1", "--benchmark_repetitions=10", "--benchmark_report_aggregates_only=true",
-          "--benchmark_enable_random_interleaving=true"]
+COMMON = ["--threads=1", "--benchmark_repetitions=10",   "--benchmark_enable_random_interleaving=true"]
 RUN_BDP = ["--benchmark_filter=^bdp/|^vmstat/", "--benchmark_min_time=0.1", *COMMON]
 RUN_PADDED = ["--benchmark_filter=^vmstat/global_read/", "--benchmark_min_time=0.1",
               "--counter-layout=padded", *COMMON]
@@ -56,6 +55,15 @@ def main():
         ctx_dirty, notes_dirty = run_json(RUN_DIRTY, p_dirty)
         t_bdp, t_dirty = tables(p_bdp), tables(p_dirty)
         layout, packed = layout_table(p_bdp, p_pad)
+        dirty = trimmed(p_dirty)
+        series = {}
+        for name, b in dirty.items():
+            variant = name.split("/")[1]
+            mib = int(name.split("file_mib:")[1].split("/")[0])
+            series.setdefault(variant, []).append((mib, b["MiB_per_s"]))
+        img_dirty = plot_lines("dirty-mib-per-s", "dirty pass: emulated MiB/s by file size",
+                               "file size per pass, MiB (dirty limit ~600)", "MiB/s (emulated)",
+                               series)
 
     def ns(name):
         return packed[name]["real_time"]
@@ -100,6 +108,8 @@ def main():
         layout,
         "",
         "### One pass of a pre-read file per variant, around the ~600 MiB dirty limit of 3 GiB",
+        "",
+        img_dirty,
         "",
         t_dirty,
         "",

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Regenerate the harness section of RESULTS.md from a real run on this
 machine: the c2c floor and harness overhead (10 repetitions, the seeds'
 trimmed statistics, ratios measured side by side in one run) and the time

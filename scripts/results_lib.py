@@ -66,3 +66,31 @@ def replace_section(name, lines):
     with open(path, "w") as f:
         f.write(text)
     print(f"updated {path} ({name})")
+
+
+PLOTS = os.path.join(ROOT, "docs", "plots")
+
+
+def plot_lines(name, title, xlabel, ylabel, series, logx=False, logy=False):
+    """series: {label: [(x, y), ...]} -> docs/plots/<name>.png; returns the markdown image."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(PLOTS, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, pts in series.items():
+        pts = sorted(pts)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7)
+    fig.savefig(os.path.join(PLOTS, name + ".png"), bbox_inches="tight", dpi=90)
+    fig.savefig(os.path.join(PLOTS, name + ".svg"), bbox_inches="tight")
+    plt.close(fig)
+    return f"![{title}](docs/plots/{name}.png)"
