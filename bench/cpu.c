@@ -97,6 +97,18 @@ static void *alloc_real(int real_node, size_t size, char *err, size_t errlen)
 	void *mem;
 
 	if (real_node >= 0) {
+		long long free_bytes = 0;
+
+		/*
+		 * A binding to a node that cannot hold the allocation is an OOM
+		 * kill when its pages are first touched: refuse it now instead,
+		 * naming the node and the size.
+		 */
+		if (numa_node_size64(real_node, &free_bytes) < 0 ||
+		    (unsigned long long)free_bytes < size)
+			return mmscale_errorf(err, errlen, "cannot allocate %zu bytes on node %d: "
+					      "it has %lld bytes free", size, real_node,
+					      free_bytes), NULL;
 		mem = numa_alloc_onnode(size, real_node);
 		if (!mem)
 			mmscale_errorf(err, errlen, "cannot allocate %zu bytes on node %d",

@@ -7,13 +7,31 @@
  */
 #include <array>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include <benchmark/benchmark.h>
 
 #include "mmscale/gbench.h"
+
+/*
+ * GB 1.7 marks its CSV reporter deprecated but still offers
+ * --benchmark_format=csv; mmscale keeps offering what GB offers.
+ */
+static benchmark::BenchmarkReporter *new_csv_reporter()
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	return new benchmark::CSVReporter();
+#pragma GCC diagnostic pop
+}
 
 struct mmscale_bench {
 	benchmark::internal::Benchmark *gb;
@@ -106,9 +124,87 @@ inline void timing_stop(mmscale_state *s)
 		s->b->hooks.stop(s);
 }
 
+/*
+ * The results file, written atomically after every finished benchmark: all
+ * runs so far, as a complete JSON (or CSV) document, to FILE.partial and
+ * renamed over FILE. An interrupted run leaves every finished case, valid,
+ * and nothing of the case that was running.
+ */
+class AtomicFileReporter : public benchmark::BenchmarkReporter {
+public:
+	AtomicFileReporter(benchmark::BenchmarkReporter *display, std::string path, bool csv)
+		: display_(display), path_(std::move(path)), csv_(csv) {}
+
+	bool ReportContext(const Context &context) override
+	{
+		context_.reset(new Context(context));
+		write_file();
+		return display_->ReportContext(context);
+	}
+
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		display_->ReportRuns(runs);
+		runs_.insert(runs_.end(), runs.begin(), runs.end());
+		write_file();
+		finished_benchmarks++;
+	}
+
+	void Finalize() override
+	{
+		display_->Finalize();
+		write_file();
+	}
+
+	bool ok() const { return ok_; }
+	int finished_benchmarks = 0;
+
+private:
+	void write_file()
+	{
+		std::ostringstream os;
+		std::unique_ptr<benchmark::BenchmarkReporter> file;
+
+		if (csv_)
+			file.reset(new_csv_reporter());
+		else
+			file.reset(new benchmark::JSONReporter());
+		file->SetOutputStream(&os);
+		file->SetErrorStream(&os);
+		if (context_)
+			file->ReportContext(*context_);
+		if (!runs_.empty())
+			file->ReportRuns(runs_);
+		file->Finalize();
+
+		std::string tmp = path_ + ".partial";
+		std::ofstream out(tmp, std::ios::trunc);
+		out << os.str();
+		out.close();
+		if (!out || std::rename(tmp.c_str(), path_.c_str()) != 0) {
+			std::remove(tmp.c_str());
+			ok_ = false;
+		}
+	}
+
+	benchmark::BenchmarkReporter *display_;
+	std::string path_;
+	bool csv_;
+	bool ok_ = true;
+	std::unique_ptr<Context> context_;
+	std::vector<Run> runs_;
+};
+
+AtomicFileReporter *active_file_reporter;
+
 } // namespace
 
 extern "C" {
+
+int mmscale_gbench_finished(void)
+{
+	return active_file_reporter ? active_file_reporter->finished_benchmarks : 0;
+}
 
 mmscale_bench *mmscale_bench_register(const char *name, mmscale_bench_fn fn, void *arg)
 {
@@ -316,9 +412,31 @@ void mmscale_gbench_add_context(const char *key, const char *value)
 	benchmark::AddCustomContext(key, value);
 }
 
-size_t mmscale_gbench_run(void)
+size_t mmscale_gbench_run(const char *display_format, const char *out_path, const char *out_format,
+			  int *out_ok)
 {
-	return benchmark::RunSpecifiedBenchmarks();
+	std::unique_ptr<benchmark::BenchmarkReporter> display;
+	std::string fmt = display_format ? display_format : "console";
+
+	if (fmt == "json")
+		display.reset(new benchmark::JSONReporter());
+	else if (fmt == "csv")
+		display.reset(new_csv_reporter());
+	else
+		display.reset(new benchmark::ConsoleReporter(
+			isatty(1) ? benchmark::ConsoleReporter::OO_Color
+				  : benchmark::ConsoleReporter::OO_None));
+	*out_ok = 1;
+	if (!out_path)
+		return benchmark::RunSpecifiedBenchmarks(display.get());
+
+	AtomicFileReporter file(display.get(), out_path,
+				out_format && std::string(out_format) == "csv");
+	active_file_reporter = &file;
+	size_t n = benchmark::RunSpecifiedBenchmarks(&file);
+	active_file_reporter = nullptr;
+	*out_ok = file.ok();
+	return n;
 }
 
 void mmscale_gbench_shutdown(void)

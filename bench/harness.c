@@ -61,10 +61,15 @@ static const struct mmscale_timing_hooks papi_hooks = {
 	.stop = hook_stop,
 };
 
+char mmscale_running_case[256];
+
 static void run_setup(void *arg)
 {
 	struct registration *reg = arg;
 
+	snprintf(mmscale_running_case, sizeof(mmscale_running_case), "%s%s%s (threads %d)",
+		 reg->run.c->name, reg->run.v ? "/" : "", reg->run.v ? reg->run.v->name : "",
+		 reg->nr_threads);
 	reg->setup_error[0] = '\0';
 	atomic_store(&reg->migrated, false);
 	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads) != 0)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@
 #define MAX_THREAD_COUNTS 64
 
 struct options {
+	const char *out;		/* --benchmark_out: written atomically by us */
+	const char *out_format;
+	const char *format;
 	const char *topology;
 	const char *placement;
 	const char *cpus;
@@ -232,7 +236,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			continue;
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
 			status = check_gb_flag(a);
-			o->gb_argv[o->gb_argc++] = argv[i];
+			/* The results file and the formats are ours: see run_plan. */
+			if (option_value(a, "--benchmark_out_format"))
+				o->out_format = option_value(a, "--benchmark_out_format");
+			else if (option_value(a, "--benchmark_out"))
+				o->out = option_value(a, "--benchmark_out");
+			else if (option_value(a, "--benchmark_format"))
+				o->format = option_value(a, "--benchmark_format");
+			else
+				o->gb_argv[o->gb_argc++] = argv[i];
 			continue;
 		}
 		if (a[0] == '-')
@@ -285,6 +297,56 @@ static int parse_threads(const struct options *o, const struct mmscale_plan *pla
 	return 0;
 }
 
+/*
+ * SIGINT or SIGTERM during a run: the results file already holds every
+ * finished case (it is rewritten atomically after each), the case that was
+ * running is discarded. Say which, and exit 128 + signal. Only
+ * async-signal-safe calls: write and _exit.
+ */
+static const char *interrupt_results;
+
+static void say(const char *s)
+{
+	ssize_t n = write(2, s, strlen(s));
+
+	(void)n;
+}
+
+static void on_interrupt(int sig)
+{
+	char num[16];
+	int finished = mmscale_gbench_finished(), i = sizeof(num) - 1;
+
+	num[i] = '\0';
+	do {
+		num[--i] = (char)('0' + finished % 10);
+		finished /= 10;
+	} while (finished && i > 0);
+	say(sig == SIGINT ? "mmscale: interrupted (SIGINT) during " : "mmscale: terminated (SIGTERM) during ");
+	say(mmscale_running_case[0] ? mmscale_running_case : "start-up");
+	say(", which is discarded; ");
+	if (interrupt_results) {
+		say(num + i);
+		say(" finished benchmarks are in ");
+		say(interrupt_results);
+	} else {
+		say("finished results were only printed (no --benchmark_out)");
+	}
+	say("\n");
+	_exit(128 + sig);
+}
+
+static void install_interrupt_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Everything after the topology is loaded; every exit goes through the cleanup. */
 static int run_plan(const struct options *o, struct mmscale_plan *plan)
 {
@@ -322,10 +384,18 @@ static int run_plan(const struct options *o, struct mmscale_plan *plan)
 		fprintf(stderr, "mmscale: %s\n", err);
 		status = 1;
 	} else {
+		int out_ok;
+
 		mmscale_harness_add_context(plan, threads, nr_threads);
+		interrupt_results = o->out;
+		install_interrupt_handlers();
 		/* Zero matched: GB has already said which filter matched nothing. */
-		if (mmscale_gbench_run() == 0)
+		if (mmscale_gbench_run(o->format, o->out, o->out_format, &out_ok) == 0)
 			status = MMSCALE_EXIT_USAGE;
+		else if (!out_ok) {
+			fprintf(stderr, "mmscale: could not write %s\n", o->out);
+			status = 1;
+		}
 	}
 	mmscale_gbench_shutdown();
 	mmscale_papi_shutdown();

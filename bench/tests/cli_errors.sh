@@ -58,6 +58,12 @@ cases=(
   "--device-pages-per-ms: '0' is not 1 to|--device-pages-per-ms=0"
   "--ipi: 'carrier-pigeon' is not spin, futex or signal|--ipi=carrier-pigeon"
   "--ipi-timeout-ms: '0' is not 1 to 3600000|--ipi-timeout-ms=0"
+  "Failed to match any benchmarks|--benchmark_filter=^bdp/no-such-variant/|--papi-events=none"
+  "Failed to match any benchmarks|--benchmark_filter=^no-such-case|--benchmark_out=out.json|--papi-events=none"
+  "--threads: 3 threads, but the plan has 2 CPUs|--threads=1,3|--cpus=0-1"
+  "--cpus: CPU 2 is not in the stand-in topology|--topology=synthetic:node:1 core:2 pu:1|--cpus=1-2"
+  "--placement is given twice|--placement=compact|--placement=scatter"
+  "--test-stuck-cpu: 'zero' is not a CPU number|--test-stuck-cpu=zero"
 )
 
 for entry in "${cases[@]}"; do

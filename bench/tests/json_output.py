@@ -135,6 +135,40 @@ check(stuck.get("error_occurred") and "CPU 1 did not answer" in stuck.get("error
 nxt = by.get("drain/empty/ipi-mask/cpus:2/real_time/threads:1", {})
 check(nxt and not nxt.get("error_occurred"), "the next case ran")
 
+# SIGINT / SIGTERM during a run: the results file holds every finished case,
+# valid; the running one is discarded and named; the exit status says so.
+import signal  # noqa: E402
+import time  # noqa: E402
+for sig, status, word in ((signal.SIGINT, 130, "interrupted (SIGINT)"),
+                          (signal.SIGTERM, 143, "terminated (SIGTERM)")):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        proc = subprocess.Popen([mmscale, "--benchmark_filter=^(bdp|vmstat)/", "--threads=1",
+                                 "--benchmark_min_time=0.3", "--papi-events=none",
+                                 "--benchmark_out=" + out], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 120
+        done = 0
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                done = len(json.load(open(out))["benchmarks"])
+            except (OSError, ValueError, KeyError):
+                done = 0
+            if done >= 1:
+                break
+            time.sleep(0.02)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+        check(proc.returncode == status, f"{word}: exit {proc.returncode}")
+        lines = err.strip().splitlines()
+        check(lines and word in lines[-1] and "which is discarded" in lines[-1]
+              and out in lines[-1], f"{word}: {lines[-1:] if lines else err}")
+        d = json.load(open(out))
+        names = [b["name"] for b in d["benchmarks"]]
+        check(len(names) >= 1 and all("error_occurred" not in b for b in d["benchmarks"])
+              and "mmscale_topology" in d["context"], f"{word}: file has finished cases {names}")
+        check(not [f for f in os.listdir(tmp) if f != "r.json"], f"{word}: no partial file left")
+
 # A filter that matches nothing is bad input.
 rc, stdout, stderr = run("--benchmark_filter=no/such/case")
 check(rc == 2, f"unmatched filter exits 2, got {rc}")

@@ -247,6 +247,15 @@ static void test_percpu(void)
 	CHECK_EQ_LL(per_cpu_ptr(pc2, 1)->a[0], 0);
 	CHECK(__alloc_percpu(MMSCALE_PERCPU_UNIT_SIZE + 1, 8) == NULL);
 	free_percpu(pc2);
+	/* An allocation a node cannot hold is refused with the node and size, not an OOM kill. */
+	{
+		char aerr[256] = "";
+		void *huge = mmscale_alloc_on_node(0, (size_t)1 << 50, aerr, sizeof(aerr));
+
+		CHECK(huge == NULL);
+		CHECK(strstr(aerr, "1125899906842624 bytes") != NULL);
+		printf("huge allocation: %s\n", aerr);
+	}
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);
 	mmscale_topology_destroy(&t);

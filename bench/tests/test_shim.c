@@ -60,12 +60,12 @@ int main(int argc, char **argv)
 		hook_start, hook_pause, hook_resume, hook_stop,
 	};
 	char path[] = "/tmp/mmscale-shim-XXXXXX";
-	char out_flag[64];
 	const char *bad = NULL;
 	int fd = mkstemp(path);
 	char *gb_argv[] = { argv[0], "--benchmark_min_time=0.001", "--benchmark_repetitions=3",
-			    "--benchmark_out_format=json", out_flag, NULL };
-	int gb_argc = 5;
+			    NULL };
+	int gb_argc = 3;
+	int out_ok = 0;
 	static const int64_t args[] = { 7 };
 	static const char *const names[] = { "k" };
 	struct mmscale_bench *b;
@@ -76,7 +76,6 @@ int main(int argc, char **argv)
 	(void)argc;
 	CHECK(fd >= 0);
 	close(fd);
-	snprintf(out_flag, sizeof(out_flag), "--benchmark_out=%s", path);
 	CHECK(mmscale_gbench_initialize(&gb_argc, gb_argv, &bad) == 0);
 
 	b = mmscale_bench_register("shim/test", body, &arg_seen);
@@ -91,7 +90,9 @@ int main(int argc, char **argv)
 	mmscale_bench_iterations(b, 1);
 
 	mmscale_gbench_add_context("shim_test_context", "present");
-	CHECK_EQ_LL(mmscale_gbench_run(), 3);
+	CHECK_EQ_LL(mmscale_gbench_run("console", path, "json", &out_ok), 3);
+	CHECK(out_ok);
+	CHECK_EQ_LL(mmscale_gbench_finished(), 0);	/* no run in progress now */
 	mmscale_gbench_shutdown();
 
 	CHECK_EQ_LL(arg_seen, 7);

@@ -100,8 +100,17 @@ void *mmscale_state_arg(const struct mmscale_state *st);
  */
 int mmscale_gbench_initialize(int *argc, char **argv, const char **bad);
 void mmscale_gbench_add_context(const char *key, const char *value);
-/* Run what the filter selects; returns how many benchmarks matched. */
-size_t mmscale_gbench_run(void);
+/*
+ * Run what the filter selects; returns how many benchmarks matched. The
+ * display format is console, json or csv; with out_path every finished
+ * benchmark is also written, atomically, as one complete JSON (or CSV,
+ * out_format "csv") file, so an interrupted run keeps what finished.
+ * *out_ok is 0 if a write of that file failed.
+ */
+size_t mmscale_gbench_run(const char *display_format, const char *out_path,
+			  const char *out_format, int *out_ok);
+/* Benchmarks finished and written so far (read from a signal handler). */
+int mmscale_gbench_finished(void);
 void mmscale_gbench_shutdown(void);
 
 /*

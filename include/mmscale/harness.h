@@ -25,6 +25,9 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 /* --list: every case with its variants and one-line summaries. */
 void mmscale_list_cases(FILE *out);
 
+/* The case running now, for an interrupt message (written before each run). */
+extern char mmscale_running_case[256];
+
 /* Find a case by name (tests). */
 const struct mmscale_case *mmscale_find_case(const char *name);
 
