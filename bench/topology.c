@@ -41,6 +41,34 @@ static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * hwloc builds whatever a synthetic string asks for: refuse, before it
+ * does, one that multiplies out to more objects than any machine mmscale
+ * emulates (NR_CPUS is 4096) could need.
+ */
+#define SYNTHETIC_MAX_OBJECTS (1UL << 20)
+
+static bool synthetic_too_large(const char *desc)
+{
+	unsigned long total = 1;
+	const char *c = desc;
+
+	while ((c = strchr(c, ':'))) {
+		unsigned long n = 0;
+
+		for (c++; *c >= '0' && *c <= '9'; c++) {
+			n = n * 10 + (unsigned long)(*c - '0');
+			if (n > SYNTHETIC_MAX_OBJECTS)
+				return true;
+		}
+		if (n && total > SYNTHETIC_MAX_OBJECTS / n)
+			return true;
+		if (n)
+			total *= n;
+	}
+	return false;
+}
+
 static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 			    const char *spec, char *err, size_t errlen)
 {
@@ -54,6 +82,10 @@ static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 		const char *desc = spec + sizeof(synthetic_prefix) - 1;
 
 		t->kind = MMSCALE_TOPO_SYNTHETIC;
+		if (synthetic_too_large(desc))
+			return mmscale_errorf(err, errlen,
+				"--topology: '%s' is larger than mmscale can emulate "
+				"(more than %lu objects)", desc, SYNTHETIC_MAX_OBJECTS);
 		if (!*desc || hwloc_topology_set_synthetic(topo, desc) != 0)
 			return mmscale_errorf(err, errlen,
 				"--topology: '%s' is not a valid hwloc synthetic topology "

@@ -64,6 +64,7 @@ cases=(
   "--cpus: CPU 2 is not in the stand-in topology|--topology=synthetic:node:1 core:2 pu:1|--cpus=1-2"
   "--placement is given twice|--placement=compact|--placement=scatter"
   "--test-stuck-cpu: 'zero' is not a CPU number|--test-stuck-cpu=zero"
+  "is larger than mmscale can emulate|--topology=synthetic:node:100000 core:100 pu:4|--describe"
 )
 
 for entry in "${cases[@]}"; do
@@ -111,5 +112,6 @@ for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | so
   fi
 done
 
+echo "bad inputs: ${#cases[@]} tried, each must exit 2 with one line on stderr and leave no file"
 echo "cli_errors: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

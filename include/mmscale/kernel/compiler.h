@@ -56,7 +56,7 @@ typedef uint64_t u64;
 
 #define container_of(ptr, type, member) ({				\
 	const typeof(((type *)0)->member) *__mptr = (ptr);		\
-	(type *)((char *)__mptr - offsetof(type, member)); })
+	(type *)(void *)((char *)__mptr - offsetof(type, member)); })
 
 #define min(x, y) ({ typeof(x) _min1 = (x); typeof(y) _min2 = (y);	\
 	(void)(&_min1 == &_min2); _min1 < _min2 ? _min1 : _min2; })

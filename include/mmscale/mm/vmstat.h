@@ -23,7 +23,7 @@ extern char *vm_stat_base;
 extern size_t vm_stat_stride;
 
 #define vm_stat_slot(item) \
-	((atomic_long_t *)(vm_stat_base + (size_t)(item) * vm_stat_stride))
+	((atomic_long_t *)(void *)(vm_stat_base + (size_t)(item) * vm_stat_stride))
 
 static inline void zone_page_state_add(long x, struct zone *zone,
 				       enum zone_stat_item item)

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The command line (bench/cli.c). */
+#ifndef MMSCALE_CLI_H
+#define MMSCALE_CLI_H
+
+#include <stdbool.h>
+
+struct mmscale_cli {
+	const char *out;		/* --benchmark_out: written atomically by us */
+	const char *out_format;
+	const char *format;
+	const char *topology;
+	const char *placement;
+	const char *cpus;
+	const char *threads;
+	const char *papi_events;
+	bool list, describe, c2c_matrix, help;
+	int gb_argc;
+	char **gb_argv;
+};
+
+/*
+ * Parse argv: our flags into o, emulation parameters into mmscale_params,
+ * Google Benchmark flags (values checked) into o->gb_argv. Returns 0, or
+ * MMSCALE_EXIT_USAGE after one line on stderr.
+ */
+int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o);
+void mmscale_cli_free(struct mmscale_cli *o);
+
+/* "mmscale: <message> (see mmscale --help)" on stderr; returns MMSCALE_EXIT_USAGE. */
+int usage_error(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
+/* "--name=value": returns value ("" when the = is missing), or NULL if arg is not this option. */
+const char *option_value(const char *arg, const char *name);
+
+#endif /* MMSCALE_CLI_H */
