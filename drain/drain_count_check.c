@@ -5,6 +5,9 @@
  * upstream form of the seed's idea): drain_pages() calls
  * free_pcppages_bulk() only when pcp->count, so an empty list costs a load,
  * not zone->lock. Still on_each_cpu: every CPU takes the IPI.
+ *
+ * Its drain_pages stays the same in 3.5 and 4.11: ipi-mask and workqueue
+ * call it from here (drain_pages_count_check).
  */
 #include "mmscale/mm/page_alloc.h"
 
@@ -15,7 +18,7 @@
  * thread pinned to the current processor or a processor that
  * is not online.
  */
-static void drain_pages(unsigned int cpu)
+void drain_pages_count_check(unsigned int cpu)
 {
 	unsigned long flags;
 	struct zone *zone;
@@ -40,10 +43,10 @@ static void drain_pages(unsigned int cpu)
 /*
  * Spill all of this CPU's per-cpu pages back into the buddy allocator.
  */
-static void drain_local_pages(void *arg)
+void drain_local_pages_count_check(void *arg)
 {
 	(void)arg;
-	drain_pages((unsigned int)smp_processor_id());
+	drain_pages_count_check((unsigned int)smp_processor_id());
 }
 
 /*
@@ -51,7 +54,7 @@ static void drain_local_pages(void *arg)
  */
 static void drain_all_pages(void)
 {
-	on_each_cpu(drain_local_pages, NULL, 1);
+	on_each_cpu(drain_local_pages_count_check, NULL, 1);
 }
 
 const struct drain_variant_ops drain_ops_count_check = {

@@ -4,47 +4,9 @@
  * local pages if they exist", Gilad Ben-Yossef, v3.5): the caller first
  * looks at every CPU's pcp counts and sends the IPI with on_each_cpu_mask
  * only to CPUs that have pages ("85%+ IPIs saved"); drain_pages keeps the
- * pcp->count check of 2.6.38.
+ * pcp->count check of 2.6.38 (drain_pages_count_check, drain/drain_count_check.c).
  */
 #include "mmscale/mm/page_alloc.h"
-
-/*
- * Drain pages of the indicated processor.
- *
- * The processor must either be the current processor and the
- * thread pinned to the current processor or a processor that
- * is not online.
- */
-static void drain_pages(unsigned int cpu)
-{
-	unsigned long flags;
-	struct zone *zone;
-
-	for_each_populated_zone(zone) {
-		struct per_cpu_pageset *pset;
-		struct per_cpu_pages *pcp;
-
-		pset = per_cpu_ptr(zone->pageset, cpu);
-
-		local_irq_save(flags);
-		pcp = &pset->pcp;
-		if (pcp->count) {
-			atomic_long_add(pcp->count, &pages_drained);
-			free_pcppages_bulk(zone, pcp->count, pcp);
-			WRITE_ONCE(pcp->count, 0);
-		}
-		local_irq_restore(flags);
-	}
-}
-
-/*
- * Spill all of this CPU's per-cpu pages back into the buddy allocator.
- */
-static void drain_local_pages(void *arg)
-{
-	(void)arg;
-	drain_pages((unsigned int)smp_processor_id());
-}
 
 /*
  * Spill all the per-cpu pages from all CPUs back into the buddy allocator.
@@ -89,7 +51,7 @@ static void drain_all_pages(void)
 		else
 			cpumask_clear_cpu(cpu, &cpus_with_pcps);
 	}
-	on_each_cpu_mask(&cpus_with_pcps, drain_local_pages, NULL, 1);
+	on_each_cpu_mask(&cpus_with_pcps, drain_local_pages_count_check, NULL, 1);
 }
 
 const struct drain_variant_ops drain_ops_ipi_mask = {

@@ -10,7 +10,8 @@
  * same per-CPU queue and doorbell as an IPI (waking an idle kworker on
  * another CPU is a reschedule IPI), the target runs it at its next
  * interrupt point as its worker would at the next schedule, and
- * flush_work() waits for it with the IPI timeout.
+ * flush_work() waits for it with the IPI timeout. drain_pages is still
+ * 2.6.38's (drain_pages_count_check, drain/drain_count_check.c).
  */
 #include <pthread.h>
 
@@ -20,33 +21,6 @@ static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /* Drains skipped because another drain was in progress (reported by the cases). */
 atomic_long_t drains_skipped;
-
-static void drain_pages(unsigned int cpu)
-{
-	unsigned long flags;
-	struct zone *zone;
-
-	for_each_populated_zone(zone) {
-		struct per_cpu_pageset *pset;
-		struct per_cpu_pages *pcp;
-
-		pset = per_cpu_ptr(zone->pageset, cpu);
-
-		local_irq_save(flags);
-		pcp = &pset->pcp;
-		if (pcp->count) {
-			atomic_long_add(pcp->count, &pages_drained);
-			free_pcppages_bulk(zone, pcp->count, pcp);
-			WRITE_ONCE(pcp->count, 0);
-		}
-		local_irq_restore(flags);
-	}
-}
-
-static void drain_local_pages(void)
-{
-	drain_pages((unsigned int)smp_processor_id());
-}
 
 static void drain_local_pages_wq(void *work)
 {
@@ -59,7 +33,7 @@ static void drain_local_pages_wq(void *work)
 	 * a different one.
 	 */
 	preempt_disable();
-	drain_local_pages();
+	drain_local_pages_count_check(NULL);
 	preempt_enable();
 }
 

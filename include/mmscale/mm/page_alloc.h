@@ -83,6 +83,10 @@ void drain_mm_teardown(void);
 int pages_conserved(long held, char *err, size_t errlen);
 long drain_pool_total(void);
 
+/* drain_pages with the pcp->count check (2.6.38 to 4.x), shared by the variants that keep it. */
+void drain_pages_count_check(unsigned int cpu);
+void drain_local_pages_count_check(void *arg);
+
 /* Pages freed by drains (drain_pages and friends), machine-wide so far. */
 extern atomic_long_t pages_drained;
 
