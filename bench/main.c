@@ -53,7 +53,8 @@ static const char usage[] =
 "                       use); two-CPU floor cases run CPU 0 measured, CPU 1 as partner\n"
 "  --papi-events=LIST   PAPI events counted in the timed region (default\n"
 "                       " MMSCALE_PAPI_DEFAULT_EVENTS ";\n"
-"                       'none' for none). Events this machine lacks are dropped with a note.\n"
+"                       'none' for none). Events this machine lacks are dropped with a note;\n"
+"                       a name PAPI does not know is an error.\n"
 "\0"
 "  --list               print every case with its variants and exit\n"
 "  --describe           print the topology and the placement plan and exit (runs nothing)\n"
@@ -185,9 +186,8 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		goto out_machine;
 	}
 	if (mmscale_papi_init(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
-			      err, sizeof(err)) != 0) {
-		fprintf(stderr, "mmscale: %s\n", err);
-		status = 1;
+			      o->papi_events != NULL, err, sizeof(err)) != 0) {
+		status = usage_error("%s", err);	/* nothing has run or been written */
 		goto out_machine;
 	}
 	if (mmscale_harness_register(plan, threads, nr_threads, err, sizeof(err)) != 0) {

@@ -107,7 +107,7 @@ static bool try_add(int set, int code, const char *name)
 	return true;
 }
 
-int mmscale_papi_init(const char *list, char *err, size_t errlen)
+int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t errlen)
 {
 	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
 	int n = split_events(list, names, err, errlen), rc, set = PAPI_NULL;
@@ -141,6 +141,15 @@ int mmscale_papi_init(const char *list, char *err, size_t errlen)
 		int code;
 
 		rc = PAPI_event_name_to_code(names[i], &code);
+		if (rc != PAPI_OK && explicit_list) {
+			/* Not a name PAPI knows at all: a typo, not a machine without a PMU. */
+			PAPI_cleanup_eventset(set);
+			PAPI_destroy_eventset(&set);
+			mmscale_papi_shutdown();
+			return mmscale_errorf(err, errlen,
+				"--papi-events: PAPI knows no event '%s' (%s); papi_avail -a and "
+				"papi_native_avail list the names", names[i], PAPI_strerror(rc));
+		}
 		if (rc != PAPI_OK) {
 			mmscale_notice("PAPI event %s is not available here (%s): dropped",
 				       names[i], PAPI_strerror(rc));
@@ -149,7 +158,8 @@ int mmscale_papi_init(const char *list, char *err, size_t errlen)
 		if (!try_add(set, code, names[i]))
 			continue;
 		papi.codes[papi.nr] = code;
-		snprintf(papi.names[papi.nr], sizeof(papi.names[0]), "%s", names[i]);
+		/* split_events kept every name shorter than PAPI_MAX_STR_LEN. */
+		memcpy(papi.names[papi.nr], names[i], strlen(names[i]) + 1);
 		if (strcmp(names[i], "perf::CPU-MIGRATIONS") == 0)
 			papi.migrations = papi.nr;
 		papi.nr++;

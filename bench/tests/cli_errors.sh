@@ -65,6 +65,7 @@ cases=(
   "--placement is given twice|--placement=compact|--placement=scatter"
   "--test-stuck-cpu: 'zero' is not a CPU number|--test-stuck-cpu=zero"
   "is larger than mmscale can emulate|--topology=synthetic:node:100000 core:100 pu:4|--describe"
+  "PAPI knows no event 'MMSCALE_NO_SUCH_EVENT'|--papi-events=MMSCALE_NO_SUCH_EVENT|--benchmark_filter=^bdp/"
 )
 
 for entry in "${cases[@]}"; do

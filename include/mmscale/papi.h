@@ -23,10 +23,13 @@ int mmscale_papi_check_list(const char *list, char *err, size_t errlen);
 
 /*
  * Initialise PAPI and keep the listed events that this machine can count.
- * Returns -1 only for a malformed list; a machine without a PMU is not an
- * error. Call once, from the main thread, before any benchmark thread.
+ * An event PAPI knows but this machine cannot count (no PMU, a VM) is
+ * dropped with a notice. A name PAPI does not know at all is an error for
+ * a list the user gave (explicit_list: -1 with one line in err), a notice
+ * for the default list. Call once, from the main thread, before any
+ * benchmark thread.
  */
-int mmscale_papi_init(const char *list, char *err, size_t errlen);
+int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t errlen);
 void mmscale_papi_shutdown(void);
 
 int mmscale_papi_nr_events(void);
