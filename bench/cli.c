@@ -168,7 +168,8 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
 		    take_flag(a, "--list", &o->list, &status) ||
 		    take_flag(a, "--describe", &o->describe, &status) ||
-		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status))
+		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status) ||
+		    take_flag(a, "--verify-placement", &o->verify_placement, &status))
 			continue;
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
 			status = check_gb_flag(a);
@@ -189,8 +190,9 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 	}
 	if (status)
 		return status;
-	if (o->list + o->describe + o->c2c_matrix > 1)
-		return usage_error("%s", "--list, --describe and --c2c-matrix exclude each other");
+	if (o->list + o->describe + o->c2c_matrix + o->verify_placement > 1)
+		return usage_error("%s", "--list, --describe, --c2c-matrix and --verify-placement "
+				   "exclude each other");
 	return 0;
 }
 

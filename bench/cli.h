@@ -14,7 +14,7 @@ struct mmscale_cli {
 	const char *cpus;
 	const char *threads;
 	const char *papi_events;
-	bool list, describe, c2c_matrix, help;
+	bool list, describe, c2c_matrix, verify_placement, help;
 	int gb_argc;
 	char **gb_argv;
 };

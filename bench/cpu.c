@@ -406,3 +406,55 @@ void mmscale_set_online_cpus(unsigned int k)
 	for (unsigned int cpu = 0; cpu < k && cpu < nr_cpu_ids; cpu++)
 		cpumask_set_cpu(cpu, &__cpu_online_mask);
 }
+
+/*
+ * --verify-placement: ask the kernel where every emulated CPU's per-CPU
+ * unit and the global data really are (move_pages in query mode) and
+ * compare with the plan. Returns the number of mismatches, or -1 with err.
+ */
+int mmscale_verify_placement(FILE *out, char *err, size_t errlen)
+{
+	const struct mmscale_plan *p = machine.plan;
+	const struct mmscale_topology *t;
+	long *probe;
+	void *global;
+	int bad = 0, n;
+
+	if (!p)
+		return mmscale_errorf(err, errlen, "no machine");
+	t = p->topo;
+	if (!machine.numa)
+		return mmscale_errorf(err, errlen, "NUMA is not available here: placement "
+				      "cannot be verified");
+	n = p->nr_cpus;
+	probe = alloc_percpu(long);	/* zeroed: every unit's page is touched now */
+	global = mmscale_alloc_global(4096, err, errlen);
+	if (!probe || !global) {
+		free_percpu(probe);
+		return probe ? -1 : mmscale_errorf(err, errlen, "per-CPU units full");
+	}
+	memset(global, 1, 4096);
+	for (int cpu = 0; cpu < n; cpu++) {
+		void *page = per_cpu_ptr(probe, cpu);
+		int status = -1, want = t->nodes[p->cpu[cpu].mem_node].os_index;
+
+		if (numa_move_pages(0, 1, &page, NULL, &status, 0) != 0 || status != want) {
+			bad++;
+			fprintf(out, "cpu %d: per-CPU data on node %d, planned node %d (its CPU is on "
+				"node %d)\n", cpu, status, want, t->nodes[p->cpu[cpu].node].os_index);
+		}
+	}
+	{
+		int status = -1, want = t->nodes[t->nodes[0].mem_node].os_index;
+
+		if (numa_move_pages(0, 1, &global, NULL, &status, 0) != 0 || status != want) {
+			bad++;
+			fprintf(out, "global data on node %d, planned node %d\n", status, want);
+		}
+	}
+	fprintf(out, "placement: %d emulated CPUs' per-CPU data and the global data checked with "
+		"move_pages: %s\n", n, bad ? "MISMATCHES above" : "all on their planned nodes");
+	free_percpu(probe);
+	mmscale_free_mem(global, 4096);
+	return bad;
+}

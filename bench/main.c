@@ -35,7 +35,7 @@
 static const char usage[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
-"               [--list | --describe | --c2c-matrix] [--help]\n"
+"               [--list | --describe | --c2c-matrix | --verify-placement] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
 "per thread, with exact operation counts, PAPI counters where the machine has them,\n"
@@ -60,6 +60,8 @@ static const char usage[] =
 "  --describe           print the topology and the placement plan and exit (runs nothing)\n"
 "  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
 "                       (real topology only)\n"
+"  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
+"                       the global data really are, against the plan (real topology only)\n"
 "  --help               this text\n"
 "\n"
 "Google Benchmark flags: --benchmark_filter=REGEX, --benchmark_min_time=S,\n"
@@ -171,12 +173,21 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		mmscale_describe(stdout, plan, threads, nr_threads);
 		return 0;
 	}
-	if (o->c2c_matrix && mmscale_topology_stand_in(plan->topo))
-		return usage_error("%s", "--c2c-matrix measures this machine: it cannot use a "
-				   "--topology stand-in");
+	if ((o->c2c_matrix || o->verify_placement) && mmscale_topology_stand_in(plan->topo))
+		return usage_error("%s", o->c2c_matrix ?
+				   "--c2c-matrix measures this machine: it cannot use a --topology stand-in" :
+				   "--verify-placement checks this machine: it cannot use a --topology stand-in");
 	if (mmscale_machine_setup(plan, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmscale: %s\n", err);
 		return 1;
+	}
+	if (o->verify_placement) {
+		int bad = mmscale_verify_placement(stdout, err, sizeof(err));
+
+		if (bad < 0)
+			fprintf(stderr, "mmscale: %s\n", err);
+		status = bad ? 1 : 0;
+		goto out_machine;
 	}
 	if (o->c2c_matrix) {
 		if (mmscale_c2c_matrix(plan, stdout, err, sizeof(err)) != 0) {

@@ -66,6 +66,7 @@ cases=(
   "--test-stuck-cpu: 'zero' is not a CPU number|--test-stuck-cpu=zero"
   "is larger than mmscale can emulate|--topology=synthetic:node:100000 core:100 pu:4|--describe"
   "PAPI knows no event 'MMSCALE_NO_SUCH_EVENT'|--papi-events=MMSCALE_NO_SUCH_EVENT|--benchmark_filter=^bdp/"
+  "--verify-placement checks this machine|--verify-placement|--topology=synthetic:node:2 core:1 pu:1"
 )
 
 for entry in "${cases[@]}"; do
@@ -102,6 +103,7 @@ declare -A sample=(
   [--congestion-wait-us]="--congestion-wait-us=0 --describe"
   [--device-pages-per-ms]="--device-pages-per-ms=100 --describe"
   [--ipi]="--ipi=signal --describe" [--ipi-timeout-ms]="--ipi-timeout-ms=500 --describe"
+  [--verify-placement]="--verify-placement"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do
   # shellcheck disable=SC2086

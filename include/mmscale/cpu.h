@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "topology.h"
 
 /* Bytes of per-CPU unit each emulated CPU gets for alloc_percpu(). */
@@ -70,6 +71,12 @@ struct mmscale_cpu_pool {
 int mmscale_pool_start(struct mmscale_cpu_pool *pool, int first, int nr,
 		       void (*fn)(void *arg), void *arg, char *err, size_t errlen);
 void mmscale_pool_stop(struct mmscale_cpu_pool *pool);
+
+/*
+ * --verify-placement: where the kernel put every per-CPU unit and the
+ * global data (move_pages query) against the plan. Mismatch count or -1.
+ */
+int mmscale_verify_placement(FILE *out, char *err, size_t errlen);
 
 /*
  * Take CPUs k.. offline for a run (an emulated machine of k CPUs on the
