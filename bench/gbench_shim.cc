@@ -6,6 +6,7 @@
  * starts and stops its timer, so PAPI counts the timed region only.
  */
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -157,7 +158,7 @@ public:
 	}
 
 	bool ok() const { return ok_; }
-	int finished_benchmarks = 0;
+	std::atomic<int> finished_benchmarks{ 0 };	/* read by the interrupt handler */
 
 private:
 	void write_file()
@@ -195,7 +196,7 @@ private:
 	std::vector<Run> runs_;
 };
 
-AtomicFileReporter *active_file_reporter;
+std::atomic<AtomicFileReporter *> active_file_reporter{ nullptr };
 
 } // namespace
 
@@ -203,7 +204,9 @@ extern "C" {
 
 int mmscale_gbench_finished(void)
 {
-	return active_file_reporter ? active_file_reporter->finished_benchmarks : 0;
+	AtomicFileReporter *r = active_file_reporter.load();
+
+	return r ? r->finished_benchmarks.load() : 0;
 }
 
 mmscale_bench *mmscale_bench_register(const char *name, mmscale_bench_fn fn, void *arg)

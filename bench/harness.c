@@ -21,6 +21,7 @@
 
 struct registration {
 	struct mmscale_run run;		/* first: the body gets &reg->run */
+	char title[256];		/* "case/variant (threads N)" for interrupt messages */
 	const struct mmscale_plan *plan;
 	/* Per run, set on the main thread by run_setup before any thread starts. */
 	char setup_error[256];
@@ -61,15 +62,13 @@ static const struct mmscale_timing_hooks papi_hooks = {
 	.stop = hook_stop,
 };
 
-char mmscale_running_case[256];
+const char *_Atomic mmscale_running_case;
 
 static void run_setup(void *arg)
 {
 	struct registration *reg = arg;
 
-	snprintf(mmscale_running_case, sizeof(mmscale_running_case), "%s%s%s (threads %d)",
-		 reg->run.c->name, reg->run.v ? "/" : "", reg->run.v ? reg->run.v->name : "",
-		 reg->nr_threads);
+	atomic_store(&mmscale_running_case, reg->title);
 	reg->setup_error[0] = '\0';
 	atomic_store(&reg->migrated, false);
 	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads) != 0)
@@ -180,6 +179,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 	reg->run.c = c;
 	reg->run.v = v;
 	reg->run.nr_threads = threads;
+	snprintf(reg->title, sizeof(reg->title), "%s (threads %d)", name, threads);
 	reg->plan = p;
 	reg->nr_threads = threads;
 	b = mmscale_bench_register(name, case_trampoline, reg);

@@ -11,6 +11,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,10 +114,10 @@ static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan 
 /*
  * SIGINT or SIGTERM during a run: the results file already holds every
  * finished case (it is rewritten atomically after each), the case that was
- * running is discarded. Say which, and exit 128 + signal. Only
- * async-signal-safe calls: write and _exit.
+ * running is discarded. Say which, and end by that signal (a shell sees
+ * status 128 + signal). Only async-signal-safe calls: write and raise.
  */
-static const char *interrupt_results;
+static const char *_Atomic interrupt_results;
 
 static void say(const char *s)
 {
@@ -136,16 +137,24 @@ static void on_interrupt(int sig)
 		finished /= 10;
 	} while (finished && i > 0);
 	say(sig == SIGINT ? "mmscale: interrupted (SIGINT) during " : "mmscale: terminated (SIGTERM) during ");
-	say(mmscale_running_case[0] ? mmscale_running_case : "start-up");
+	const char *running = atomic_load(&mmscale_running_case);
+	const char *results = atomic_load(&interrupt_results);
+
+	say(running ? running : "start-up");
 	say(", which is discarded; ");
-	if (interrupt_results) {
+	if (results) {
 		say(num + i);
 		say(" finished benchmarks are in ");
-		say(interrupt_results);
+		say(results);
 	} else {
 		say("finished results were only printed (no --benchmark_out)");
 	}
 	say("\n");
+	/*
+	 * End by the same signal, as an interrupted Unix program should: the
+	 * parent (a shell: status 128 + signal) learns how it ended.
+	 */
+	raise(sig);	/* SA_RESETHAND and SA_NODEFER: the default action, now */
 	_exit(128 + sig);
 }
 
@@ -155,6 +164,7 @@ static void install_interrupt_handlers(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -208,7 +218,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		int out_ok;
 
 		mmscale_harness_add_context(plan, threads, nr_threads);
-		interrupt_results = o->out;
+		atomic_store(&interrupt_results, o->out);
 		install_interrupt_handlers();
 		/* Zero matched: GB has already said which filter matched nothing. */
 		if (mmscale_gbench_run(o->format, o->out, o->out_format, &out_ok) == 0)

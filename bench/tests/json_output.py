@@ -140,14 +140,21 @@ check(nxt and not nxt.get("error_occurred"), "the next case ran")
 # valid; the running one is discarded and named; the exit status says so.
 import signal  # noqa: E402
 import time  # noqa: E402
-for sig, status, word in ((signal.SIGINT, 130, "interrupted (SIGINT)"),
-                          (signal.SIGTERM, 143, "terminated (SIGTERM)")):
+# The process ends by the signal itself (a shell shows 130 or 143); under
+# ThreadSanitizer, which interposes on signals, the handler's fallback
+# _exit(128 + signal) ends it instead.
+# TSAN_OPTIONS=report_thread_leaks=0, for these two runs only: a run killed
+# mid-case leaves its partner threads unjoined on purpose, which TSan would
+# report as a leak at exit; races are still reported.
+env = dict(os.environ, TSAN_OPTIONS="report_thread_leaks=0")
+for sig, status, word in ((signal.SIGINT, (-signal.SIGINT, 130), "interrupted (SIGINT)"),
+                          (signal.SIGTERM, (-signal.SIGTERM, 143), "terminated (SIGTERM)")):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         proc = subprocess.Popen([mmscale, "--benchmark_filter=^(bdp|vmstat)/", "--threads=1",
                                  "--benchmark_min_time=0.3", "--papi-events=none",
                                  "--benchmark_out=" + out], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.PIPE, text=True, env=env)
         deadline = time.time() + 120
         done = 0
         while time.time() < deadline and proc.poll() is None:
@@ -160,7 +167,7 @@ for sig, status, word in ((signal.SIGINT, 130, "interrupted (SIGINT)"),
             time.sleep(0.02)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
-        check(proc.returncode == status, f"{word}: exit {proc.returncode}")
+        check(proc.returncode in status, f"{word}: exit {proc.returncode}")
         lines = err.strip().splitlines()
         check(lines and word in lines[-1] and "which is discarded" in lines[-1]
               and out in lines[-1], f"{word}: {lines[-1:] if lines else err}")
