@@ -8,9 +8,10 @@ run (trimmed mean: drop the fastest and the slowest run), else the single run.
 
 usage: scripts/quick_tables.py RESULTS.json [--markdown]
 
-Significance tests and two-folder (before/after) comparison belong to
-scripts/compare (not yet written); these tables say how many runs each
-figure rests on. Where repetitions were run each figure is followed by its
+These tables come from the aggregates Google Benchmark computed (they work
+with --benchmark_report_aggregates_only); for significance (Mann-Whitney p)
+and before/after comparison of two results use scripts/compare, which needs
+the individual runs. Where repetitions were run each figure is followed by its
 trimmed standard deviation in parentheses."""
 import json
 import re
