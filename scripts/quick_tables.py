@@ -151,7 +151,9 @@ def tables(path, markdown=False):
                     vv = value(ent, key) if ent else None
                     if vv is None:
                         continue
-                    diff = (vv - bv) / bv * 100 if bv else float("nan")
+                    # A percentage already (victim_lost_pct) differs in points.
+                    diff = f"{vv - bv:+.2f}pp" if key.endswith("_pct") else \
+                        f"{(vv - bv) / bv * 100 if bv else float('nan'):+.1f}%"
                     rows.append((fmt(bv, spread(g[base_name], key)), fmt(vv, spread(g[v], key)),
                                  diff, f"{family}/{v} vs {base_name} [{params}]", min(nb, nv)))
             if not rows:
@@ -162,14 +164,14 @@ def tables(path, markdown=False):
                 out.append(f"| {base_name} | variant | diff | case | runs |")
                 out.append("|---:|---:|---:|---|---:|")
                 for bv, vv, diff, name, n in rows:
-                    out.append(f"| {bv} | {vv} | {diff:+.1f}% | {name} | {n} |")
+                    out.append(f"| {bv} | {vv} | {diff} | {name} | {n} |")
                 out.append("")
             else:
                 out.append(title)
                 out.append(f"{base_name:>20} {'variant':>20} {'diff':>8}  case (runs)")
                 out.append("-" * 90)
                 for bv, vv, diff, name, n in rows:
-                    out.append(f"{bv:>20} {vv:>20} {diff:>+7.1f}%  {name} ({n})")
+                    out.append(f"{bv:>20} {vv:>20} {diff:>8}  {name} ({n})")
                 out.append("")
     return "\n".join(out)
 
