@@ -93,7 +93,7 @@ def main():
         f"Measured on: {machine()}; {context_line(ctx)}. One NUMA node and no PMU: the exact "
         "operation counts hold anywhere; the times are this VM's, read as ratios within one run.",
         "",
-        "Reproduce: `python3 scripts/results_counters.py`, which runs",
+        "Reproduce: `scripts/results_counters.py`, which runs",
         "",
         f"    {command(RUN_BDP)}",
         f"    {command(RUN_PADDED)}",

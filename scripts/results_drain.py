@@ -78,7 +78,7 @@ def main():
         "reaches one other CPU, so the figures are the per-CPU cost the seed's 128-node machine "
         "paid 127 times over per drain, not its totals.",
         "",
-        "Reproduce: `python3 scripts/results_drain.py`, which runs",
+        "Reproduce: `scripts/results_drain.py`, which runs",
         "",
         f"    {command(RUN_FLOOR)}",
         f"    {command(RUN_DRAIN)}",

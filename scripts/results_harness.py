@@ -40,7 +40,7 @@ def main():
         "more than the s.d. within one run, so read the ratios (measured side by side in one "
         "run), not the absolute figures.",
         "",
-        f"Reproduce: `python3 scripts/results_harness.py` (runs `{command(RUN_ARGS)}` and "
+        f"Reproduce: `scripts/results_harness.py` (runs `{command(RUN_ARGS)}` and "
         f"times `{command(describe_args)}` ten times).",
         "",
         "Time per operation: one round trip for pingpong, mailbox and signal; one read for "

@@ -54,7 +54,7 @@ def main():
         "Placement and exact counts only: every emulated CPU runs on this machine's PUs, "
         "oversubscribed, and every result says so.",
         "",
-        "Reproduce: `python3 scripts/results_standin.py`, which runs",
+        "Reproduce: `scripts/results_standin.py`, which runs",
         "",
         f"    {command(DESCRIBE)}",
         f"    {command(DESCRIBE_SCATTER)}",
