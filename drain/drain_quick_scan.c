@@ -14,9 +14,7 @@
 static void free_pcppages_bulk_quick_scan(struct zone *zone, int count,
 					  struct per_cpu_pages *pcp)
 {
-	int migratetype = 0;
-	int batch_free = 0;
-	int to_free = count;
+	int migratetype;
 
 	/*
 	 * Quick scan of zones. If all are empty, there is nothing to do.
@@ -31,44 +29,8 @@ static void free_pcppages_bulk_quick_scan(struct zone *zone, int count,
 	if (migratetype == MIGRATE_PCPTYPES)
 		return;
 
-	spin_lock(&zone->lock);
-	zone->all_unreclaimable = 0;
-	zone->pages_scanned = 0;
-
-	migratetype = 0;
-	while (to_free) {
-		struct page *page;
-		struct list_head *list;
-
-		/*
-		 * Remove pages from lists in a round-robin fashion. A
-		 * batch_free count is maintained that is incremented when an
-		 * empty list is encountered.  This is so more pages are freed
-		 * off fuller lists instead of spinning excessively around empty
-		 * lists
-		 */
-		do {
-			batch_free++;
-			if (++migratetype == MIGRATE_PCPTYPES)
-				migratetype = 0;
-			list = &pcp->lists[migratetype];
-		} while (list_empty(list));
-
-		/* This is the only non-empty list. Free them all. */
-		if (batch_free == MIGRATE_PCPTYPES)
-			batch_free = to_free;
-
-		do {
-			page = list_entry(list->prev, struct page, lru);
-			/* must delete as __free_one_page list manipulates */
-			list_del(&page->lru);
-			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
-			__free_one_page(page, zone, 0, (int)page_private(page));
-			count_inc(MMSCALE_PAGES_MOVED);
-		} while (--to_free && --batch_free && !list_empty(list));
-	}
-	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
-	spin_unlock(&zone->lock);
+	/* From here on, the patch leaves 2.6.38's free path unchanged. */
+	free_pcppages_bulk(zone, count, pcp);
 }
 
 /*
