@@ -54,19 +54,16 @@ BUILD_BUG_ON(offsetof(struct c2c_shared, ack) - offsetof(struct c2c_shared, req)
 static struct c2c_shared *_Atomic signal_shared;
 
 /* Start CPU 1 running partner_fn on fresh, zeroed shared data. */
-static int c2c_start(struct mmscale_run *run, const char *name, void (*partner_fn)(void *))
+static int c2c_start(struct mmscale_run *run, void (*partner_fn)(void *), char *err,
+		     size_t errlen)
 {
-	char err[256];
-	struct c2c_shared *sh = mmscale_alloc_global(sizeof(*sh), err, sizeof(err));
+	struct c2c_shared *sh = mmscale_alloc_global(sizeof(*sh), err, errlen);
 
-	if (!sh) {
-		mmscale_notice("%s: %s", name, err);
+	if (!sh)
 		return -1;
-	}
 	atomic_store(&signal_shared, sh);
 	if (mmscale_partner_start(&sh->partner, C2C_PARTNER_CPU, partner_fn, sh,
-				  err, sizeof(err)) != 0) {
-		mmscale_notice("%s: %s", name, err);
+				  err, errlen) != 0) {
 		atomic_store(&signal_shared, NULL);
 		mmscale_free_mem(sh, sizeof(*sh));
 		return -1;
@@ -75,7 +72,7 @@ static int c2c_start(struct mmscale_run *run, const char *name, void (*partner_f
 	return 0;
 }
 
-static void c2c_teardown(struct mmscale_run *run)
+static int c2c_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct c2c_shared *sh = run->data;
 
@@ -84,6 +81,7 @@ static void c2c_teardown(struct mmscale_run *run)
 	atomic_store(&signal_shared, NULL);
 	mmscale_free_mem(sh, sizeof(*sh));
 	run->data = NULL;
+	return 0;
 }
 
 /*
@@ -134,9 +132,9 @@ static void pingpong_partner(void *arg)
 	echo_until_stop(&sh->same_line.ping, &sh->same_line.pong, &sh->stop);
 }
 
-static int pingpong_setup(struct mmscale_run *run, int nr_threads)
+static int pingpong_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	return c2c_start(run, "c2c/pingpong", pingpong_partner);
+	return c2c_start(run, pingpong_partner, err, errlen);
 }
 
 static void c2c_pingpong(struct mmscale_state *st, struct mmscale_run *run)
@@ -153,9 +151,9 @@ static void mailbox_partner(void *arg)
 	echo_until_stop(&sh->req, &sh->ack, &sh->stop);
 }
 
-static int mailbox_setup(struct mmscale_run *run, int nr_threads)
+static int mailbox_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	return c2c_start(run, "c2c/mailbox", mailbox_partner);
+	return c2c_start(run, mailbox_partner, err, errlen);
 }
 
 static void c2c_mailbox(struct mmscale_state *st, struct mmscale_run *run)
@@ -191,15 +189,15 @@ static void write_shared_partner(void *arg)
 	write_until_stop(sh, &sh->shared);
 }
 
-static int read_local_setup(struct mmscale_run *run, int nr_threads)
+static int read_local_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	/* CPU 1 writes as hard as in read_shared, but to a line of its own. */
-	return c2c_start(run, "c2c/read_local", write_own_partner);
+	return c2c_start(run, write_own_partner, err, errlen);
 }
 
-static int read_shared_setup(struct mmscale_run *run, int nr_threads)
+static int read_shared_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	return c2c_start(run, "c2c/read_shared", write_shared_partner);
+	return c2c_start(run, write_shared_partner, err, errlen);
 }
 
 static void read_body(struct mmscale_state *st, _Atomic u64 *line)
@@ -256,7 +254,7 @@ static void signal_partner(void *arg)
 		spin_wait_step(&spins);
 }
 
-static int c2c_signal_setup(struct mmscale_run *run, int nr_threads)
+static int c2c_signal_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct sigaction sa;
 	struct c2c_shared *sh;
@@ -266,11 +264,9 @@ static int c2c_signal_setup(struct mmscale_run *run, int nr_threads)
 	sa.sa_handler = c2c_signal_handler;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(c2c_signal_number(), &sa, NULL) != 0) {
-		mmscale_notice("c2c/signal: cannot install the signal handler");
-		return -1;
-	}
-	if (c2c_start(run, "c2c/signal", signal_partner) != 0)
+	if (sigaction(c2c_signal_number(), &sa, NULL) != 0)
+		return mmscale_errorf(err, errlen, "cannot install the signal handler");
+	if (c2c_start(run, signal_partner, err, errlen) != 0)
 		return -1;
 	sh = run->data;
 	while (!atomic_load_explicit(&sh->target_ready, memory_order_acquire))
@@ -303,25 +299,23 @@ struct lock_shared {
 	u64 held;	/* written only under the lock */
 };
 
-static int lock_setup(struct mmscale_run *run, int nr_threads)
+static int lock_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	char err[256];
-	struct lock_shared *ls = mmscale_alloc_global(sizeof(*ls), err, sizeof(err));
+	struct lock_shared *ls = mmscale_alloc_global(sizeof(*ls), err, errlen);
 
 	(void)nr_threads;
-	if (!ls) {
-		mmscale_notice("c2c/ticket_lock: %s", err);
+	if (!ls)
 		return -1;
-	}
 	spin_lock_init(&ls->lock);
 	run->data = ls;
 	return 0;
 }
 
-static void lock_teardown(struct mmscale_run *run)
+static int lock_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	mmscale_free_mem(run->data, sizeof(struct lock_shared));
 	run->data = NULL;
+	return 0;
 }
 
 #define LOCK_BATCH 64

@@ -15,6 +15,7 @@ struct mmscale_cli {
 	const char *threads;
 	const char *papi_events;
 	bool list, describe, c2c_matrix, verify_placement, help;
+	bool describe_json;		/* --describe=json */
 	int gb_argc;
 	char **gb_argv;
 };

@@ -176,3 +176,104 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 			c->node, c->core, c->run_pu, c->mem_node);
 	}
 }
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/*
+ * --describe=json: the same facts for scripts (scripts/sweep plans its
+ * thread counts from it), one JSON object. Schema: topology {summary,
+ * stand_in, nodes, pus, real_pus}; plan {placement, cpus, cpus_per_node[],
+ * oversubscribed_from}; threads[]; nodes[] {node, pus, memory_bytes,
+ * memory_node, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
+ * core, runs_on, memory_node} for every CPU of the plan.
+ */
+void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
+			   const int *threads, int nr_threads)
+{
+	const struct mmscale_topology *t = p->topo;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int *per_node = calloc((size_t)t->nr_nodes, sizeof(*per_node));
+	char summary[512];
+	int oversubscribed_from = 0;
+
+	mmscale_topology_summary(t, summary, sizeof(summary));
+	fputs("{\"topology\": {\"summary\": ", out);
+	json_string(out, summary);
+	fprintf(out, ", \"stand_in\": %s, \"nodes\": %d, \"pus\": %d, \"real_pus\": %d},\n",
+		mmscale_topology_stand_in(t) ? "true" : "false", t->nr_nodes, t->nr_pus,
+		t->nr_real_pus);
+
+	for (int n = 1; n <= p->nr_cpus && !oversubscribed_from; n++)
+		if (mmscale_plan_oversubscribed(p, n))
+			oversubscribed_from = n;
+	fprintf(out, " \"plan\": {\"placement\": \"%s\", \"cpus\": %d, \"cpus_per_node\": [",
+		mmscale_placement_name(p->placement), p->nr_cpus);
+	for (int i = 0; per_node && i < p->nr_cpus; i++)
+		per_node[p->cpu[i].node]++;
+	for (int n = 0; n < t->nr_nodes; n++)
+		fprintf(out, "%s%d", n ? ", " : "", per_node ? per_node[n] : 0);
+	if (oversubscribed_from)
+		fprintf(out, "], \"oversubscribed_from\": %d},\n", oversubscribed_from);
+	else
+		fputs("], \"oversubscribed_from\": null},\n", out);
+
+	fputs(" \"threads\": [", out);
+	for (int i = 0; i < nr_threads; i++)
+		fprintf(out, "%s%d", i ? ", " : "", threads[i]);
+	fputs("],\n \"nodes\": [", out);
+	for (int n = 0; n < t->nr_nodes; n++) {
+		char *cpus = NULL;
+
+		hwloc_bitmap_zero(set);
+		for (int i = 0; i < t->nr_pus; i++)
+			if (t->pus[i].node == n)
+				hwloc_bitmap_set(set, (unsigned)t->pus[i].os_index);
+		if (hwloc_bitmap_iszero(set) || hwloc_bitmap_list_asprintf(&cpus, set) < 0)
+			cpus = NULL;
+		fprintf(out, "%s\n  {\"node\": %d, \"pus\": %d, \"memory_bytes\": %llu, "
+			"\"memory_node\": %d, \"cpus\": ", n ? "," : "", n, t->nodes[n].nr_pus,
+			(unsigned long long)t->nodes[n].memory, t->nodes[n].mem_node);
+		json_string(out, cpus ? cpus : "");
+		fputc('}', out);
+		free(cpus);
+	}
+	fputs("],\n \"distances\": ", out);
+	if (!t->distances) {
+		fputs("null", out);
+	} else {
+		fputc('[', out);
+		for (int a = 0; a < t->nr_nodes; a++) {
+			fputs(a ? ",\n  [" : "\n  [", out);
+			for (int b = 0; b < t->nr_nodes; b++)
+				fprintf(out, "%s%llu", b ? ", " : "",
+					(unsigned long long)mmscale_node_distance(t, a, b));
+			fputc(']', out);
+		}
+		fputc(']', out);
+	}
+	fputs(",\n \"cpus\": [", out);
+	for (int i = 0; i < p->nr_cpus; i++) {
+		const struct mmscale_cpu_info *c = &p->cpu[i];
+
+		fprintf(out, "%s\n  {\"cpu\": %d, \"pu\": %d, \"node\": %d, \"core\": %d, "
+			"\"runs_on\": %d, \"memory_node\": %d}", i ? "," : "", i,
+			t->pus[c->pu].os_index, c->node, c->core, c->run_pu, c->mem_node);
+	}
+	fputs("]}\n", out);
+	free(per_node);
+	hwloc_bitmap_free(set);
+}

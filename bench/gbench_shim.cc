@@ -5,14 +5,16 @@
  * every benchmark, and calls the harness's timing hooks exactly where GB
  * starts and stops its timer, so PAPI counts the timed region only.
  */
-#include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -34,11 +36,42 @@ static benchmark::BenchmarkReporter *new_csv_reporter()
 #pragma GCC diagnostic pop
 }
 
+/*
+ * Every thread of a run waits here twice: after thread 0 ran the setup hook,
+ * and before thread 0 runs the teardown hook. The count is the run's thread
+ * count (one registration may have several). The mutex also orders the
+ * setup's writes before every thread's reads.
+ */
+struct run_barrier {
+	std::mutex m;
+	std::condition_variable cv;
+	int waiting = 0;
+	unsigned long generation = 0;
+
+	void wait(int threads)
+	{
+		std::unique_lock<std::mutex> lock(m);
+		unsigned long g = generation;
+
+		if (++waiting == threads) {
+			waiting = 0;
+			generation++;
+			cv.notify_all();
+			return;
+		}
+		cv.wait(lock, [&] { return generation != g; });
+	}
+};
+
 struct mmscale_bench {
 	benchmark::internal::Benchmark *gb;
 	mmscale_bench_fn fn;
 	void *arg;
 	mmscale_timing_hooks hooks;
+	mmscale_run_hook setup;
+	mmscale_run_hook teardown;
+	run_barrier barrier;
+	char setup_error[256];	/* written by thread 0 before the first barrier */
 };
 
 struct mmscale_state {
@@ -55,51 +88,6 @@ std::vector<mmscale_bench *> &benches()
 	static std::vector<mmscale_bench *> all;
 	return all;
 }
-
-/*
- * GB's Setup/Teardown take a plain function pointer with no user argument,
- * so each registration gets its own trampoline from a fixed table of
- * template instances, indexed by slot.
- */
-constexpr size_t kRunHookSlots = 1024;
-struct run_hook_slot {
-	mmscale_run_hook setup;
-	mmscale_run_hook teardown;
-	void *arg;
-};
-std::array<run_hook_slot, kRunHookSlots> run_hook_slots;
-size_t run_hook_slots_used;
-
-template <size_t I> void setup_trampoline(const benchmark::State &)
-{
-	if (run_hook_slots[I].setup)
-		run_hook_slots[I].setup(run_hook_slots[I].arg);
-}
-
-template <size_t I> void teardown_trampoline(const benchmark::State &)
-{
-	if (run_hook_slots[I].teardown)
-		run_hook_slots[I].teardown(run_hook_slots[I].arg);
-}
-
-using gb_hook = void (*)(const benchmark::State &);
-
-template <size_t... I>
-constexpr std::array<gb_hook, sizeof...(I)> make_setups(std::index_sequence<I...>)
-{
-	return { { &setup_trampoline<I>... } };
-}
-
-template <size_t... I>
-constexpr std::array<gb_hook, sizeof...(I)> make_teardowns(std::index_sequence<I...>)
-{
-	return { { &teardown_trampoline<I>... } };
-}
-
-const std::array<gb_hook, kRunHookSlots> setups =
-	make_setups(std::make_index_sequence<kRunHookSlots>{});
-const std::array<gb_hook, kRunHookSlots> teardowns =
-	make_teardowns(std::make_index_sequence<kRunHookSlots>{});
 
 double trimmed_mean(const std::vector<double> &v)
 {
@@ -125,19 +113,28 @@ inline void timing_stop(mmscale_state *s)
 		s->b->hooks.stop(s);
 }
 
+/* The benchmark running now, for an interrupt message (read by a signal handler). */
+std::atomic<const char *> running_benchmark{ nullptr };
+std::atomic<bool> any_benchmark_started{ false };
+
 /*
- * The results file, written atomically after every finished benchmark: all
- * runs so far, as a complete JSON (or CSV) document, to FILE.partial and
+ * Between GB and the display: says when the run goes ahead (GB found
+ * benchmarks for the filter), names every run that ended in error, and with
+ * a results file writes it atomically after every finished benchmark: all
+ * runs so far, as a complete JSON (or CSV) document, to FILE.partial
  * renamed over FILE. An interrupted run leaves every finished case, valid,
  * and nothing of the case that was running.
  */
-class AtomicFileReporter : public benchmark::BenchmarkReporter {
+class RunReporter : public benchmark::BenchmarkReporter {
 public:
-	AtomicFileReporter(benchmark::BenchmarkReporter *display, std::string path, bool csv)
-		: display_(display), path_(std::move(path)), csv_(csv) {}
+	RunReporter(benchmark::BenchmarkReporter *display, const char *path, bool csv,
+		    const mmscale_report_hooks *hooks)
+		: display_(display), path_(path ? path : ""), csv_(csv), hooks_(*hooks) {}
 
 	bool ReportContext(const Context &context) override
 	{
+		if (hooks_.started)
+			hooks_.started();
 		context_.reset(new Context(context));
 		write_file();
 		return display_->ReportContext(context);
@@ -146,9 +143,18 @@ public:
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		display_->ReportRuns(runs);
+		for (const Run &r : runs)
+			if (r.error_occurred && r.run_type == Run::RT_Iteration) {
+				errored_++;
+				std::string name = r.benchmark_name();
+
+				if (hooks_.failed && failed_names_.insert(name).second)
+					hooks_.failed(name.c_str(), r.error_message.c_str());
+			}
 		runs_.insert(runs_.end(), runs.begin(), runs.end());
 		write_file();
 		finished_benchmarks++;
+		running_benchmark = nullptr;
 	}
 
 	void Finalize() override
@@ -158,6 +164,7 @@ public:
 	}
 
 	bool ok() const { return ok_; }
+	int errored() const { return errored_; }
 	std::atomic<int> finished_benchmarks{ 0 };	/* read by the interrupt handler */
 
 private:
@@ -166,6 +173,8 @@ private:
 		std::ostringstream os;
 		std::unique_ptr<benchmark::BenchmarkReporter> file;
 
+		if (path_.empty())
+			return;
 		if (csv_)
 			file.reset(new_csv_reporter());
 		else
@@ -178,9 +187,11 @@ private:
 			file->ReportRuns(runs_);
 		file->Finalize();
 
+		std::string text = os.str();
+		keep_first_date(text);
 		std::string tmp = path_ + ".partial";
 		std::ofstream out(tmp, std::ios::trunc);
-		out << os.str();
+		out << text;
 		out.close();
 		if (!out || std::rename(tmp.c_str(), path_.c_str()) != 0) {
 			std::remove(tmp.c_str());
@@ -188,15 +199,74 @@ private:
 		}
 	}
 
+	/*
+	 * GB's JSON context carries the time it is rendered; the file is
+	 * rendered again after every benchmark, but the run started once: keep
+	 * the first rendering's date, the one the display printed.
+	 */
+	void keep_first_date(std::string &text)
+	{
+		static const std::string key = "\"date\": \"";
+		size_t at = text.find(key), end;
+
+		if (at == std::string::npos || (end = text.find('"', at + key.size())) == std::string::npos)
+			return;
+		if (date_.empty())
+			date_ = text.substr(at, end - at);
+		else
+			text.replace(at, end - at, date_);
+	}
+
 	benchmark::BenchmarkReporter *display_;
+	std::string date_;
 	std::string path_;
 	bool csv_;
+	mmscale_report_hooks hooks_;
 	bool ok_ = true;
+	int errored_ = 0;
+	std::set<std::string> failed_names_;
 	std::unique_ptr<Context> context_;
 	std::vector<Run> runs_;
 };
 
-std::atomic<AtomicFileReporter *> active_file_reporter{ nullptr };
+std::atomic<RunReporter *> active_reporter{ nullptr };
+
+/*
+ * One run of a registration on one of its threads: thread 0 (GB runs it on
+ * the main thread) sets up before any body starts and tears down after
+ * every body ended, so hooks need no GB Setup/Teardown (those take a plain
+ * function pointer without an argument, which capped registrations).
+ */
+void run_one_thread(mmscale_bench *b, benchmark::State &state)
+{
+	mmscale_state s{ &state, b, false, false };
+	bool hooks = b->setup || b->teardown;
+	bool first = state.thread_index() == 0;
+
+	if (hooks) {
+		if (first) {
+			b->setup_error[0] = '\0';
+			if (b->setup && b->setup(b->arg, b->setup_error, sizeof(b->setup_error)) != 0 &&
+			    !b->setup_error[0])
+				snprintf(b->setup_error, sizeof(b->setup_error), "setup failed");
+		}
+		b->barrier.wait(state.threads());
+		if (b->setup_error[0]) {
+			state.SkipWithError(b->setup_error);
+			return;	/* no teardown: a failed setup cleans up after itself */
+		}
+	}
+	b->fn(&s, b->arg);
+	if (s.started && !s.stopped)
+		timing_stop(&s);
+	if (hooks) {
+		char err[256] = "";
+
+		b->barrier.wait(state.threads());
+		if (first && b->teardown && b->teardown(b->arg, err, sizeof(err)) != 0)
+			state.SkipWithError(err[0] ? err : "teardown check failed");
+	}
+}
 
 } // namespace
 
@@ -204,21 +274,31 @@ extern "C" {
 
 int mmscale_gbench_finished(void)
 {
-	AtomicFileReporter *r = active_file_reporter.load();
+	RunReporter *r = active_reporter.load();
 
 	return r ? r->finished_benchmarks.load() : 0;
 }
 
+void mmscale_gbench_set_running(const char *title)
+{
+	running_benchmark = title;
+	any_benchmark_started = true;
+}
+
+const char *mmscale_gbench_running(bool *started)
+{
+	*started = any_benchmark_started.load();
+	return running_benchmark.load();
+}
+
 mmscale_bench *mmscale_bench_register(const char *name, mmscale_bench_fn fn, void *arg)
 {
-	mmscale_bench *b = new mmscale_bench{ nullptr, fn, arg, {} };
+	mmscale_bench *b = new mmscale_bench();
 
+	b->fn = fn;
+	b->arg = arg;
 	b->gb = benchmark::RegisterBenchmark(name, [b](benchmark::State &state) {
-		mmscale_state s{ &state, b, false, false };
-
-		b->fn(&s, b->arg);
-		if (s.started && !s.stopped)
-			timing_stop(&s);
+		run_one_thread(b, state);
 	});
 	b->gb->ComputeStatistics("trimmed_mean", trimmed_mean);
 	b->gb->ComputeStatistics("trimmed_stddev", trimmed_stddev);
@@ -288,17 +368,11 @@ void mmscale_bench_timing_hooks(mmscale_bench *b, const mmscale_timing_hooks *h)
 	b->hooks = *h;
 }
 
-int mmscale_bench_run_hooks(mmscale_bench *b, mmscale_run_hook setup,
-			    mmscale_run_hook teardown)
+void mmscale_bench_run_hooks(mmscale_bench *b, mmscale_run_hook setup,
+			     mmscale_run_hook teardown)
 {
-	if (run_hook_slots_used == kRunHookSlots)
-		return -1;
-	size_t slot = run_hook_slots_used++;
-
-	run_hook_slots[slot] = { setup, teardown, b->arg };
-	b->gb->Setup(setups[slot]);
-	b->gb->Teardown(teardowns[slot]);
-	return 0;
+	b->setup = setup;
+	b->teardown = teardown;
 }
 
 bool mmscale_keep_running(mmscale_state *s)
@@ -416,10 +490,11 @@ void mmscale_gbench_add_context(const char *key, const char *value)
 }
 
 size_t mmscale_gbench_run(const char *display_format, const char *out_path, const char *out_format,
-			  int *out_ok)
+			  const mmscale_report_hooks *hooks, mmscale_gbench_outcome *outcome)
 {
 	std::unique_ptr<benchmark::BenchmarkReporter> display;
 	std::string fmt = display_format ? display_format : "console";
+	static const mmscale_report_hooks no_hooks = {};
 
 	if (fmt == "json")
 		display.reset(new benchmark::JSONReporter());
@@ -429,16 +504,16 @@ size_t mmscale_gbench_run(const char *display_format, const char *out_path, cons
 		display.reset(new benchmark::ConsoleReporter(
 			isatty(1) ? benchmark::ConsoleReporter::OO_Color
 				  : benchmark::ConsoleReporter::OO_None));
-	*out_ok = 1;
-	if (!out_path)
-		return benchmark::RunSpecifiedBenchmarks(display.get());
-
-	AtomicFileReporter file(display.get(), out_path,
-				out_format && std::string(out_format) == "csv");
-	active_file_reporter = &file;
-	size_t n = benchmark::RunSpecifiedBenchmarks(&file);
-	active_file_reporter = nullptr;
-	*out_ok = file.ok();
+	RunReporter reporter(display.get(), out_path,
+			     out_format && std::string(out_format) == "csv",
+			     hooks ? hooks : &no_hooks);
+	active_reporter = &reporter;
+	size_t n = benchmark::RunSpecifiedBenchmarks(&reporter);
+	active_reporter = nullptr;
+	running_benchmark = nullptr;
+	outcome->matched = n;
+	outcome->errored = reporter.errored();
+	outcome->out_ok = reporter.ok();
 	return n;
 }
 

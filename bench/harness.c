@@ -23,8 +23,6 @@ struct registration {
 	struct mmscale_run run;		/* first: the body gets &reg->run */
 	char title[256];		/* "case/variant (threads N)" for interrupt messages */
 	const struct mmscale_plan *plan;
-	/* Per run, set on the main thread by run_setup before any thread starts. */
-	char setup_error[256];
 	int nr_threads;
 	atomic_bool migrated;
 };
@@ -62,26 +60,36 @@ static const struct mmscale_timing_hooks papi_hooks = {
 	.stop = hook_stop,
 };
 
-const char *_Atomic mmscale_running_case;
-
-static void run_setup(void *arg)
+/* A case's reason, as the run's error message: "case: reason". */
+static int case_failed(const struct registration *reg, const char *what, const char *why,
+		       char *err, size_t errlen)
 {
-	struct registration *reg = arg;
+	char reason[256];
 
-	atomic_store(&mmscale_running_case, reg->title);
-	reg->setup_error[0] = '\0';
-	atomic_store(&reg->migrated, false);
-	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads) != 0)
-		snprintf(reg->setup_error, sizeof(reg->setup_error), "%s: setup failed",
-			 reg->run.c->name);
+	snprintf(reason, sizeof(reason), "%s", why[0] ? why : "(no reason given)");
+	return mmscale_errorf(err, errlen, "%s: %s%s", reg->run.c->name, what, reason);
 }
 
-static void run_teardown(void *arg)
+static int run_setup(void *arg, char *err, size_t errlen)
 {
 	struct registration *reg = arg;
+	char why[256] = "";
 
-	if (reg->run.c->teardown && !reg->setup_error[0])
-		reg->run.c->teardown(&reg->run);
+	mmscale_gbench_set_running(reg->title);
+	atomic_store(&reg->migrated, false);
+	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads, why, sizeof(why)) != 0)
+		return case_failed(reg, "setup failed: ", why, err, errlen);
+	return 0;
+}
+
+static int run_teardown(void *arg, char *err, size_t errlen)
+{
+	struct registration *reg = arg;
+	char why[256] = "";
+
+	if (reg->run.c->teardown && reg->run.c->teardown(&reg->run, why, sizeof(why)) != 0)
+		return case_failed(reg, "check failed after the run: ", why, err, errlen);
+	return 0;
 }
 
 static void publish(struct mmscale_state *st, const struct registration *reg)
@@ -133,10 +141,6 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 	int mig = mmscale_papi_migrations_index();
 	char err[256];
 
-	if (reg->setup_error[0]) {
-		mmscale_skip_with_error(st, reg->setup_error);
-		return;
-	}
 	if (mmscale_cpu_enter(mmscale_thread_index(st), err, sizeof(err)) != 0) {
 		mmscale_skip_with_error(st, err);
 		return;
@@ -196,8 +200,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 	if (c->iterations)
 		mmscale_bench_iterations(b, c->iterations(&reg->run));
 	mmscale_bench_timing_hooks(b, &papi_hooks);
-	if (mmscale_bench_run_hooks(b, run_setup, run_teardown) != 0)
-		return mmscale_errorf(err, errlen, "too many benchmark registrations");
+	mmscale_bench_run_hooks(b, run_setup, run_teardown);
 	return 0;
 }
 
@@ -242,13 +245,19 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 	return 0;
 }
 
+/* test/ cases only with --test-cases: they check the harness, they measure nothing. */
+static bool table_enabled(const struct mmscale_case_table *tab)
+{
+	return !tab->test_only || mmscale_params.test_cases;
+}
+
 int mmscale_harness_register(const struct mmscale_plan *p, const int *threads,
 			     int nr_threads, char *err, size_t errlen)
 {
 	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
 		const struct mmscale_case_table *tab = mmscale_case_tables[t];
 
-		for (size_t i = 0; i < tab->nr_cases; i++) {
+		for (size_t i = 0; table_enabled(tab) && i < tab->nr_cases; i++) {
 			const struct mmscale_case *c = &tab->cases[i];
 
 			if (!c->variants) {
@@ -347,7 +356,7 @@ void mmscale_list_cases(FILE *out)
 	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
 		const struct mmscale_case_table *tab = mmscale_case_tables[t];
 
-		for (size_t i = 0; i < tab->nr_cases; i++) {
+		for (size_t i = 0; table_enabled(tab) && i < tab->nr_cases; i++) {
 			const struct mmscale_case *c = &tab->cases[i];
 			const char *threads = c->threads == MMSCALE_THREADS_ONE ? "1 thread" :
 					      c->threads == MMSCALE_THREADS_PAIR ? "CPU 0 + partner CPU 1" :

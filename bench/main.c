@@ -31,8 +31,6 @@
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
 
-#define MAX_THREAD_COUNTS 64
-
 static const char usage[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
@@ -58,7 +56,8 @@ static const char usage[] =
 "                       a name PAPI does not know is an error.\n"
 "\0"
 "  --list               print every case with its variants and exit\n"
-"  --describe           print the topology and the placement plan and exit (runs nothing)\n"
+"  --describe[=json]    print the topology and the placement plan and exit (runs nothing);\n"
+"                       =json: the same as one JSON object, for scripts\n"
 "  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
 "                       (real topology only)\n"
 "  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
@@ -70,9 +69,14 @@ static const char usage[] =
 "--benchmark_out_format=..., --benchmark_report_aggregates_only=true, and the rest of\n"
 "Google Benchmark's --benchmark_* flags.\n"
 "\n"
-"Exit status: 0 success, 2 bad input (one line on stderr, nothing run), 1 other failure.\n";
+"Exit status: 0 success; 2 bad input (one line on stderr, nothing run or written);\n"
+"1 a failed case or check (each named on stderr and in the results, whose other\n"
+"cases are valid), or another failure.\n";
 
-/* Thread counts in cpulist syntax, checked against the plan. */
+/*
+ * Thread counts in cpulist syntax, checked against the plan; threads has
+ * room for one count per CPU of the plan (at most NR_CPUS).
+ */
 static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan *plan,
 			 int *threads, int *nr)
 {
@@ -81,7 +85,7 @@ static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan 
 	int t;
 
 	if (!o->threads) {
-		*nr = mmscale_default_threads(plan, threads, MAX_THREAD_COUNTS);
+		*nr = mmscale_default_threads(plan, threads, plan->nr_cpus);
 		return 0;
 	}
 	set = mmscale_parse_cpulist(o->threads, err, sizeof(err));
@@ -92,11 +96,6 @@ static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan 
 	if (hwloc_bitmap_isset(set, 0)) {
 		hwloc_bitmap_free(set);
 		return usage_error("%s", "--threads: a thread count must be at least 1");
-	}
-	if (hwloc_bitmap_weight(set) > MAX_THREAD_COUNTS) {
-		hwloc_bitmap_free(set);
-		return usage_error("--threads: '%s' has too many thread counts (at most 64)",
-				   o->threads);
 	}
 	hwloc_bitmap_foreach_begin(t, set) {
 		if (t > plan->nr_cpus) {
@@ -126,24 +125,37 @@ static void say(const char *s)
 	(void)n;
 }
 
-static void on_interrupt(int sig)
+static void say_number(int n)
 {
 	char num[16];
-	int finished = mmscale_gbench_finished(), i = sizeof(num) - 1;
+	int i = sizeof(num) - 1;
 
 	num[i] = '\0';
 	do {
-		num[--i] = (char)('0' + finished % 10);
-		finished /= 10;
-	} while (finished && i > 0);
-	say(sig == SIGINT ? "mmscale: interrupted (SIGINT) during " : "mmscale: terminated (SIGTERM) during ");
-	const char *running = atomic_load(&mmscale_running_case);
-	const char *results = atomic_load(&interrupt_results);
+		num[--i] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n && i > 0);
+	say(num + i);
+}
 
-	say(running ? running : "start-up");
-	say(", which is discarded; ");
+static void on_interrupt(int sig)
+{
+	const char *results = atomic_load(&interrupt_results);
+	bool started;
+	const char *running = mmscale_gbench_running(&started);
+
+	say(sig == SIGINT ? "mmscale: interrupted (SIGINT) " : "mmscale: terminated (SIGTERM) ");
+	if (running) {
+		say("during ");
+		say(running);
+		say(", which is discarded; ");
+	} else if (started) {
+		say("between benchmarks, nothing discarded; ");
+	} else {
+		say("during start-up, before any benchmark ran; ");
+	}
 	if (results) {
-		say(num + i);
+		say_number(mmscale_gbench_finished());
 		say(" finished benchmarks are in ");
 		say(results);
 	} else {
@@ -170,26 +182,97 @@ static void install_interrupt_handlers(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Failed benchmarks, named again after the run (the display may be long). */
+static struct {
+	int nr;
+	char first[3][512];
+} failed_runs;
+
+static void on_failed(const char *name, const char *message)
+{
+	if (failed_runs.nr < 3)
+		snprintf(failed_runs.first[failed_runs.nr], sizeof(failed_runs.first[0]), "%s (%s)",
+			 name, message);
+	failed_runs.nr++;
+}
+
+static void say_failed_runs(void)
+{
+	fprintf(stderr, "mmscale: %d benchmark%s failed:", failed_runs.nr,
+		failed_runs.nr == 1 ? "" : "s");
+	for (int i = 0; i < failed_runs.nr && i < 3; i++)
+		fprintf(stderr, "%s %s", i ? ";" : "", failed_runs.first[i]);
+	fprintf(stderr, "%s\n", failed_runs.nr > 3 ? "; ..." : "");
+}
+
+static int run_benchmarks(const struct mmscale_cli *o, struct mmscale_plan *plan,
+			  const int *threads, int nr_threads)
+{
+	static const struct mmscale_report_hooks hooks = {
+		/* GB found benchmarks: no bad input is left to find, say the notices. */
+		.started = mmscale_notices_release,
+		.failed = on_failed,
+	};
+	struct mmscale_gbench_outcome outcome;
+	char err[512];
+	int status = 0;
+
+	if (mmscale_harness_register(plan, threads, nr_threads, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmscale: %s\n", err);
+		return 1;
+	}
+	mmscale_harness_add_context(plan, threads, nr_threads);
+	atomic_store(&interrupt_results, o->out);
+	install_interrupt_handlers();
+	mmscale_gbench_run(o->format, o->out, o->out_format, &hooks, &outcome);
+	if (outcome.matched == 0) {
+		/* GB has said which filter matched nothing: that is the one line. */
+		status = MMSCALE_EXIT_USAGE;
+	} else {
+		if (outcome.errored) {
+			say_failed_runs();
+			status = 1;
+		}
+		if (!outcome.out_ok) {
+			fprintf(stderr, "mmscale: could not write %s\n", o->out);
+			status = 1;
+		}
+	}
+	return status;
+}
+
 /* Everything after the topology is loaded; every exit goes through the cleanup. */
 static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 {
-	int threads[MAX_THREAD_COUNTS], nr_threads = 0, status;
+	int *threads = calloc((size_t)plan->nr_cpus, sizeof(*threads));
+	int nr_threads = 0, status;
 	char err[512];
 
+	if (!threads)
+		return usage_error("%s", "out of memory");
 	status = parse_threads(o, plan, threads, &nr_threads);
 	if (status)
-		return status;
+		goto out;
 	if (o->describe) {
-		mmscale_describe(stdout, plan, threads, nr_threads);
-		return 0;
+		mmscale_notices_release();
+		if (o->describe_json)
+			mmscale_describe_json(stdout, plan, threads, nr_threads);
+		else
+			mmscale_describe(stdout, plan, threads, nr_threads);
+		goto out;
 	}
-	if ((o->c2c_matrix || o->verify_placement) && mmscale_topology_stand_in(plan->topo))
-		return usage_error("%s", o->c2c_matrix ?
-				   "--c2c-matrix measures this machine: it cannot use a --topology stand-in" :
-				   "--verify-placement checks this machine: it cannot use a --topology stand-in");
+	if ((o->c2c_matrix || o->verify_placement) && mmscale_topology_stand_in(plan->topo)) {
+		status = usage_error("%s", o->c2c_matrix ?
+				     "--c2c-matrix measures this machine: it cannot use a --topology stand-in" :
+				     "--verify-placement checks this machine: it cannot use a --topology stand-in");
+		goto out;
+	}
+	if (o->c2c_matrix || o->verify_placement)
+		mmscale_notices_release();	/* no bad input can follow: say them first */
 	if (mmscale_machine_setup(plan, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmscale: %s\n", err);
-		return 1;
+		status = 1;
+		goto out;
 	}
 	if (o->verify_placement) {
 		int bad = mmscale_verify_placement(stdout, err, sizeof(err));
@@ -206,32 +289,19 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		}
 		goto out_machine;
 	}
+	/* Notices still wait: PAPI names and the filter are input too. */
 	if (mmscale_papi_init(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
 			      o->papi_events != NULL, err, sizeof(err)) != 0) {
 		status = usage_error("%s", err);	/* nothing has run or been written */
 		goto out_machine;
 	}
-	if (mmscale_harness_register(plan, threads, nr_threads, err, sizeof(err)) != 0) {
-		fprintf(stderr, "mmscale: %s\n", err);
-		status = 1;
-	} else {
-		int out_ok;
-
-		mmscale_harness_add_context(plan, threads, nr_threads);
-		atomic_store(&interrupt_results, o->out);
-		install_interrupt_handlers();
-		/* Zero matched: GB has already said which filter matched nothing. */
-		if (mmscale_gbench_run(o->format, o->out, o->out_format, &out_ok) == 0)
-			status = MMSCALE_EXIT_USAGE;
-		else if (!out_ok) {
-			fprintf(stderr, "mmscale: could not write %s\n", o->out);
-			status = 1;
-		}
-	}
+	status = run_benchmarks(o, plan, threads, nr_threads);
 	mmscale_gbench_shutdown();
 	mmscale_papi_shutdown();
 out_machine:
 	mmscale_machine_teardown();
+out:
+	free(threads);
 	return status;
 }
 
@@ -278,10 +348,21 @@ static int run(struct mmscale_cli *o)
 int main(int argc, char **argv)
 {
 	struct mmscale_cli o = { 0 };
-	int status = mmscale_cli_parse(argc, argv, &o);
+	int status;
 
+	/*
+	 * Bad input is one line: notices (a memoryless node, a PAPI event this
+	 * machine lacks) wait until no bad input can follow, and are dropped
+	 * if some does.
+	 */
+	mmscale_notices_hold();
+	status = mmscale_cli_parse(argc, argv, &o);
 	if (!status)
 		status = run(&o);
+	if (status == MMSCALE_EXIT_USAGE)
+		mmscale_notices_discard();
+	else
+		mmscale_notices_release();
 	mmscale_cli_free(&o);
 	return status;
 }

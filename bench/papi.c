@@ -85,36 +85,88 @@ static unsigned long papi_thread_id(void)
 	return (unsigned long)pthread_self();
 }
 
-/* Does the event set still start with this event in it? */
-static bool try_add(int set, int code, const char *name)
+/*
+ * Events this machine lacks, said in one notice at the end of init (a VM
+ * without a PMU lacks all three cache-miss presets: one line, not three).
+ */
+struct dropped_events {
+	int nr;
+	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
+	const char *why[MMSCALE_PAPI_MAX_EVENTS];
+};
+
+static void drop_event(struct dropped_events *d, const char *name, const char *why)
+{
+	snprintf(d->names[d->nr], sizeof(d->names[d->nr]), "%.*s", PAPI_MAX_STR_LEN - 1, name);
+	d->why[d->nr++] = why;
+}
+
+/* "A, B, C (why)" when they share the reason, else "A (why), B (why2)". */
+static void say_dropped(const struct dropped_events *d, const char *then)
+{
+	char list[MMSCALE_PAPI_MAX_EVENTS * (PAPI_MAX_STR_LEN + 64)] = "";
+	bool same = true;
+	size_t len = 0;
+
+	if (!d->nr)
+		return;
+	for (int i = 1; i < d->nr; i++)
+		same = same && strcmp(d->why[i], d->why[0]) == 0;
+	for (int i = 0; i < d->nr; i++) {
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+					d->names[i]);
+		if (!same)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, " (%s)", d->why[i]);
+		if (len >= sizeof(list))
+			break;
+	}
+	mmscale_notice("PAPI event%s %s %s not available here%s%s%s: dropped; %s",
+		       d->nr > 1 ? "s" : "", list, d->nr > 1 ? "are" : "is",
+		       same ? " (" : "", same ? d->why[0] : "", same ? ")" : "", then);
+}
+
+enum try_add_result { EVENT_ADDED, EVENT_DROPPED, EVENT_UNKNOWN };
+
+/*
+ * Does the event set still start with this event in it? PAPI's SDE
+ * component accepts any "sde:::LIB::NAME" and reads -1 for a counter no
+ * library registered: that is a name PAPI does not know, not a missing PMU.
+ */
+static enum try_add_result try_add(int set, int code, const char *name, struct dropped_events *d)
 {
 	int rc = PAPI_add_event(set, code);
 	long long scratch[MMSCALE_PAPI_MAX_EVENTS];
+	int last;
 
 	if (rc != PAPI_OK) {
-		mmscale_notice("PAPI event %s is not available here (%s): dropped", name,
-			       PAPI_strerror(rc));
-		return false;
+		drop_event(d, name, PAPI_strerror(rc));
+		return EVENT_DROPPED;
 	}
 	rc = PAPI_start(set);
 	if (rc != PAPI_OK) {
-		mmscale_notice("PAPI event %s cannot be counted here (%s): dropped", name,
-			       PAPI_strerror(rc));
+		drop_event(d, name, PAPI_strerror(rc));
 		PAPI_remove_event(set, code);
-		return false;
+		return EVENT_DROPPED;
 	}
-	PAPI_stop(set, scratch);
-	return true;
+	last = PAPI_num_events(set) - 1;
+	if (PAPI_stop(set, scratch) == PAPI_OK && strncmp(name, "sde:::", 6) == 0 && last >= 0 &&
+	    scratch[last] == -1) {
+		PAPI_remove_event(set, code);
+		return EVENT_UNKNOWN;
+	}
+	return EVENT_ADDED;
 }
 
 int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t errlen)
 {
 	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
 	int n = split_events(list, names, err, errlen), rc, set = PAPI_NULL;
+	static struct dropped_events dropped;
 
 	if (n < 0)
 		return -1;
 	papi.nr = 0;
+	dropped.nr = 0;
 	if (n == 0) {
 		snprintf(papi.status, sizeof(papi.status), "off (no events requested)");
 		return 0;
@@ -140,23 +192,32 @@ int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t er
 	for (int i = 0; i < n; i++) {
 		int code;
 
+		const char *why;
+
 		rc = PAPI_event_name_to_code(names[i], &code);
-		if (rc != PAPI_OK && explicit_list) {
+		why = rc == PAPI_OK ? NULL : PAPI_strerror(rc);
+		if (rc == PAPI_OK) {
+			enum try_add_result added = try_add(set, code, names[i], &dropped);
+
+			if (added == EVENT_DROPPED)
+				continue;
+			if (added == EVENT_UNKNOWN)
+				why = "no library registered this software-defined event";
+		}
+		if (why && explicit_list) {
 			/* Not a name PAPI knows at all: a typo, not a machine without a PMU. */
+			mmscale_errorf(err, errlen,
+				"--papi-events: PAPI knows no event '%s' (%s); papi_avail -a and "
+				"papi_native_avail list the names", names[i], why);
 			PAPI_cleanup_eventset(set);
 			PAPI_destroy_eventset(&set);
 			mmscale_papi_shutdown();
-			return mmscale_errorf(err, errlen,
-				"--papi-events: PAPI knows no event '%s' (%s); papi_avail -a and "
-				"papi_native_avail list the names", names[i], PAPI_strerror(rc));
+			return -1;
 		}
-		if (rc != PAPI_OK) {
-			mmscale_notice("PAPI event %s is not available here (%s): dropped",
-				       names[i], PAPI_strerror(rc));
+		if (why) {
+			drop_event(&dropped, names[i], why);
 			continue;
 		}
-		if (!try_add(set, code, names[i]))
-			continue;
 		papi.codes[papi.nr] = code;
 		/* split_events kept every name shorter than PAPI_MAX_STR_LEN. */
 		memcpy(papi.names[papi.nr], names[i], strlen(names[i]) + 1);
@@ -169,8 +230,7 @@ int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t er
 	if (papi.nr == 0) {
 		snprintf(papi.status, sizeof(papi.status),
 			 "unavailable: none of the requested events can be counted here");
-		mmscale_notice("no requested PAPI event can be counted on this machine: "
-			       "running with operation counts only");
+		say_dropped(&dropped, "no requested event is left: running with operation counts only");
 		return 0;
 	}
 	papi.status[0] = '\0';
@@ -179,6 +239,12 @@ int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t er
 
 		snprintf(papi.status + len, sizeof(papi.status) - len, "%s%s",
 			 i ? "," : "", papi.names[i]);
+	}
+	{
+		char then[sizeof(papi.status) + 16];
+
+		snprintf(then, sizeof(then), "counting %s", papi.status);
+		say_dropped(&dropped, then);
 	}
 	return 0;
 }

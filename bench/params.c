@@ -47,9 +47,12 @@ static int parse_size(const char *s, uint64_t *out)
 	unsigned long long v;
 	int shift = 0;
 
+	/* strtoull skips white space and takes a sign: " -1" would wrap to 2^64-1. */
+	if (*s < '0' || *s > '9')
+		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (end == s || errno || *s == '-')
+	if (end == s || errno)
 		return -1;
 	switch (*end) {
 	case 'K': case 'k': shift = 10; end++; break;
@@ -74,9 +77,11 @@ static int parse_uint(const char *s, unsigned int lo, unsigned int hi, unsigned 
 	char *end;
 	unsigned long v;
 
+	if (*s < '0' || *s > '9')	/* strtoul takes " -1" */
+		return -1;
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (end == s || *end || errno || *s == '-' || v < lo || v > hi)
+	if (end == s || *end || errno || v < lo || v > hi)
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
@@ -139,6 +144,19 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 		if (parse_uint(v, 1, 1000000, &mmscale_params.stuck_cpu) != 0)
 			return mmscale_errorf(err, errlen,
 				"--test-stuck-cpu: '%s' is not a CPU number from 1", v);
+		return 1;
+	}
+	/*
+	 * Test only (not in --help): a fault to catch - drain/swap_cpuset's CPU 0
+	 * never frees one page, so the page-conservation check after the run
+	 * fails; and the test/ cases (the PAPI path through a software event).
+	 */
+	if (strcmp(arg, "--test-leak-page") == 0) {
+		mmscale_params.leak_page = true;
+		return 1;
+	}
+	if (strcmp(arg, "--test-cases") == 0) {
+		mmscale_params.test_cases = true;
 		return 1;
 	}
 	if ((v = value_of(arg, "--device-pages-per-ms"))) {

@@ -16,6 +16,7 @@
 #include <hwloc.h>
 #include <numa.h>
 
+#include "mmscale/kernel/cpumask.h"
 #include "mmscale/notice.h"
 #include "mmscale/topology.h"
 
@@ -42,13 +43,14 @@ static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
 }
 
 /*
- * hwloc builds whatever a synthetic string asks for: refuse, before it
- * does, one that multiplies out to more objects than any machine mmscale
- * emulates (NR_CPUS is 4096) could need.
+ * hwloc builds whatever a synthetic string asks for (the fuzzer found
+ * "pack nno..:129 core:8 pu:141", for which hwloc itself allocates over
+ * 2 GiB): refuse, before hwloc sees it, a string whose arities multiply
+ * past NR_CPUS PUs, since mmscale could not emulate one CPU per PU. Every
+ * number after a ':' is an arity; the product of all of them is the number
+ * of leaves (PUs). Returns that product, or NR_CPUS + 1 for anything larger.
  */
-#define SYNTHETIC_MAX_OBJECTS (1UL << 20)
-
-static bool synthetic_too_large(const char *desc)
+static unsigned long synthetic_pus(const char *desc)
 {
 	unsigned long total = 1;
 	const char *c = desc;
@@ -58,15 +60,15 @@ static bool synthetic_too_large(const char *desc)
 
 		for (c++; *c >= '0' && *c <= '9'; c++) {
 			n = n * 10 + (unsigned long)(*c - '0');
-			if (n > SYNTHETIC_MAX_OBJECTS)
-				return true;
+			if (n > NR_CPUS)
+				return NR_CPUS + 1;
 		}
-		if (n && total > SYNTHETIC_MAX_OBJECTS / n)
-			return true;
+		if (n && total > NR_CPUS / n)
+			return NR_CPUS + 1;
 		if (n)
 			total *= n;
 	}
-	return false;
+	return total;
 }
 
 static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
@@ -82,10 +84,10 @@ static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 		const char *desc = spec + sizeof(synthetic_prefix) - 1;
 
 		t->kind = MMSCALE_TOPO_SYNTHETIC;
-		if (synthetic_too_large(desc))
+		if (synthetic_pus(desc) > NR_CPUS)
 			return mmscale_errorf(err, errlen,
-				"--topology: '%s' is larger than mmscale can emulate "
-				"(more than %lu objects)", desc, SYNTHETIC_MAX_OBJECTS);
+				"--topology: '%s' has more than %d PUs, more CPUs than mmscale "
+				"emulates (NR_CPUS)", desc, NR_CPUS);
 		if (!*desc || hwloc_topology_set_synthetic(topo, desc) != 0)
 			return mmscale_errorf(err, errlen,
 				"--topology: '%s' is not a valid hwloc synthetic topology "
@@ -281,9 +283,19 @@ int mmscale_topology_load(struct mmscale_topology *t, const char *spec,
 	t->hwloc = topo;
 	if (configure_source(t, topo, spec, err, errlen) != 0)
 		goto fail;
+	/*
+	 * Where hwloc finds a bad XML file depends on its backends: with the
+	 * libxml2 plugin, hwloc_topology_set_xml refuses it; with only the
+	 * built-in parser (a machine with just what scripts/setup installs), it
+	 * is accepted there and fails here. Say the same either way.
+	 */
 	if (hwloc_topology_load(topo) != 0) {
-		mmscale_errorf(err, errlen, "--topology: hwloc cannot load '%s': %s",
-			       t->spec, strerror(errno));
+		if (t->kind == MMSCALE_TOPO_XML)
+			mmscale_errorf(err, errlen, "--topology: '%s' is not an hwloc XML topology",
+				       t->spec + sizeof(xml_prefix) - 1);
+		else
+			mmscale_errorf(err, errlen, "--topology: hwloc cannot load '%s': %s",
+				       t->spec, strerror(errno));
 		goto fail;
 	}
 	if (map_pus(t, topo, err, errlen) != 0)

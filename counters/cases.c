@@ -33,13 +33,13 @@ struct counters_run {
 	int nr_threads;
 };
 
-static int counters_setup_common(struct mmscale_run *run, const char *name)
+static int counters_setup_common(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = calloc(1, sizeof(*cr));
-	char err[256];
 
-	if (!cr || mm_machine_setup(mmscale_params.mem_bytes, err, sizeof(err)) != 0) {
-		mmscale_notice("%s: %s", name, cr ? err : "out of memory");
+	if (!cr || mm_machine_setup(mmscale_params.mem_bytes, err, errlen) != 0) {
+		if (!cr)
+			mmscale_errorf(err, errlen, "out of memory");
 		free(cr);
 		return -1;
 	}
@@ -48,11 +48,14 @@ static int counters_setup_common(struct mmscale_run *run, const char *name)
 	return 0;
 }
 
-/* Fold every CPU's deltas (no thread runs now) and free the run. */
-static void counters_teardown(struct mmscale_run *run)
+/*
+ * Fold every CPU's deltas (no thread runs now), check the accounting and
+ * free the run; a failed check fails the run it ends (-1, why in err).
+ */
+static int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = run->data;
-	char err[256];
+	int status = 0;
 
 	if (cr->writer.started) {
 		atomic_store(&cr->stop, true);
@@ -62,14 +65,24 @@ static void counters_teardown(struct mmscale_run *run)
 		writeback_world_stop_flusher(cr->world);
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		refresh_cpu_vm_stats((int)cpu);
-	if (cr->world && writeback_world_check(cr->world, err, sizeof(err)) != 0)
-		mmscale_notice("%s: accounting check failed: %s", run->c->name, err);
+	if (cr->world && writeback_world_check(cr->world, err, errlen) != 0)
+		status = -1;
 	writeback_world_destroy(cr->world);
 	if (cr->fbc.counters)
 		percpu_counter_destroy(&cr->fbc);
 	mm_machine_teardown();
 	free(cr);
 	run->data = NULL;
+	return status;
+}
+
+/* A setup that failed half-way: undo it, keep the setup's reason. */
+static int counters_setup_failed(struct mmscale_run *run)
+{
+	char ignored[8];
+
+	counters_teardown(run, ignored, sizeof(ignored));
+	return -1;
 }
 
 /*
@@ -128,20 +141,16 @@ static void fold_writer(void *arg)
 	}
 }
 
-static int global_read_setup(struct mmscale_run *run, int nr_threads)
+static int global_read_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct counters_run *cr;
-	char err[256];
 
-	if (counters_setup_common(run, "vmstat/global_read") != 0)
+	if (counters_setup_common(run, err, errlen) != 0)
 		return -1;
 	cr = run->data;
 	if (run->args[1] > 0 &&
-	    mmscale_partner_start(&cr->writer, nr_threads, fold_writer, cr, err, sizeof(err))) {
-		mmscale_notice("vmstat/global_read: %s", err);
-		counters_teardown(run);
-		return -1;
-	}
+	    mmscale_partner_start(&cr->writer, nr_threads, fold_writer, cr, err, errlen))
+		return counters_setup_failed(run);
 	return 0;
 }
 
@@ -172,10 +181,10 @@ static void mod_mod(struct zone *zone)
 
 typedef void (*mod_fn)(struct zone *zone);
 
-static int plain_setup(struct mmscale_run *run, int nr_threads)
+static int plain_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	(void)nr_threads;
-	return counters_setup_common(run, run->c->name);
+	return counters_setup_common(run, err, errlen);
 }
 
 static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -203,17 +212,16 @@ static s64 percpu_sum(struct percpu_counter *fbc)
 
 typedef s64 (*percpu_read_fn)(struct percpu_counter *fbc);
 
-static int percpu_setup(struct mmscale_run *run, int nr_threads)
+static int percpu_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct counters_run *cr;
 
-	if (plain_setup(run, nr_threads) != 0)
+	if (plain_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
 	if (percpu_counter_init(&cr->fbc, 0) != 0) {
-		mmscale_notice("percpu/read_vs_sum: per-CPU units full");
-		counters_teardown(run);
-		return -1;
+		mmscale_errorf(err, errlen, "per-CPU units full");
+		return counters_setup_failed(run);
 	}
 	return 0;
 }
@@ -233,20 +241,16 @@ static void percpu_body(struct mmscale_state *st, struct mmscale_run *run)
 }
 
 /* bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no flusher busy. */
-static int bdp_setup(struct mmscale_run *run, int nr_threads)
+static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct counters_run *cr;
-	char err[256];
 
-	if (plain_setup(run, nr_threads) != 0)
+	if (plain_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
-	cr->world = writeback_world_create(nr_threads, 0, -1, err, sizeof(err));
-	if (!cr->world) {
-		mmscale_notice("%s: %s", run->c->name, err);
-		counters_teardown(run);
-		return -1;
-	}
+	cr->world = writeback_world_create(nr_threads, 0, -1, err, errlen);
+	if (!cr->world)
+		return counters_setup_failed(run);
 	return 0;
 }
 
@@ -308,21 +312,17 @@ static int64_t dirty_iterations(const struct mmscale_run *run)
 	return dirty_file_pages(run);
 }
 
-static int dirty_setup(struct mmscale_run *run, int nr_threads)
+static int dirty_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct counters_run *cr;
-	char err[256];
 
-	if (plain_setup(run, nr_threads) != 0)
+	if (plain_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
 	cr->world = writeback_world_create(nr_threads, dirty_file_pages(run), nr_threads,
-					   err, sizeof(err));
-	if (!cr->world) {
-		mmscale_notice("%s: %s", run->c->name, err);
-		counters_teardown(run);
-		return -1;
-	}
+					   err, errlen);
+	if (!cr->world)
+		return counters_setup_failed(run);
 	return 0;
 }
 

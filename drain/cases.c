@@ -99,7 +99,7 @@ static void partner_main(void *arg)
 	ipi_cpu_offline();
 }
 
-static void drain_teardown(struct mmscale_run *run);
+static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen);
 
 static u64 victim_units_total(struct drain_run *dr)
 {
@@ -117,38 +117,38 @@ static u64 victim_units_total(struct drain_run *dr)
  */
 static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned int online,
 			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
-			       enum partner_loop loop)
+			       enum partner_loop loop, char *err, size_t errlen)
 {
 	struct drain_run *dr = calloc(1, sizeof(*dr));
-	char err[256];
+	char ignored[8];
 
 	if (!dr)
-		return -1;
+		return mmscale_errorf(err, errlen, "out of memory");
 	run->data = dr;
 	dr->online = online;
 	dr->loop = loop;
 	mmscale_set_online_cpus(online);
-	if (mm_machine_setup(mmscale_params.mem_bytes, err, sizeof(err)) != 0)
+	if (mm_machine_setup(mmscale_params.mem_bytes, err, errlen) != 0)
 		goto fail;
 	dr->mm_up = true;
-	if (drain_mm_setup(0, err, sizeof(err)) != 0)
+	if (drain_mm_setup(0, err, errlen) != 0)
 		goto fail;
 	dr->drain_up = true;
 	if (m == MMSCALE_IPI_AUTO)
 		m = mmscale_plan_oversubscribed(mmscale_machine_plan(), (int)online) ?
 		    MMSCALE_IPI_FUTEX : MMSCALE_IPI_SPIN;
-	if (ipi_setup(m, err, sizeof(err)) != 0)
+	if (ipi_setup(m, err, errlen) != 0)
 		goto fail;
 	dr->ipi_up = true;
 	drain_ops = ops;
 	atomic_long_set(&drains_skipped, 0);
 	dr->units = alloc_percpu(u64);
 	if (!dr->units) {
-		snprintf(err, sizeof(err), "per-CPU units full");
+		mmscale_errorf(err, errlen, "per-CPU units full");
 		goto fail;
 	}
 	if (mmscale_pool_start(&dr->pool, nr_threads, (int)online - nr_threads, partner_main, dr,
-			       err, sizeof(err)) != 0)
+			       err, errlen) != 0)
 		goto fail;
 	if (loop == PARTNER_VICTIM && dr->pool.nr > 0) {
 		/* The victims alone, for the throughput they lose later. */
@@ -161,22 +161,23 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 	}
 	return 0;
 fail:
-	mmscale_notice("%s: %s", run->c->name, err);
-	drain_teardown(run);
+	/* The setup's reason stays in err; the teardown's checks do not matter now. */
+	drain_teardown(run, ignored, sizeof(ignored));
 	return -1;
 }
 
-static void drain_teardown(struct mmscale_run *run)
+/* Stop the partners, check page conservation, free the run: -1 if the check failed. */
+static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct drain_run *dr = run->data;
-	char err[256];
+	int status = 0;
 
 	if (!dr)
-		return;
+		return 0;
 	if (dr->pool.partners)
 		mmscale_pool_stop(&dr->pool);
-	if (dr->drain_up && pages_conserved(0, err, sizeof(err)) != 0)
-		mmscale_notice("%s: page conservation failed: %s", run->c->name, err);
+	if (dr->drain_up && pages_conserved(0, err, errlen) != 0)
+		status = -1;
 	free_percpu(dr->units);
 	if (dr->ipi_up)
 		ipi_teardown();
@@ -188,6 +189,7 @@ static void drain_teardown(struct mmscale_run *run)
 	mmscale_set_online_cpus(nr_cpu_ids);
 	free(dr);
 	run->data = NULL;
+	return status;
 }
 
 /* Publish what the whole machine did during [start, end] as this thread's counts. */
@@ -210,10 +212,10 @@ static bool ipi_failed(struct mmscale_state *st)
 }
 
 /* drain/empty: drain_all_pages on a machine whose lists are all empty. */
-static int empty_setup(struct mmscale_run *run, int nr_threads)
+static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	return drain_setup_machine(run, nr_threads, (unsigned int)run->args[0], mmscale_params.ipi,
-				   run->v->impl, PARTNER_IDLE);
+				   run->v->impl, PARTNER_IDLE, err, errlen);
 }
 
 static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -243,10 +245,10 @@ static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 #define PASS	65536
 #define MAX_DRAINS (PASS / 16)
 
-static int swap_setup(struct mmscale_run *run, int nr_threads)
+static int swap_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	return drain_setup_machine(run, nr_threads, nr_cpu_ids, mmscale_params.ipi, run->v->impl,
-				   run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE);
+				   run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE, err, errlen);
 }
 
 static int64_t swap_iterations(const struct mmscale_run *run)
@@ -295,15 +297,22 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			if ((i + 1) % every == 0) {
 				u64 d0 = now_ns();
 
+				u64 d;
+
 				drain_ops->drain_all_pages();
+				d = now_ns() - d0;
+				lat_sum += d;
+				/* Percentiles over the first MAX_DRAINS; the mean over all. */
 				if (lat && drains < MAX_DRAINS)
-					lat[drains] = now_ns() - d0;
+					lat[drains] = d;
 				drains++;
 				failed = ipi_failed(st);
 			}
 			ipi_interrupt_point();
 		}
 		/* Give the pages back, then keep answering until the whole cpuset is done. */
+		if (mmscale_params.leak_page && mmscale_thread_index(st) == 0)
+			held[0] = NULL;	/* --test-leak-page: lose one, for the check to find */
 		for (int k = 0; k < HELD; k++)
 			if (held[k]) {
 				free_hot_cold_page(held[k], 0);
@@ -342,14 +351,13 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 						     dr->baseline_units_per_s), 0);
 	}
 	if (!failed) {
-		for (long k = 0; k < drains; k++)
-			lat_sum += lat[k];
-		if (drains > 0) {
+		if (drains > 0)
+			mmscale_counter_set(st, "drain_us_mean", (double)lat_sum / (double)drains / 1e3,
+					    MMSCALE_COUNTER_AVG_THREADS);
+		if (drains > 0 && lat) {
 			long kept = min(drains, (long)MAX_DRAINS);
 
 			qsort(lat, (size_t)kept, sizeof(*lat), cmp_u64);
-			mmscale_counter_set(st, "drain_us_mean", (double)lat_sum / (double)drains / 1e3,
-					    MMSCALE_COUNTER_AVG_THREADS);
 			mmscale_counter_set(st, "drain_us_p50", (double)lat[kept / 2] / 1e3,
 					    MMSCALE_COUNTER_AVG_THREADS);
 			mmscale_counter_set(st, "drain_us_p99", (double)lat[kept * 99 / 100] / 1e3,
@@ -369,14 +377,14 @@ static void ipi_nop(void *info)
 	(void)info;
 }
 
-static int ipi_setup_case(struct mmscale_run *run, int nr_threads)
+static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	enum mmscale_ipi_mechanism m = (enum mmscale_ipi_mechanism)(uintptr_t)run->v->impl;
 	unsigned int online = run->c->arg0_cpus ? (unsigned int)run->args[0] : 2;
 
 	/* A signal must interrupt a busy CPU; a futex wakes a sleeping one. */
 	return drain_setup_machine(run, nr_threads, online, m, &drain_ops_count_check,
-				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE);
+				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
 }
 
 static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)

@@ -29,11 +29,15 @@ static _Atomic int check_passed, check_failed;
 	}									\
 } while (0)
 
-/* The closing line, and the exit status ctest reads. */
+/* The closing line, and the exit status ctest reads; a test that checked nothing fails. */
 static inline int check_report(const char *name)
 {
 	printf("%s: %d passed, %d failed\n", name, atomic_load(&check_passed),
 	       atomic_load(&check_failed));
+	if (!atomic_load(&check_passed) && !atomic_load(&check_failed)) {
+		fprintf(stderr, "%s: no check ran\n", name);
+		return 1;
+	}
 	return check_failed ? 1 : 0;
 }
 

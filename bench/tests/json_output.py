@@ -40,7 +40,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0, f"exit status {rc}: {stderr}")
     notices = [l for l in stderr.splitlines() if "PAPI_L3_TCM" in l]
     d = json.loads(stdout)
-    check(json.load(open(out)) == d or True, "benchmark_out written")
+    check(json.load(open(out)) == d, "benchmark_out holds what was printed")
     ctx = d["context"]
     for key in ("mmscale_topology", "mmscale_placement", "mmscale_oversubscribed",
                 "mmscale_papi", "mmscale_kernel", "mmscale_compiler",
@@ -70,6 +70,12 @@ with tempfile.TemporaryDirectory() as tmp:
             want = sum(reps[1:-1]) / (len(reps) - 2)
             got = aggs[(rn, "trimmed_mean")]["real_time"]
             check(abs(got - want) <= 1e-6 * want, f"{rn} trimmed_mean {got} == {want}")
+
+# The default events on a machine that lacks some: at most one PAPI line,
+# naming every dropped event (a VM without a PMU lacks all three presets).
+rc, stdout, stderr = run("--benchmark_filter=^c2c/pingpong", "--benchmark_min_time=0.01")
+papi_lines = [l for l in stderr.splitlines() if "PAPI" in l]
+check(rc == 0 and len(papi_lines) <= 1, f"default PAPI events: one line at most: {papi_lines}")
 
 # A stand-in run is labelled not for timing on every result.
 rc, stdout, stderr = run("--topology=synthetic:node:4 core:2 pu:1", "--threads=8",
@@ -123,11 +129,14 @@ for cpus in (2, 4):
               f"drain/empty/{variant} cpus:{cpus}: locks {b and b.get('lock_acquires')} (want {locks}), "
               f"ipis {b and b.get('ipis_sent')} (want {ipis})")
 
-# A CPU that never answers: the case fails with the line naming it, the next case runs.
+# A CPU that never answers: the case fails with the line naming it, the next
+# case runs, and the exit status says that a case failed.
 rc, stdout, stderr = run("--benchmark_filter=^drain/empty/(ipi-all|ipi-mask)/cpus:2/",
                          "--test-stuck-cpu=1", "--ipi-timeout-ms=200", "--papi-events=none",
                          "--benchmark_min_time=0.01", "--benchmark_format=json")
-check(rc == 0, f"stuck-CPU run exit {rc}: {stderr}")
+check(rc == 1, f"stuck-CPU run exit {rc} (want 1): {stderr}")
+check("1 benchmark failed: drain/empty/ipi-all/cpus:2/real_time/threads:1 (CPU 1 did not answer"
+      in stderr, f"stuck-CPU run names the failed case: {stderr!r}")
 d = json.loads(stdout)
 by = {b["run_name"]: b for b in d["benchmarks"]}
 stuck = by.get("drain/empty/ipi-all/cpus:2/real_time/threads:1", {})
@@ -135,6 +144,69 @@ check(stuck.get("error_occurred") and "CPU 1 did not answer" in stuck.get("error
       f"stuck CPU named: {stuck.get('error_message')}")
 nxt = by.get("drain/empty/ipi-mask/cpus:2/real_time/threads:1", {})
 check(nxt and not nxt.get("error_occurred"), "the next case ran")
+
+# A page lost by a variant: the conservation check after the run fails that
+# run (error in the JSON, named on stderr), the other runs are valid, exit 1.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "r.json")
+    rc, stdout, stderr = run("--topology=synthetic:node:1 core:2 pu:1",
+                             "--benchmark_filter=^drain/(swap_cpuset/ipi-mask/drain_every:256/victims:0|empty/ipi-mask/cpus:2)/",
+                             "--threads=1", "--test-leak-page", "--papi-events=none",
+                             "--benchmark_min_time=0.01", "--benchmark_out=" + out)
+    check(rc == 1, f"leaked page: exit {rc} (want 1): {stderr}")
+    d = json.load(open(out))
+    by = {b["run_name"]: b for b in d["benchmarks"]}
+    leak = by.get("drain/swap_cpuset/ipi-mask/drain_every:256/victims:0/iterations:65536/real_time/threads:1", {})
+    check(leak.get("error_occurred") and leak.get("error_message", "").startswith(
+          "drain/swap_cpuset: check failed after the run: 1 pages marked held, the CPUs hold 0"),
+          f"leaked page: the run carries the error: {leak.get('error_message')!r} in {sorted(by)}")
+    ok = by.get("drain/empty/ipi-mask/cpus:2/real_time/threads:1", {})
+    check(ok and not ok.get("error_occurred"), "leaked page: the other case is valid")
+    check("benchmark failed: drain/swap_cpuset/ipi-mask" in stderr, f"leaked page named: {stderr!r}")
+
+# The PAPI path itself, with no PMU: a software-defined event that the test
+# case increments 7 times per iteration is counted exactly that often per
+# iteration, through the same per-thread event sets, on one and two threads;
+# what the setup, the teardown and the body outside its loop add is not.
+rc, stdout, stderr = run("--test-cases", "--benchmark_filter=^test/papi_sde/", "--threads=1,2",
+                         "--papi-events=sde:::mmscale_test::ops", "--benchmark_min_time=0.01",
+                         "--benchmark_repetitions=2", "--benchmark_format=json")
+check(rc == 0, f"sde run exit {rc}: {stderr}")
+d = json.loads(stdout) if rc == 0 else {"benchmarks": [], "context": {}}
+check(d["context"].get("mmscale_papi") == "sde:::mmscale_test::ops", f"sde counted: {d['context']}")
+sde_runs = [b for b in d["benchmarks"] if b.get("run_type") == "iteration"]
+check(len(sde_runs) == 4, f"sde runs: {[b['name'] for b in sde_runs]}")
+for b in sde_runs:
+    check(b.get("sde:::mmscale_test::ops") == 7.0,
+          f"{b['name']}: sde:::mmscale_test::ops per iteration {b.get('sde:::mmscale_test::ops')} (want 7)")
+# A software-defined name no library registered is a name PAPI does not know.
+rc, stdout, stderr = run("--test-cases", "--benchmark_filter=^test/",
+                         "--papi-events=sde:::mmscale_test::no_such_counter")
+check(rc == 2 and len(stderr.splitlines()) == 1 and "PAPI knows no event" in stderr,
+      f"unregistered sde event is bad input: {rc} {stderr!r}")
+# test/ cases are for the tests: not listed without --test-cases.
+rc, stdout, stderr = run("--list")
+check(rc == 0 and "test/papi_sde" not in stdout, "test/ cases hidden from --list")
+
+# No fixed registration limit: every thread count from 1 to 1024 on the
+# 128-node, 1024-CPU stand-in registers (every case at every count), and a
+# filtered case runs.
+rc, stdout, stderr = run("--topology=synthetic:node:128 core:8 pu:1", "--threads=1-1024",
+                         "--benchmark_filter=^vmstat/mod/inc/real_time/threads:(1|1024)$",
+                         "--benchmark_min_time=0.01", "--papi-events=none", "--benchmark_format=json")
+check(rc == 0, f"1024 thread counts: exit {rc}: {stderr}")
+names = sorted(b["name"] for b in json.loads(stdout)["benchmarks"]) if rc == 0 else []
+check(names == ["vmstat/mod/inc/real_time/threads:1", "vmstat/mod/inc/real_time/threads:1024"],
+      f"1024 thread counts: ran {names}")
+
+# --describe=json: the plan for scripts.
+rc, stdout, stderr = run("--describe=json", "--topology=synthetic:node:128 core:8 pu:1")
+desc = json.loads(stdout) if rc == 0 else {}
+check(rc == 0 and desc["plan"]["cpus"] == 1024 and desc["plan"]["cpus_per_node"] == [8] * 128
+      and desc["topology"]["stand_in"] is True and len(desc["cpus"]) == 1024
+      and desc["threads"] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+      and desc["plan"]["oversubscribed_from"] == desc["topology"]["real_pus"] + 1,
+      f"describe=json 128 nodes: {rc} {stderr} {str(desc)[:300]}")
 
 # SIGINT / SIGTERM during a run: the results file holds every finished case,
 # valid; the running one is discarded and named; the exit status says so.

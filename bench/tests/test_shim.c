@@ -20,8 +20,55 @@ static void hook_start(struct mmscale_state *st) { (void)st; starts++; }
 static void hook_stop(struct mmscale_state *st) { (void)st; stops++; }
 static void hook_pause(struct mmscale_state *st) { (void)st; pauses++; }
 static void hook_resume(struct mmscale_state *st) { (void)st; resumes++; }
-static void run_setup(void *arg) { (void)arg; setups++; }
-static void run_teardown(void *arg) { (void)arg; teardowns++; }
+static int run_setup(void *arg, char *err, size_t len) { (void)arg; (void)err; (void)len; setups++; return 0; }
+static int run_teardown(void *arg, char *err, size_t len) { (void)arg; (void)err; (void)len; teardowns++; return 0; }
+
+/* A setup that fails: no body runs; a teardown check that fails: the run is an error. */
+static _Atomic int failing_bodies;
+static int failing_setup(void *arg, char *err, size_t len) { (void)arg; snprintf(err, len, "setup refused on purpose"); return -1; }
+static int failing_teardown(void *arg, char *err, size_t len) { (void)arg; snprintf(err, len, "check failed on purpose"); return -1; }
+
+static void counted_body(struct mmscale_state *st, void *arg)
+{
+	(void)arg;
+	failing_bodies++;
+	while (mmscale_keep_running(st))
+		;
+}
+
+static _Atomic int many_setups, many_bodies;
+/*
+ * The running benchmark, for an interrupt message: each setup finds none
+ * (the one before was reported), names its own, and the body sees it.
+ */
+static int many_setup(void *arg, char *err, size_t len)
+{
+	bool started;
+
+	(void)arg;
+	(void)err;
+	(void)len;
+	CHECK(mmscale_gbench_running(&started) == NULL);
+	mmscale_gbench_set_running("shim/many");
+	many_setups++;
+	return 0;
+}
+
+static void many_body(struct mmscale_state *st, void *arg)
+{
+	bool started;
+	const char *running = mmscale_gbench_running(&started);
+
+	(void)arg;
+	CHECK(running && strcmp(running, "shim/many") == 0 && started);
+	many_bodies++;
+	while (mmscale_keep_running(st))
+		;
+}
+
+static _Atomic int started_calls, failed_calls;
+static void on_started(void) { started_calls++; }
+static void on_failed(const char *name, const char *message) { (void)name; (void)message; failed_calls++; }
 
 static void body(struct mmscale_state *st, void *arg)
 {
@@ -85,14 +132,45 @@ int main(int argc, char **argv)
 	mmscale_bench_threads(b, 2);
 	mmscale_bench_real_time(b);
 	mmscale_bench_timing_hooks(b, &hooks);
-	CHECK(mmscale_bench_run_hooks(b, run_setup, run_teardown) == 0);
+	mmscale_bench_run_hooks(b, run_setup, run_teardown);
 	b = mmscale_bench_register("shim/skipped", skipped, NULL);
 	mmscale_bench_iterations(b, 1);
+	b = mmscale_bench_register("shim/setup_fails", counted_body, NULL);
+	mmscale_bench_iterations(b, 1);
+	mmscale_bench_threads(b, 2);
+	mmscale_bench_run_hooks(b, failing_setup, NULL);
+	b = mmscale_bench_register("shim/check_fails", counted_body, NULL);
+	mmscale_bench_iterations(b, 1);
+	mmscale_bench_threads(b, 2);
+	mmscale_bench_run_hooks(b, NULL, failing_teardown);
+	/* More registrations with run hooks than the old fixed table of 1024 held. */
+	for (int i = 0; i < 1100; i++) {
+		b = mmscale_bench_register("shim/many", many_body, NULL);
+		mmscale_bench_iterations(b, 1);
+		mmscale_bench_repetitions(b, 1);
+		mmscale_bench_run_hooks(b, many_setup, NULL);
+	}
 
 	mmscale_gbench_add_context("shim_test_context", "present");
-	CHECK_EQ_LL(mmscale_gbench_run("console", path, "json", &out_ok), 3);
+	{
+		static const struct mmscale_report_hooks report = { on_started, on_failed };
+		struct mmscale_gbench_outcome outcome;
+
+		CHECK_EQ_LL(mmscale_gbench_run("console", path, "json", &report, &outcome), 1105);
+		out_ok = outcome.out_ok;
+		/* skipped x3 repetitions, setup_fails x3, check_fails x3 */
+		CHECK_EQ_LL(outcome.errored, 9);
+	}
 	CHECK(out_ok);
+	CHECK_EQ_LL(started_calls, 1);
+	CHECK_EQ_LL(failed_calls, 3);	/* once per failed benchmark */
 	CHECK_EQ_LL(mmscale_gbench_finished(), 0);	/* no run in progress now */
+	{
+		bool started = false;
+
+		/* Between (and after) benchmarks: nothing running, nothing to discard. */
+		CHECK(mmscale_gbench_running(&started) == NULL && started);
+	}
 	mmscale_gbench_shutdown();
 
 	CHECK_EQ_LL(arg_seen, 7);
@@ -102,6 +180,10 @@ int main(int argc, char **argv)
 	CHECK_EQ_LL(stops, bodies);
 	CHECK_EQ_LL(pauses, resumes);
 	CHECK(setups > 0 && setups == teardowns);
+	/* setup_fails ran no body; check_fails ran both threads' bodies. */
+	CHECK_EQ_LL(failing_bodies, 2 * 3);
+	CHECK_EQ_LL(many_setups, 1100);
+	CHECK_EQ_LL(many_bodies, 1100);
 
 	f = fopen(path, "r");
 	CHECK(f != NULL);
@@ -122,6 +204,8 @@ int main(int argc, char **argv)
 	CHECK(strstr(json, "\"aggregate_name\": \"trimmed_mean\"") != NULL);
 	CHECK(strstr(json, "\"aggregate_name\": \"trimmed_stddev\"") != NULL);
 	CHECK(strstr(json, "\"error_message\": \"skipped on purpose\"") != NULL);
+	CHECK(strstr(json, "\"error_message\": \"setup refused on purpose\"") != NULL);
+	CHECK(strstr(json, "\"error_message\": \"check failed on purpose\"") != NULL);
 	free(json);
 	return check_report("test_shim");
 }

@@ -85,6 +85,7 @@ static void test_unthrottled_counts(void)
 		struct writeback_world *w = fresh_world(false);
 		struct address_space *mapping;
 
+		CHECK(w != NULL);	/* a world that cannot be built fails the test */
 		if (!w)
 			return;
 		mapping = &w->mappings[0];

@@ -71,9 +71,16 @@ struct mmscale_case {
 	bool uses_all_cpus;
 	/* Optional: a fixed iteration count per thread (one pass of a workload). */
 	int64_t (*iterations)(const struct mmscale_run *run);
-	/* Optional, on the main thread around every run (all threads' data). */
-	int (*setup)(struct mmscale_run *run, int nr_threads);
-	void (*teardown)(struct mmscale_run *run);
+	/*
+	 * Optional, once around every run (all threads' data), outside the
+	 * timed region. setup returns -1 with the reason in err (without the
+	 * case name), having undone what it did; teardown always frees, and
+	 * returns -1 with the reason in err when a check of the run failed
+	 * (accounting, page conservation): that run is then reported as an
+	 * error and mmscale exits 1.
+	 */
+	int (*setup)(struct mmscale_run *run, int nr_threads, char *err, size_t errlen);
+	int (*teardown)(struct mmscale_run *run, char *err, size_t errlen);
 	const struct mmscale_variant *variants;	/* NULL: no variants */
 	size_t nr_variants;
 };
@@ -82,6 +89,7 @@ struct mmscale_case_table {
 	const char *module;
 	const struct mmscale_case *cases;
 	size_t nr_cases;
+	bool test_only;		/* registered and listed only with --test-cases */
 };
 
 #define MMSCALE_CASE_TABLE(mod, arr) \

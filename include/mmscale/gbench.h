@@ -42,10 +42,15 @@ struct mmscale_timing_hooks {
 };
 
 /*
- * Called on the main thread before and after every run (GB Setup/Teardown),
- * with the registration's arg. At most 1024 registrations can have them.
+ * Called once per run with the registration's arg: setup on the run's
+ * thread 0 before any thread's body starts, teardown on thread 0 after
+ * every thread's body has ended (outside the timed region). A non-zero
+ * return, with one line in err, makes the run an error (GB's
+ * error_occurred and error_message): a failed setup skips the bodies and
+ * must have cleaned up after itself; a failed teardown (an accounting check)
+ * fails the run it just ended. No limit on how many registrations have them.
  */
-typedef void (*mmscale_run_hook)(void *arg);
+typedef int (*mmscale_run_hook)(void *arg, char *err, size_t errlen);
 
 /* Counter flags, as benchmark::Counter's. */
 enum {
@@ -72,8 +77,8 @@ void mmscale_bench_min_time(struct mmscale_bench *b, double seconds);
 void mmscale_bench_repetitions(struct mmscale_bench *b, int n);
 void mmscale_bench_iterations(struct mmscale_bench *b, int64_t n);
 void mmscale_bench_timing_hooks(struct mmscale_bench *b, const struct mmscale_timing_hooks *h);
-int mmscale_bench_run_hooks(struct mmscale_bench *b, mmscale_run_hook setup,
-			    mmscale_run_hook teardown);
+void mmscale_bench_run_hooks(struct mmscale_bench *b, mmscale_run_hook setup,
+			     mmscale_run_hook teardown);
 
 /* In the body. */
 bool mmscale_keep_running(struct mmscale_state *st);
@@ -100,17 +105,40 @@ void *mmscale_state_arg(const struct mmscale_state *st);
  */
 int mmscale_gbench_initialize(int *argc, char **argv, const char **bad);
 void mmscale_gbench_add_context(const char *key, const char *value);
+/* What the caller hears during a run; any may be NULL. */
+struct mmscale_report_hooks {
+	/* GB found benchmarks for the filter: the run goes ahead (before any output). */
+	void (*started)(void);
+	/* A benchmark run ended in error; once per benchmark name. */
+	void (*failed)(const char *name, const char *message);
+};
+
+struct mmscale_gbench_outcome {
+	size_t matched;		/* benchmarks the filter selected; 0: GB said so */
+	int errored;		/* runs that ended in error */
+	int out_ok;		/* 0 if a write of the results file failed */
+};
+
 /*
  * Run what the filter selects; returns how many benchmarks matched. The
  * display format is console, json or csv; with out_path every finished
  * benchmark is also written, atomically, as one complete JSON (or CSV,
  * out_format "csv") file, so an interrupted run keeps what finished.
- * *out_ok is 0 if a write of that file failed.
  */
 size_t mmscale_gbench_run(const char *display_format, const char *out_path,
-			  const char *out_format, int *out_ok);
-/* Benchmarks finished and written so far (read from a signal handler). */
+			  const char *out_format, const struct mmscale_report_hooks *hooks,
+			  struct mmscale_gbench_outcome *outcome);
+/* Benchmarks finished (and written) so far (read from a signal handler). */
 int mmscale_gbench_finished(void);
+/*
+ * The benchmark running now, named by its registration (title must live as
+ * long as it), for an interrupt message: set by the setup hook, cleared when
+ * the benchmark's results are reported. mmscale_gbench_running returns it
+ * (NULL between benchmarks) and whether any benchmark has started yet; both
+ * are safe in a signal handler.
+ */
+void mmscale_gbench_set_running(const char *title);
+const char *mmscale_gbench_running(bool *started);
 void mmscale_gbench_shutdown(void);
 
 /*

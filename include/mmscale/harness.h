@@ -25,13 +25,6 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 /* --list: every case with its variants and one-line summaries. */
 void mmscale_list_cases(FILE *out);
 
-/*
- * The case running now, for an interrupt message: set before each run,
- * read by the signal handler (an atomic pointer to a name that lives as
- * long as its registration).
- */
-extern const char *_Atomic mmscale_running_case;
-
 /* Find a case by name (tests). */
 const struct mmscale_case *mmscale_find_case(const char *name);
 

@@ -31,6 +31,8 @@ struct mmscale_params {
 	enum mmscale_ipi_mechanism ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
+	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
+	bool test_cases;		/* test only: register the test/ cases too */
 };
 
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m);

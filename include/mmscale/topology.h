@@ -119,6 +119,9 @@ int mmscale_plan_nodes_spanned(const struct mmscale_plan *p, int nr_threads);
  */
 void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 		      const int *threads, int nr_threads);
+/* The same as one JSON object, for scripts (schema: bench/describe.c). */
+void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
+			   const int *threads, int nr_threads);
 
 /* One-line summary for result context ("synthetic node:128 core:8 pu:1, 128 nodes, 1024 PUs"). */
 void mmscale_topology_summary(const struct mmscale_topology *t, char *buf, size_t len);
