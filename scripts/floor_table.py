@@ -3,9 +3,15 @@
 each case's trimmed mean (the seeds' statistic) and the side-by-side ratios
 this run measured (shim overhead, shared vs local reads, signal vs mailbox).
 
-usage: scripts/floor_table.py RESULTS.json [--markdown]"""
-import json
+usage: scripts/floor_table.py RESULTS.json [--markdown]
+
+A run it cannot use (errored, or no real_time) is named on stderr, one line
+each, counted in a last line of the output, and the exit status is then 1."""
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mmresults  # noqa: E402
 
 
 def main():
@@ -13,12 +19,13 @@ def main():
         print(__doc__.strip(), file=sys.stderr)
         return 2
     markdown = "--markdown" in sys.argv[2:]
-    with open(sys.argv[1]) as f:
-        d = json.load(f)
+    try:
+        entries = mmresults.read(sys.argv[1], "floor_table")
+    except (OSError, ValueError) as e:
+        print(f"floor_table: {e}", file=sys.stderr)
+        return 2
     stat = {}
-    for b in d["benchmarks"]:
-        if b.get("error_occurred"):
-            continue
+    for _, _, _, b in entries:
         agg = b.get("aggregate_name", "") if b.get("run_type") == "aggregate" else "run"
         stat.setdefault(b["run_name"], {})[agg] = b
 
@@ -72,6 +79,10 @@ def main():
             print(f"| {what} | {ta / tb:.3f} |")
         else:
             print(f"{what:<56} {ta / tb:>18.3f}")
+    if entries.unusable:
+        print()
+        print(f"left out: {mmresults.count_unusable(entries.unusable)}, named on stderr")
+        return 1
     return 0
 
 

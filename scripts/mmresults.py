@@ -1,14 +1,25 @@
 """Reading mmscale results (Google Benchmark JSON) for scripts/compare,
-scripts/sweep and scripts/plot: one record per run (repetition), the case
-family / variant / parameters split out of the benchmark name using the
-variant list the results carry in their context (mmscale_variants), and the
-seeds' statistics (drop the fastest and the slowest run; mean and standard
-deviation of the rest), as bench/stats.c computes them."""
+scripts/sweep, scripts/plot, floor_table.py and quick_tables.py: one record
+per run (repetition), the case family / variant / parameters split out of
+the benchmark name using the variant list the results carry in their
+context (mmscale_variants), and the seeds' statistics (drop the fastest
+and the slowest run; mean and standard deviation of the rest), as
+bench/stats.c computes them.
+
+Every script that reads results goes through read() (or load(), built on
+it): a run it cannot use (error_occurred, or no numeric real_time) is
+reported on stderr, one line each,
+
+  <script>: unusable run: <file>: <run name> (repetition <i>): <why>
+
+and kept in the result's .unusable list, so the script can count it in its
+summary (and exit 1). Nothing is dropped without a word."""
 import glob
 import json
 import math
 import os
 import re
+import sys
 
 NON_COUNTERS = {
     "name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
@@ -64,30 +75,115 @@ def params_dict(params):
     return out
 
 
-def load(path):
-    """-> list of records (dict) for every non-aggregate, error-free run."""
-    records = []
+class Results(list):
+    """A list (of entries or records) with .unusable: one dict per run that
+    could not be used (file, name, repetition, aggregate, why)."""
+
+    def __init__(self, items=(), unusable=()):
+        super().__init__(items)
+        self.unusable = list(unusable)
+
+
+def script_name():
+    return os.path.basename(sys.argv[0]).removesuffix(".py") or "mmresults"
+
+
+def why_unusable(b):
+    """None when the entry can be used, else why not (one line)."""
+    if b.get("error_occurred"):
+        msg = " ".join(str(b.get("error_message") or "").split())
+        return f"errored: {msg}" if msg else "errored (no error_message)"
+    if "run_name" not in b and "name" not in b:
+        return "no run_name"
+    for key in ("real_time", "cpu_time"):
+        v = b.get(key)
+        if v is None:
+            return f"no {key}"
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
+            return f"{key} is not a number ({v!r})"
+    return None
+
+
+def unusable_text(u, base=None):
+    """'<file>: <run name> (repetition <i>): <why>', the file relative to base if given."""
+    f = os.path.relpath(u["file"], base) if base else u["file"]
+    rep = f" (repetition {u['repetition']})" if u["repetition"] is not None else ""
+    agg = f" (aggregate {u['aggregate']})" if u["aggregate"] else ""
+    return f"{f}: {u['name']}{rep}{agg}: {u['why']}"
+
+
+def unusable_line(who, u):
+    return f"{who}: unusable run: {unusable_text(u)}"
+
+
+def count_unusable(unusable):
+    """'2 unusable runs (1 errored, 1 no real_time)' or '' when none."""
+    if not unusable:
+        return ""
+    kinds = {}
+    for u in unusable:
+        kind = u["why"].split(":", 1)[0].split(" (", 1)[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    detail = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    return f"{len(unusable)} unusable run{'s' if len(unusable) != 1 else ''} ({detail})"
+
+
+def read(path, who=None, quiet=False):
+    """-> Results of (file path, context, variants, entry) for every usable
+    entry (runs and aggregates) of every result file of path, in file order.
+    Each unusable one is in .unusable and, unless quiet, reported on stderr
+    (one line, named by who, default the running script's name)."""
+    who = who or script_name()
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file or folder")
+    out = Results()
     for f in result_files(path):
         with open(f) as fh:
-            d = json.load(fh)
+            try:
+                d = json.load(fh)
+            except ValueError as e:
+                raise ValueError(f"{f}: not JSON ({e})") from None
+        if not isinstance(d, dict) or not isinstance(d.get("benchmarks"), list):
+            raise ValueError(f"{f}: not Google Benchmark JSON (no benchmarks list)")
         ctx = d.get("context", {})
         variants = variants_map(ctx)
-        for b in d.get("benchmarks", []):
-            if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+        for b in d["benchmarks"]:
+            why = why_unusable(b)
+            if why is None:
+                b.setdefault("run_name", b.get("name"))
+                out.append((f, ctx, variants, b))
                 continue
-            family, variant, params, threads = split_name(b["run_name"], variants)
-            rec = {
-                "file": os.path.basename(f), "name": b["run_name"], "family": family,
-                "variant": variant, "params": params, "threads": threads,
-                "repetition": b.get("repetition_index", 0),
-                "real_time_ns": to_ns(b["real_time"], b.get("time_unit", "ns")),
-                "cpu_time_ns": to_ns(b["cpu_time"], b.get("time_unit", "ns")),
-                "iterations": b.get("iterations", 0), "label": b.get("label", ""),
-                "counters": {k: v for k, v in b.items()
-                             if k not in NON_COUNTERS and isinstance(v, (int, float))},
-                "context": ctx, "variants": variants,
-            }
-            records.append(rec)
+            agg = b.get("aggregate_name") if b.get("run_type") == "aggregate" else None
+            u = {"file": f, "name": b.get("run_name") or b.get("name") or "(unnamed)",
+                 "repetition": None if agg else b.get("repetition_index"),
+                 "aggregate": agg, "why": why}
+            out.unusable.append(u)
+            if not quiet:
+                print(unusable_line(who, u), file=sys.stderr)
+    return out
+
+
+def load(path, who=None, quiet=False):
+    """-> Results of records (dict), one for every usable non-aggregate run;
+    .unusable lists (and stderr names, unless quiet) the runs it could not use."""
+    entries = read(path, who, quiet)
+    records = Results(unusable=entries.unusable)
+    for f, ctx, variants, b in entries:
+        if b.get("run_type") == "aggregate":
+            continue
+        family, variant, params, threads = split_name(b["run_name"], variants)
+        rec = {
+            "file": os.path.basename(f), "name": b["run_name"], "family": family,
+            "variant": variant, "params": params, "threads": threads,
+            "repetition": b.get("repetition_index", 0),
+            "real_time_ns": to_ns(b["real_time"], b.get("time_unit", "ns")),
+            "cpu_time_ns": to_ns(b["cpu_time"], b.get("time_unit", "ns")),
+            "iterations": b.get("iterations", 0), "label": b.get("label", ""),
+            "counters": {k: v for k, v in b.items()
+                         if k not in NON_COUNTERS and isinstance(v, (int, float))},
+            "context": ctx, "variants": variants,
+        }
+        records.append(rec)
     return records
 
 

@@ -12,10 +12,16 @@ These tables come from the aggregates Google Benchmark computed (they work
 with --benchmark_report_aggregates_only); for significance (Mann-Whitney p)
 and before/after comparison of two results use scripts/compare, which needs
 the individual runs. Where repetitions were run each figure is followed by its
-trimmed standard deviation in parentheses."""
-import json
+trimmed standard deviation in parentheses.
+
+A run it cannot use (errored, or no real_time) is named on stderr, one line
+each, counted in a last line of the output, and the exit status is then 1."""
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mmresults  # noqa: E402
 
 # metric, label, better-when, per-family selection
 METRICS = {
@@ -71,20 +77,14 @@ def fmt(v, sd):
 
 
 def load(path):
-    with open(path) as f:
-        d = json.load(f)
-    variants = {}
-    for part in d["context"].get("mmscale_variants", "").split(";"):
-        if "=" in part:
-            case, vs = part.split("=", 1)
-            variants[case] = vs.split(",")
+    """-> (context, variants, {run name: {kind: [entries]}}, unusable runs)"""
+    entries = mmresults.read(path, "quick_tables")
+    ctx, variants = (entries[0][1], entries[0][2]) if entries else ({}, {})
     runs = {}
-    for b in d["benchmarks"]:
-        if b.get("error_occurred"):
-            continue
+    for _, _, _, b in entries:
         kind = b.get("aggregate_name") if b.get("run_type") == "aggregate" else "run"
         runs.setdefault(b["run_name"], {}).setdefault(kind, []).append(b)
-    return d["context"], variants, runs
+    return ctx, variants, runs, entries.unusable
 
 
 def pick(entries):
@@ -120,7 +120,8 @@ def split(run_name, variants):
 
 
 def tables(path, markdown=False):
-    ctx, variants, runs = load(path)
+    """-> (the tables' text, the unusable runs)"""
+    ctx, variants, runs, unusable = load(path)
     groups = {}
     for name, entries in runs.items():
         s = split(name, variants)
@@ -173,15 +174,22 @@ def tables(path, markdown=False):
                 for bv, vv, diff, name, n in rows:
                     out.append(f"{bv:>20} {vv:>20} {diff:>8}  {name} ({n})")
                 out.append("")
-    return "\n".join(out)
+    if unusable:
+        out.append(f"left out: {mmresults.count_unusable(unusable)}, named on stderr")
+    return "\n".join(out), unusable
 
 
 def main():
     if len(sys.argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    print(tables(sys.argv[1], "--markdown" in sys.argv[2:]))
-    return 0
+    try:
+        text, unusable = tables(sys.argv[1], "--markdown" in sys.argv[2:])
+    except (OSError, ValueError) as e:
+        print(f"quick_tables: {e}", file=sys.stderr)
+        return 2
+    print(text)
+    return 1 if unusable else 0
 
 
 if __name__ == "__main__":

@@ -2,8 +2,18 @@
 """The result scripts: compare on recorded fixtures (known input, known
 table), the sweep CSV schema and its linear column, plots from a small
 fixture, and a sweep interrupted by SIGINT that keeps its finished unit,
-discards and names the running one, and resumes."""
+discards and names the running one, and resumes. Failures are loud: every
+loader (compare, sweep's CSV, plot, floor_table.py, quick_tables.py) names
+each run it cannot use (errored, no real_time) and counts it; a sweep whose
+mmscale exits 1 (fixtures/fake_mmscale) keeps that unit's JSON, goes on,
+writes everything and exits 1; --threads auto plans from a recorded
+--describe=json (and the real one); scripts/run takes mmscale flags after
+-- and ends non-zero naming the step that failed."""
+import contextlib
 import csv
+import glob
+import io
+import json
 import importlib.machinery
 import importlib.util
 import os
@@ -57,10 +67,75 @@ check("52.0 (1)" in p.stdout and "-23.1%" in p.stdout and "0.0079*" in p.stdout,
       "seeds' statistic and Mann-Whitney p in the table")
 p = script("compare", os.path.join(FIX, "before.json"), "--metric", "global_reads")
 check(p.returncode == 0 and "-35.7%" in p.stdout, "compare on an exact count")
-for bad in ([os.path.join(FIX, "nope.json")], [os.path.join(FIX, "before.json")] * 3,
-            [os.path.join(FIX, "before.json"), "--metric", "no_such_counter"]):
+for bad in ([os.path.join(FIX, "nope.json")], [os.path.join(FIX, "before.json")] * 3):
     p = script("compare", *bad)
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, f"compare {bad}: {p.stderr}")
+# A metric no case reports is not a failure: one line, exit 0.
+p = script("compare", os.path.join(FIX, "before.json"), "--metric", "no_such_counter")
+check(p.returncode == 0 and p.stderr == "" and
+      p.stdout == "no_such_counter: no case in these results reports this metric\n",
+      f"compare --metric no_such_counter: exit {p.returncode}\n{p.stdout}{p.stderr}")
+
+# Runs that cannot be used are named, one line each, and counted; the tables
+# still print, and the exit status is 1.
+ERR = os.path.join(FIX, "errored.json")
+UNUSABLE = [
+    f"{ERR}: bdp/cached-locals-v2/real_time/threads:1 (repetition 2): errored: page "
+    "conservation failed: 3 pages lost (fixture)",
+    f"{ERR}: bdp/2.6.31-rc8/real_time/threads:1 (repetition 4): no real_time",
+    f"{ERR}: c2c/mailbox/real_time/threads:1 (repetition 1): errored: CPU 1 did not answer a "
+    "cross-CPU call within 10000 ms (it was: idle)",
+]
+COUNT = "3 unusable runs (2 errored, 1 no real_time)"
+
+
+def names_unusable(lines, who, what):
+    want = [f"{who}: unusable run: {u}" for u in UNUSABLE]
+    check(lines == want, f"{what} names each unusable run:\n" + "\n".join(lines))
+
+
+p = script("compare", ERR)
+check(p.returncode == 1, f"compare with unusable runs exits 1, not {p.returncode}")
+names_unusable(p.stderr.splitlines(), "compare", "compare")
+check("bdp/cached-locals-v2 vs 2.6.31-rc8 [threads:1] (4/4)" in p.stdout and
+      p.stdout.endswith(f"\nleft out: {COUNT}, named on stderr\n"),
+      f"compare prints its table, then counts the unusable runs:\n{p.stdout}")
+p = script("compare", os.path.join(FIX, "before.json"), ERR)
+check(p.returncode == 1 and "bdp/2.6.31-rc8/real_time/threads:1 (5/4)" in p.stdout and
+      f"left out: {COUNT}" in p.stdout, f"compare before/after with unusable runs:\n{p.stdout}")
+names_unusable(p.stderr.splitlines(), "compare", "compare before/after")
+p = script("compare", ERR, "--quiet", "--metric", "global_reads")
+check(p.returncode == 1 and p.stderr == "" and p.stdout.endswith(f"\nleft out: {COUNT}\n"),
+      f"compare --quiet counts without naming: {p.returncode}\n{p.stdout}{p.stderr}")
+with tempfile.TemporaryDirectory() as tmp:
+    d = json.load(open(ERR))
+    d["benchmarks"] = [b for b in d["benchmarks"] if b.get("error_occurred")]
+    only = os.path.join(tmp, "only-errored.json")
+    json.dump(d, open(only, "w"))
+    p = script("compare", only)
+    check(p.returncode == 1 and p.stderr.splitlines()[-1] ==
+          f"compare: {only} has no usable runs: 2 unusable runs (2 errored)",
+          f"compare, every run errored: {p.returncode} {p.stderr}")
+p = script("floor_table.py", ERR)
+check(p.returncode == 1 and p.stdout.startswith("case ") and
+      "c2c/mailbox/real_time/threads:1" in p.stdout and
+      p.stdout.endswith(f"\nleft out: {COUNT}, named on stderr\n"),
+      f"floor_table.py with unusable runs: exit {p.returncode}\n{p.stdout}")
+names_unusable(p.stderr.splitlines(), "floor_table", "floor_table.py")
+p = script("quick_tables.py", ERR)
+check(p.returncode == 1 and "bdp/cached-locals-v2 vs 2.6.31-rc8 [threads:1] (4)" in p.stdout and
+      p.stdout.endswith(f"\nleft out: {COUNT}, named on stderr\n"),
+      f"quick_tables.py with unusable runs: exit {p.returncode}\n{p.stdout}")
+names_unusable(p.stderr.splitlines(), "quick_tables", "quick_tables.py")
+for name in ("floor_table.py", "quick_tables.py"):
+    p = script(name, os.path.join(FIX, "before.json"))
+    check(p.returncode == 0 and p.stderr == "" and "left out" not in p.stdout,
+          f"{name} on clean results: exit {p.returncode} {p.stderr}")
+with tempfile.TemporaryDirectory() as tmp:
+    p = script("plot", ERR, "--out", tmp)
+    check(p.returncode == 1 and p.stderr.splitlines()[-1].endswith(f"; left out: {COUNT}"),
+          f"plot with unusable runs: exit {p.returncode} {p.stderr}")
+    names_unusable(p.stderr.splitlines()[:-1], "plot", "plot")
 
 # The sweep folder: CSV schema and the linear column; plots.
 sweep = load_sweep_module()
@@ -68,8 +143,8 @@ with tempfile.TemporaryDirectory() as tmp:
     os.makedirs(os.path.join(tmp, "raw"))
     shutil.copy(os.path.join(FIX, "before.json"), os.path.join(tmp, "raw", "compact-t1.json"))
     shutil.copy(os.path.join(FIX, "t2.json"), os.path.join(tmp, "raw", "compact-t2.json"))
-    n = sweep.write_csv(tmp)
-    check(n == 20, f"csv rows {n}")
+    n, unusable = sweep.write_csv(tmp)
+    check(n == 20 and unusable == [], f"csv rows {n}, unusable {unusable}")
     with open(os.path.join(tmp, "results.csv")) as f:
         rows = list(csv.DictReader(f))
         header = list(rows[0].keys())
@@ -88,6 +163,142 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0 and {"scaling-bdp.png", "scaling-bdp.svg", "counts-bdp.png",
                                  "counts-bdp.svg"} <= set(made), f"plots {made} {p.stderr}")
     check(all(os.path.getsize(os.path.join(tmp, "plots", f)) > 1000 for f in made), "plots not empty")
+    # An errored run in a unit: sweep's CSV writing names it and counts it.
+    shutil.copy(ERR, os.path.join(tmp, "raw", "compact-t1.json"))
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        n, unusable = sweep.write_csv(tmp)
+    raw1 = os.path.join(tmp, "raw", "compact-t1.json")
+    want = [f"sweep: unusable run: {u.replace(ERR, raw1)}" for u in UNUSABLE]
+    check(err.getvalue().splitlines() == want, f"write_csv names the unusable runs:\n{err.getvalue()}")
+    check(n == 20 and len(unusable) == 3 and mmresults.count_unusable(unusable) == COUNT,
+          f"write_csv counts them: {n} rows, {mmresults.count_unusable(unusable)}")
+    with open(os.path.join(tmp, "results.csv")) as f:
+        rows = list(csv.DictReader(f))
+    check(not any(r["real_time_ns"] in ("", "0") for r in rows), "no unusable run in the csv")
+
+# --threads auto plans from mmscale --describe=json: every power of two below
+# the plan's CPUs, all of them, and one step per node (cumulative, node order).
+STANDIN = "--topology=synthetic:node:128 core:8 pu:1"
+WANT_128 = sorted({2 ** i for i in range(11)} | set(range(8, 1025, 8)))
+with open(os.path.join(FIX, "describe-128.json")) as f:
+    d128 = json.load(f)
+check(sweep.auto_threads(d128) == WANT_128, f"auto on the 128-node stand-in: {sweep.auto_threads(d128)}")
+uneven = {"plan": {"placement": "compact", "cpus": 7, "cpus_per_node": [3, 0, 4],
+                   "oversubscribed_from": None}}
+check(sweep.auto_threads(uneven) == [1, 2, 3, 4, 7],
+      f"auto with a CPU-less node: {sweep.auto_threads(uneven)}")
+check(sweep.auto_threads({"plan": {"cpus": 2, "cpus_per_node": [2]}}) == [1, 2], "auto, one node")
+
+# A sweep where mmscale fails: fixtures/fake_mmscale stands in for it.
+with tempfile.TemporaryDirectory() as tmp:
+    fake = os.path.join(tmp, "fake_mmscale")
+    shutil.copy(os.path.join(FIX, "fake_mmscale"), fake)
+    os.chmod(fake, 0o755)
+    log = os.path.join(tmp, "calls")
+    env = dict(os.environ, MMSCALE=fake, FAKE_LOG=log,
+               FAKE_DESCRIBE=os.path.join(FIX, "describe-128.json"))
+
+    def calls():
+        if not os.path.exists(log):
+            return []
+        with open(log) as f:
+            return [json.loads(l) for l in f]
+
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read()
+        except OSError as e:
+            return str(e)
+
+    # The planning goes through the binary's --describe=json with the mmscale flags.
+    saved, sweep.MMSCALE = sweep.MMSCALE, fake
+    os.environ["FAKE_LOG"], os.environ["FAKE_DESCRIBE"] = log, env["FAKE_DESCRIBE"]
+    got = sweep.thread_counts("auto", [STANDIN])
+    sweep.MMSCALE = saved
+    del os.environ["FAKE_LOG"], os.environ["FAKE_DESCRIBE"]
+    check(got == WANT_128 and calls() == [["--describe=json", STANDIN]],
+          f"auto through --describe=json: {calls()}")
+    os.unlink(log)
+
+    out = os.path.join(tmp, "sw")
+    sweep_args = [sys.executable, os.path.join(SCRIPTS, "sweep"), "--threads", "1,2,4,8,16",
+                  "--placements", "compact", "--repetitions", "3", "--out", out]
+    p = subprocess.run(sweep_args, capture_output=True, text=True, timeout=300,
+                       env=dict(env, FAKE_MMSCALE="2:errored,4:nojson,16:crash"))
+    err = p.stderr.splitlines()
+    check(p.returncode == 1, f"sweep with failed units exits 1, not {p.returncode}:\n{p.stderr}")
+    check([c[1] for c in calls()] == [f"--threads={t}" for t in (1, 2, 4, 8, 16)],
+          f"every unit ran after the failures: {calls()}")
+    kept = sorted(os.listdir(os.path.join(out, "raw"))) if os.path.isdir(os.path.join(out, "raw")) else []
+    check(kept == ["compact-t1.json", "compact-t2.json", "compact-t8.json"],
+          f"exit 1 keeps its JSON, no JSON or a crash keeps nothing: {kept}")
+    bad_line = ("bdp/cached-locals-v2/real_time/threads:2 (repetition 1): errored: accounting check "
+                "failed: nr_dirty off by 3 (fake)")
+    check(f"sweep: unusable run: {out}/raw/compact-t2.json: {bad_line}" in err,
+          f"sweep names the errored run:\n{p.stderr}")
+    check("sweep: FAILED unit placement=compact threads=4: mmscale exit 1 (mmscale: too many "
+          "benchmark registrations (fake)); nothing kept" in err and
+          "sweep: FAILED unit placement=compact threads=16: mmscale killed by SIGABRT; nothing kept"
+          in err, f"sweep names the failed units:\n{p.stderr}")
+    problems = "3 of 5 units (compact-t2, compact-t4, compact-t16), 1 unusable run (1 errored)"
+    check(err and err[-1] == f"sweep: 17 runs; {out}/results.csv, {out}/summary.md, {out}/plots/; "
+          f"FAILED: {problems}; named above and in summary.md", f"sweep's last line: {err[-1:]}")
+    rows = list(csv.DictReader(io.StringIO(read(os.path.join(out, "results.csv")))))
+    check(len(rows) == 17 and sum(r["threads"] == "2" for r in rows) == 5,
+          f"results.csv holds the finished runs of every unit it kept: {len(rows)}")
+    summary = read(os.path.join(out, "summary.md"))
+    check(f"**Failed: {problems}.**" in summary and
+          f"- unusable run: raw/compact-t2.json: {bad_line}\n" in summary and
+          "- unit compact-t16: mmscale killed by SIGABRT; nothing kept\n" in summary and
+          "bdp/cached-locals-v2 vs 2.6.31-rc8 [threads:2] | 3/2 |" in summary,
+          f"summary.md counts and names the failures, then the tables:\n{summary}")
+    check(os.path.isdir(os.path.join(out, "plots")) and
+          any(f.endswith(".png") for f in os.listdir(os.path.join(out, "plots"))), "plots written")
+    # --resume runs the units that kept nothing; the errored run still fails the sweep.
+    p = subprocess.run([*sweep_args[:-2], "--resume", out], capture_output=True, text=True,
+                       timeout=300, env=env)
+    check(p.returncode == 1 and "3 already done" in p.stderr and
+          p.stderr.splitlines()[-1].endswith("FAILED: 1 unusable run (1 errored); named above "
+                                              "and in summary.md"),
+          f"resume after failures: {p.returncode}\n{p.stderr}")
+    check(len(glob.glob(os.path.join(out, "raw", "*.json"))) == 5, "resume ran the discarded units")
+    # Bad input still stops the sweep at once with exit 2.
+    os.unlink(log)
+    out2 = os.path.join(tmp, "sw2")
+    p = subprocess.run([*sweep_args[:-1], out2], capture_output=True, text=True, timeout=300,
+                       env=dict(env, FAKE_MMSCALE="2:badinput"))
+    check(p.returncode == 2 and p.stderr.splitlines()[-1] ==
+          "sweep: compact threads=2: mmscale: --fake: bad input (fake)" and
+          len(calls()) == 2 and not os.path.exists(os.path.join(out2, "results.csv")),
+          f"bad input stops the sweep: {p.returncode}\n{p.stderr}")
+
+    # scripts/run with MMSCALE set: no scripts/setup (a trap on PATH would see it),
+    # flags after -- reach mmscale, every table prints, then exit 1 naming the steps.
+    trap = os.path.join(tmp, "trap")
+    os.makedirs(trap)
+    for tool in ("dpkg-query", "cmake", "apt-get", "sudo"):
+        with open(os.path.join(trap, tool), "w") as f:
+            f.write(f"#!/bin/sh\necho {tool} >> {trap}/ran\nexit 1\n")
+        os.chmod(os.path.join(trap, tool), 0o755)
+    run_env = dict(env, PATH=trap + os.pathsep + os.environ["PATH"])
+    os.unlink(log)
+    out3 = os.path.join(tmp, "run")
+    p = subprocess.run([os.path.join(SCRIPTS, "run"), "--out", out3, "--repetitions", "3", "--",
+                        "--fake-flag=1"], capture_output=True, text=True, timeout=300,
+                       env=dict(run_env, FAKE_MMSCALE="1:errored"))
+    check(p.returncode == 1, f"scripts/run with a failed unit exits 1, not {p.returncode}:\n{p.stderr}")
+    check(not os.path.exists(os.path.join(trap, "ran")), "scripts/run with MMSCALE set ran scripts/setup")
+    check(all(c[-1] == "--fake-flag=1" and "--" not in c for c in calls()),
+          f"flags after -- reach mmscale, without the --: {calls()}")
+    check("bdp/cached-locals-v2 vs 2.6.31-rc8 [threads:1] (3/2)" in p.stdout and
+          "global_reads: trimmed mean" in p.stdout and
+          "victim_lost_pct: no case in these results reports this metric" in p.stdout and
+          "raw Google Benchmark JSON:" in p.stdout, f"scripts/run printed every table:\n{p.stdout}")
+    check(p.stderr.splitlines()[-1:] and p.stderr.splitlines()[-1].startswith(
+        "run: FAILED: sweep (exit 1), floor table (exit 1), compare (exit 1), compare --metric "
+        "global_reads,bdi_reads,lock_acquires,ipis_sent,MiB_per_s,victim_lost_pct (exit 1)"),
+        f"scripts/run names the failed steps: {p.stderr.splitlines()[-1:]}")
 
 # An interrupted sweep keeps what finished and resumes (needs the built mmscale).
 mmscale = os.environ.get("MMSCALE")
@@ -119,8 +330,37 @@ if mmscale and os.access(mmscale, os.X_OK):
             names = {r["name"] for r in csv.DictReader(f)}
         check(names == {"c2c/ticket_lock/real_time/threads:1", "c2c/ticket_lock/real_time/threads:2"},
               f"both units in the csv: {names}")
+    # --threads auto on the real binary's --describe=json, the 128-node stand-in.
+    sweep.MMSCALE = mmscale
+    check(sweep.thread_counts("auto", [STANDIN]) == WANT_128, "auto from the real --describe=json")
+    # scripts/run as the README has it, end to end: flags after -- go to mmscale.
+    with tempfile.TemporaryDirectory() as tmp:
+        trap = os.path.join(tmp, "trap")
+        os.makedirs(trap)
+        for tool in ("dpkg-query", "cmake", "apt-get", "sudo"):
+            with open(os.path.join(trap, tool), "w") as f:
+                f.write(f"#!/bin/sh\necho {tool} >> {trap}/ran\nexit 1\n")
+            os.chmod(os.path.join(trap, tool), 0o755)
+        out = os.path.join(tmp, "quick")
+        p = subprocess.run([os.path.join(SCRIPTS, "run"), "--out", out, "--cases", "^c2c/pingpong",
+                            "--repetitions", "3", "--min-time", "0.01", "--",
+                            "--topology=synthetic:node:2 core:1 pu:1"], capture_output=True,
+                           text=True, timeout=300,
+                           env=dict(os.environ, PATH=trap + os.pathsep + os.environ["PATH"]))
+        check(p.returncode == 0, f"scripts/run -- --topology=...: exit {p.returncode}\n{p.stderr}")
+        check(not os.path.exists(os.path.join(trap, "ran")), "scripts/run with MMSCALE set ran scripts/setup")
+        check(any(l.startswith("c2c/pingpong/real_time/threads:1 ") and "stand-in" in l
+                  for l in p.stdout.splitlines()) and "raw Google Benchmark JSON:" in p.stdout,
+              f"scripts/run's floor table:\n{p.stdout}")
+        try:
+            ctx = json.load(open(os.path.join(out, "raw", "compact-t1.json")))["context"]
+        except (OSError, ValueError, KeyError) as e:
+            ctx = {"error": str(e)}
+        check("'node:2 core:1 pu:1'" in ctx.get("mmscale_topology", ""),
+              f"the topology after -- reached mmscale: {ctx.get('mmscale_topology', ctx)}")
 else:
-    print("note: MMSCALE not set: the interrupted-sweep check did not run")
+    print("note: MMSCALE not set: the interrupted-sweep, real --describe=json and scripts/run "
+          "checks did not run")
 
 print(f"test_scripts: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
