@@ -17,6 +17,8 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_IPIS_SENT]		= "ipis_sent",
 	[MMSCALE_IPIS_HANDLED]		= "ipis_handled",
 	[MMSCALE_PAGES_MOVED]		= "pages_moved",
+	[MMSCALE_PAGES_DRAINED]		= "pages_drained",
+	[MMSCALE_DRAINS_SKIPPED]	= "drains_skipped",
 };
 
 const char *mmscale_count_name(enum mmscale_count c)

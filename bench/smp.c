@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Emulated cross-CPU calls: kernel/smp.c (v3.9 and later: per-CPU
- * call_single_queue, per-sender cfd with one csd per target) with three
- * doorbells. See include/mmscale/kernel/smp.h.
+ * Emulated cross-CPU calls: kernel/smp.c of 3.14 and later (per-CPU llist
+ * call_single_queue since 6897fc22ea01; per-sender cfd with one csd per
+ * target since 3.9) with three doorbells. See include/mmscale/kernel/smp.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -401,7 +401,7 @@ int on_each_cpu(smp_call_func_t func, void *info, int wait)
 	return ret;
 }
 
-/* on_each_cpu_mask (v3.3, 3fc498f165304): the CPUs of the mask, this one included if set. */
+/* on_each_cpu_mask (3fc498f165304, v3.4): the CPUs of the mask, this one included if set. */
 int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *info, bool wait)
 {
 	int cpu = get_cpu();

@@ -2,8 +2,10 @@
 /*
  * "[RFC PATCH] v2 mm: balance_dirty_pages. reduce calls to
  * global_page_state to reduce cache references", Richard Kennedy,
- * 4 September 2009, against 2.6.31-rc8 (seed 000_6ce0e1f67d0313fe; merged
- * later as e50e37201ae2). clip_bdi_dirty_limit() is gone from
+ * 4 September 2009, against 2.6.31-rc8 (seed 000_6ce0e1f67d0313fe). Never
+ * merged as posted: what was merged is Wu Fengguang's 2010 rework
+ * e50e37201ae2 (2.6.36), whose loop is cached-locals-v2+wu's.
+ * clip_bdi_dirty_limit() is gone from
  * get_dirty_limits(): its check moves into the loop, on the counters the
  * loop has already read, and the pdflush decision after the loop reuses the
  * local nr_reclaimable. "In the common case with no throttling it now calls

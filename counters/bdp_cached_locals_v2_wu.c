@@ -4,7 +4,8 @@
  * 000_6ce0e1f67d0313fe, 6 September 2009, "Reviewed-by" reply): "an
  * redundant pages_written test can be reduced" - the "done enough?" break
  * at the top of the loop goes, and the "don't wait if we've done enough"
- * continue after writeback_inodes() becomes a break.
+ * continue after writeback_inodes() becomes a break. This is the loop
+ * shape merged in e50e37201ae2 (Wu Fengguang, August 2010, Linux 2.6.36).
  *
  * Everything else, including get_dirty_limits() without
  * clip_bdi_dirty_limit() and the unconditional bdi_stat read, is

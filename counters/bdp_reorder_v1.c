@@ -13,8 +13,8 @@
  * from after the loop and into the body of the loop. So that we no longer
  * clear dirty_exceeded in the three other places where we break out of the
  * loop." The clear now happens only on the first, under-the-bdi-limit
- * exit; everything else is 2.6.31-rc8 (counters/bdp_rc8.c), against which
- * the RFC was made. What it does to dirty_exceeded is tested in
+ * exit; everything else is 2.6.31-rc8's (counters/bdp_rc8.c); the RFC was
+ * measured on 2.6.31-rc3 (seed 001). What it does to dirty_exceeded is tested in
  * counters/tests/test_bdp.c (Morton's question).
  *
  * bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE, as in bdp_rc8.c.

@@ -381,9 +381,10 @@ static const struct mmscale_variant bdp_variants[] = {
 	{ "reorder-v1", "dirty_exceeded cleared only on the first exit (reconstructed)",
 	  "seed 001, RFC 2009-07-24", &bdp_reorder_v1 },
 	{ "cached-locals-v2", "no clip_bdi_dirty_limit, one limit test, locals reused",
-	  "seed 000, RFC v2 2009-09-04 (e50e37201ae2)", &bdp_cached_locals_v2 },
+	  "seed 000, RFC v2 2009-09-04, never merged as posted", &bdp_cached_locals_v2 },
 	{ "cached-locals-v2+wu", "v2 with Wu Fengguang's pages_written simplification",
-	  "seed 000, Wu Fengguang 2009-09-06", &bdp_cached_locals_v2_wu },
+	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)",
+	  &bdp_cached_locals_v2_wu },
 };
 
 static const int64_t global_read_args[][MMSCALE_MAX_ARGS] = {

@@ -266,7 +266,6 @@ static long complete_writeback(struct writeback_world *w, struct emu_inode *inod
 	for (long i = 0; i < done; i++)
 		end_page_writeback(inode->zone, &w->bdi);
 	atomic_long_sub(done, &inode->nr_writeback);
-	atomic_long_add(done, &w->pages_completed);
 	return done;
 }
 

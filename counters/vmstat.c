@@ -35,7 +35,8 @@ int calculate_threshold(struct zone *zone)
 	 * longer, more processors could lead to more contention. fls() is used
 	 * to have a cheap way of logarithmic scaling. (The kernel's comment
 	 * table of sample thresholds is reproduced, and its rows checked, in
-	 * counters/tests/test_vmstat.c.)
+	 * counters/tests/test_vmstat.c: its header's fls(mem+1) is 1 + fls(mem),
+	 * and seven of its rows are mislabelled, listed there.)
 	 */
 	mem = (int)(zone->present_pages >> (27 - PAGE_SHIFT));
 
@@ -162,7 +163,10 @@ void dec_zone_state(struct zone *zone, enum zone_stat_item item)
  * local to the processor using that pageset, so the loop over all zones
  * accesses a series of cachelines local to the processor; the call to
  * atomic_long_add updates the remote zone and global lines only when a
- * delta is pending. (The NUMA expiry of remote pcp lists is drain/'s.)
+ * delta is pending. (Not emulated: 2.6.31's CONFIG_NUMA expiry, which
+ * drains this CPU's pcp lists of remote zones via drain_zone_pages after
+ * three idle intervals; no case fills those lists while the vmstat work
+ * runs.)
  */
 void refresh_cpu_vm_stats(int cpu)
 {
@@ -197,7 +201,14 @@ void refresh_cpu_vm_stats(int cpu)
 			atomic_long_add(global_diff[i], vm_stat_slot(i));
 }
 
-#define VMSTAT_INTERVAL_NS	1000000L	/* 1 s in the kernel, scaled 1000x */
+/*
+ * The kernel folds every sysctl_stat_interval = HZ (1 s); here 1 ms is
+ * asked for, scaled 1000x so short runs fold at all. The clock is
+ * CLOCK_MONOTONIC_COARSE, looked at every VMSTAT_CHECK_EVERY calls, so the
+ * period is in fact max(1 ms, the coarse clock's tick: 4 ms on the machine
+ * of RESULTS.md). A flag with the kernel's default is issue 12, item 6.
+ */
+#define VMSTAT_INTERVAL_NS	1000000L
 #define VMSTAT_CHECK_EVERY	64
 
 static _Thread_local struct {

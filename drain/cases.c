@@ -28,7 +28,6 @@
 
 extern const struct drain_variant_ops drain_ops_ipi_all, drain_ops_quick_scan,
 	drain_ops_count_check, drain_ops_ipi_mask, drain_ops_workqueue, drain_ops_remote;
-extern atomic_long_t drains_skipped;
 
 enum partner_loop {
 	PARTNER_IDLE,		/* answer calls; spin or sleep per the mechanism */
@@ -42,9 +41,13 @@ struct drain_run {
 	u64 *units;			/* percpu: a victim's work units */
 	double baseline_units_per_s;	/* victims alone, before the run */
 	unsigned int online;		/* emulated CPUs of this run */
-	_Atomic int done;		/* cpuset CPUs finished with their pass */
-	atomic_long_t drains;
 	bool mm_up, drain_up, ipi_up;
+	/*
+	 * The cpuset's own bookkeeping, on a line of its own: victims load
+	 * pool.stop at every work unit, and these are written during the run.
+	 */
+	_Atomic int done ____cacheline_aligned;	/* cpuset CPUs finished with their pass */
+	atomic_long_t drains;
 };
 
 static u64 now_ns(void)
@@ -119,11 +122,16 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
 			       enum partner_loop loop, char *err, size_t errlen)
 {
-	struct drain_run *dr = calloc(1, sizeof(*dr));
+	/*
+	 * Aligned as its cacheline-aligned member needs (calloc gives 16
+	 * bytes); that member makes sizeof a multiple of the alignment.
+	 */
+	struct drain_run *dr = aligned_alloc(SMP_CACHE_BYTES, sizeof(*dr));
 	char ignored[8];
 
 	if (!dr)
 		return mmscale_errorf(err, errlen, "out of memory");
+	memset(dr, 0, sizeof(*dr));
 	run->data = dr;
 	dr->online = online;
 	dr->loop = loop;
@@ -141,7 +149,6 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 		goto fail;
 	dr->ipi_up = true;
 	drain_ops = ops;
-	atomic_long_set(&drains_skipped, 0);
 	dr->units = alloc_percpu(u64);
 	if (!dr->units) {
 		mmscale_errorf(err, errlen, "per-CPU units full");
@@ -273,21 +280,20 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	u64 *lat = calloc(MAX_DRAINS, sizeof(*lat));
 	struct mmscale_counts start;
 	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
-	long drains = 0, drained0 = 0, skipped0 = 0;
+	long drains = 0;
 	bool failed = false;
 
 	ipi_cpu_online();
 	cpu_set_activity("cpuset: allocating and freeing");
-	if (mmscale_thread_index(st) == 0) {
+	if (mmscale_thread_index(st) == 0)
 		mmscale_counts_sum_all(&start);
-		drained0 = atomic_long_read(&pages_drained);
-		skipped0 = atomic_long_read(&drains_skipped);
-	}
 	while (mmscale_keep_running_batch(st, n)) {
 		unsigned int spins = 0;
 
 		t0 = now_ns();
-		u0 = victim_units_total(dr);
+		/* Only CPU 0 reports the victims' loss: the others leave their lines alone. */
+		if (mmscale_thread_index(st) == 0)
+			u0 = victim_units_total(dr);
 		for (int64_t i = 0; i < n && !failed; i++) {
 			struct page **slot = &held[i % HELD];
 
@@ -340,10 +346,9 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			mmscale_counter_set(st, "locks_per_drain",
 					    (double)me->v[MMSCALE_LOCK_ACQUIRES] / (double)total, 0);
 			mmscale_counter_set(st, "pages_per_drain",
-					    (double)(atomic_long_read(&pages_drained) - drained0) /
-					    (double)total, 0);
+					    (double)me->v[MMSCALE_PAGES_DRAINED] / (double)total, 0);
 			mmscale_counter_set(st, "drains_skipped",
-					    (double)(atomic_long_read(&drains_skipped) - skipped0), 0);
+					    (double)me->v[MMSCALE_DRAINS_SKIPPED], 0);
 		}
 		if (dr->baseline_units_per_s > 0)
 			mmscale_counter_set(st, "victim_lost_pct",
@@ -422,15 +427,16 @@ static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
 /* The drain_all_pages variants: one file each, drain/drain_*.c. */
 static const struct mmscale_variant drain_variants[] = {
 	{ "ipi-all", "on_each_cpu(drain_local_pages); empty lists still take zone->lock",
-	  "Linux 2.6.32 mm/page_alloc.c (the seed's 128-node test)", &drain_ops_ipi_all },
+	  "Linux 2.6.32 drain_pages over 2.6.38's free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)",
+	  &drain_ops_ipi_all },
 	{ "quick-scan", "free_pcppages_bulk scans the pcp lists before taking zone->lock",
 	  "seed 002, Jack Steiner 2011-02-15", &drain_ops_quick_scan },
 	{ "count-check", "drain_pages calls free_pcppages_bulk only if pcp->count",
 	  "2ff754fa, Linux 2.6.38", &drain_ops_count_check },
 	{ "ipi-mask", "IPIs only to CPUs with pages (on_each_cpu_mask)",
-	  "74046494ea68, Linux 3.5", &drain_ops_ipi_mask },
-	{ "workqueue", "per-CPU work items on mm_percpu_wq, flushed by the caller",
-	  "0ccce3b92421, Linux 4.11", &drain_ops_workqueue },
+	  "74046494ea68, Linux 3.4", &drain_ops_ipi_mask },
+	{ "workqueue", "per-CPU work items on mm_percpu_wq, flushed by the caller; concurrent callers skip (pcpu_drain_mutex)",
+	  "Linux 4.11: 0ccce3b92421 + bd233f538d51 + ce612879ddc7", &drain_ops_workqueue },
 	{ "remote", "per-pcp spinlock; the caller drains remote lists itself, no IPI",
 	  "443c2accd1b6, Linux 6.1", &drain_ops_remote },
 };

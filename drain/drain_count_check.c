@@ -6,8 +6,9 @@
  * free_pcppages_bulk() only when pcp->count, so an empty list costs a load,
  * not zone->lock. Still on_each_cpu: every CPU takes the IPI.
  *
- * Its drain_pages stays the same in 3.5 and 4.11: ipi-mask and workqueue
- * call it from here (drain_pages_count_check).
+ * Its drain_pages is unchanged in 3.4 (3.4 mm/page_alloc.c drain_pages),
+ * and 4.11 keeps its logic in drain_pages_zone (split out in 3.19):
+ * ipi-mask and workqueue call it from here (drain_pages_count_check).
  */
 #include "mmscale/mm/page_alloc.h"
 
@@ -32,7 +33,7 @@ void drain_pages_count_check(unsigned int cpu)
 		local_irq_save(flags);
 		pcp = &pset->pcp;
 		if (pcp->count) {
-			atomic_long_add(pcp->count, &pages_drained);
+			count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 			free_pcppages_bulk(zone, pcp->count, pcp);
 			WRITE_ONCE(pcp->count, 0);
 		}

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * drain_all_pages() of Linux 2.6.32, what the seed's 128-node test ran
- * (seed 002_a4923e43b84f14f0): on_each_cpu(drain_local_pages); every CPU
- * calls free_pcppages_bulk() for every populated zone, taking zone->lock
- * and writing zone->all_unreclaimable and zone->pages_scanned even when
- * its lists are empty.
+ * drain_all_pages()/drain_pages() of Linux 2.6.32 (seed
+ * 002_a4923e43b84f14f0 was tested on a 2.6.32 distro kernel):
+ * on_each_cpu(drain_local_pages); every CPU calls free_pcppages_bulk() for
+ * every populated zone, taking zone->lock even when its lists are empty.
+ * free_pcppages_bulk is 2.6.38's (zone->all_unreclaimable = 0,
+ * NR_FREE_PAGES after the loop); 2.6.32's instead does
+ * zone_clear_flag(ZONE_ALL_UNRECLAIMABLE), an atomic RMW on zone->flags,
+ * and __mod_zone_page_state before the loop (2.6.32 mm/page_alloc.c
+ * free_pcppages_bulk): not yet emulated (issue 12, item 5).
  */
 #include "mmscale/mm/page_alloc.h"
 
@@ -28,7 +32,7 @@ static void drain_pages(unsigned int cpu)
 
 		pcp = &pset->pcp;
 		local_irq_save(flags);
-		atomic_long_add(pcp->count, &pages_drained);
+		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 		free_pcppages_bulk(zone, pcp->count, pcp);
 		WRITE_ONCE(pcp->count, 0);
 		local_irq_restore(flags);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * drain_all_pages() after commit 74046494ea68 ("mm: only IPI CPUs to drain
- * local pages if they exist", Gilad Ben-Yossef, v3.5): the caller first
+ * local pages if they exist", Gilad Ben-Yossef, v3.4): the caller first
  * looks at every CPU's pcp counts and sends the IPI with on_each_cpu_mask
  * only to CPUs that have pages ("85%+ IPIs saved"); drain_pages keeps the
  * pcp->count check of 2.6.38 (drain_pages_count_check, drain/drain_count_check.c).

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * "[PATCH] - Improve drain pages performance on large systems", Jack
- * Steiner, 15 February 2011 (seed 002_a4923e43b84f14f0), on the 2.6.32
- * drain of drain_ipi_all.c: free_pcppages_bulk() first scans the
+ * Steiner, 15 February 2011 (seed 002_a4923e43b84f14f0), posted against a
+ * 2.6.38-rc tree before 2ff754fa (its hunk is at 2.6.38's
+ * free_pcppages_bulk: to_free, zone->all_unreclaimable), here on
+ * drain_ipi_all.c's drain_pages without the pcp->count check:
+ * free_pcppages_bulk() first scans the
  * MIGRATE_PCPTYPES lists and returns before taking zone->lock when all are
  * empty. The patch changes free_pcppages_bulk itself, so the scan also
  * runs on every free that overflows pcp->high (David Rientjes' concern for
@@ -53,7 +56,7 @@ static void drain_pages(unsigned int cpu)
 
 		pcp = &pset->pcp;
 		local_irq_save(flags);
-		atomic_long_add(pcp->count, &pages_drained);
+		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 		free_pcppages_bulk_quick_scan(zone, pcp->count, pcp);
 		WRITE_ONCE(pcp->count, 0);
 		local_irq_restore(flags);

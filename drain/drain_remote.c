@@ -5,8 +5,10 @@
  * has a spinlock, so the caller drains the lists of the CPUs that have
  * pages itself, one after the other, with no IPI and no work item. The
  * price moves to the fast paths: every allocation and free to a pcp list
- * takes that (normally uncontended) lock, which the emulated allocator
- * does while this variant runs (pcp_locking).
+ * takes that (normally uncontended) lock. 6.1 takes it with
+ * pcp_spin_trylock_irqsave and falls back to the buddy under zone->lock
+ * (6.1-rc7 mm/page_alloc.c); the emulated allocator blocks on it instead
+ * while this variant runs (pcp_locking; issue 12, item 5).
  */
 #include <pthread.h>
 
@@ -14,7 +16,6 @@
 
 static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-extern atomic_long_t drains_skipped;
 
 /*
  * Drain pcplists of the indicated processor and zone.
@@ -26,7 +27,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 	pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
 	if (READ_ONCE(pcp->count)) {
 		spin_lock(&pcp->lock);
-		atomic_long_add(pcp->count, &pages_drained);
+		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 		free_pcppages_bulk(zone, pcp->count, pcp);
 		WRITE_ONCE(pcp->count, 0);
 		spin_unlock(&pcp->lock);
@@ -57,7 +58,7 @@ static void drain_all_pages(void)
 	 * the drain to be complete when the call returns.
 	 */
 	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
-		atomic_long_inc(&drains_skipped);
+		count_inc(MMSCALE_DRAINS_SKIPPED);
 		return;
 	}
 

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * drain_all_pages() after commit 0ccce3b92421 ("mm, page_alloc: drain
- * per-cpu pages from workqueue context", Mel Gorman, v4.11): the CPUs with
- * pages get a work item on mm_percpu_wq, run by their per-CPU worker in
- * process context, and the caller flushes the work; a drain already in
- * progress makes a zone-less caller return at once (pcpu_drain_mutex).
+ * drain_all_pages() of Linux 4.11: per-CPU work items since 0ccce3b92421
+ * ("mm, page_alloc: drain per-cpu pages from workqueue context", Mel
+ * Gorman; it queued on system_wq and let every caller drain); the static
+ * per-CPU pcpu_drain work and pcpu_drain_mutex (a drain already in progress
+ * makes a zone-less caller return at once) from bd233f538d51; mm_percpu_wq
+ * from ce612879ddc7 (Michal Hocko, a 4.11-rc fix). The CPUs with pages get
+ * a work item, run by their per-CPU worker in process context, and the
+ * caller flushes the work.
  *
  * Emulated: queue_work_on() puts the work on the target CPU through the
  * same per-CPU queue and doorbell as an IPI (waking an idle kworker on
  * another CPU is a reschedule IPI), the target runs it at its next
  * interrupt point as its worker would at the next schedule, and
- * flush_work() waits for it with the IPI timeout. drain_pages is still
- * 2.6.38's (drain_pages_count_check, drain/drain_count_check.c).
+ * flush_work() waits for it with the IPI timeout. drain_pages has 2.6.38's
+ * logic (drain_pages_zone in 4.11; drain_pages_count_check,
+ * drain/drain_count_check.c).
  */
 #include <pthread.h>
 
@@ -19,8 +23,6 @@
 
 static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-/* Drains skipped because another drain was in progress (reported by the cases). */
-atomic_long_t drains_skipped;
 
 static void drain_local_pages_wq(void *work)
 {
@@ -49,7 +51,7 @@ static void drain_all_pages(void)
 	 * the drain to be complete when the call returns.
 	 */
 	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
-		atomic_long_inc(&drains_skipped);
+		count_inc(MMSCALE_DRAINS_SKIPPED);
 		return;
 	}
 

@@ -2,6 +2,8 @@
 /*
  * The per-CPU page list paths of mm/page_alloc.c, Linux 2.6.38 (see
  * include/mmscale/mm/page_alloc.h for what is emulated minimally).
+ * free_pcppages_bulk carries 3.x's "batch_free = to_free" line, which
+ * 2.6.38 does not have (issue 12, item 5).
  *
  * pcp->count is written with WRITE_ONCE: later drain variants read other
  * CPUs' counts without a lock (READ_ONCE), a race the kernel has on purpose.
@@ -15,7 +17,6 @@
 #include "mmscale/notice.h"
 
 const struct drain_variant_ops *drain_ops;
-atomic_long_t pages_drained;
 
 struct zone_pool {
 	struct page *pages;
@@ -309,7 +310,6 @@ int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 	int i = 0;
 
 	drain_mm_teardown();
-	atomic_long_set(&pages_drained, 0);
 	nr_pools = nr_populated_zones();
 	pools = calloc((size_t)nr_pools, sizeof(*pools));
 	if (!pools)

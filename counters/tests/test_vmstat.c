@@ -24,7 +24,8 @@
 
 /*
  * The table in calculate_threshold()'s comment (mm/vmstat.c, 2.6.31):
- * threshold, processors, fls(processors), zone size, fls(mem+1).
+ * threshold, processors, fls(processors), zone size, and a column headed
+ * fls(mem+1) that holds 1 + fls(mem) (mem in 128 MB units).
  */
 static const struct {
 	int threshold, cpus, fls_cpus;
@@ -54,7 +55,7 @@ static int threshold_for(unsigned int cpus, unsigned long zone_bytes)
 static void test_thresholds(void)
 {
 	/*
-	 * Every row holds as threshold = min(125, 2 * fls-column * fls(mem+1)
+	 * Every row holds as threshold = min(125, 2 * fls column * last
 	 * column): feed calculate_threshold the smallest CPU count with that
 	 * fls and a zone whose 1 + fls(mem) is the last column.
 	 */
@@ -69,7 +70,10 @@ static void test_thresholds(void)
 				kernel_table[i].threshold);
 		CHECK_EQ_LL(got, kernel_table[i].threshold);
 	}
-	/* The rows whose CPU and size labels agree with their own columns. */
+	/*
+	 * Rows whose labels give the table's threshold (the 1024-CPU rows only
+	 * through the 125 cap: fls(1024) is 11, their column says 10).
+	 */
 	CHECK_EQ_LL(threshold_for(1, 7UL << 27), 8);		/* 1 CPU, 0.9-1 GB */
 	CHECK_EQ_LL(threshold_for(2, 12UL << 27), 20);		/* 2 CPUs, 1.5 GB */
 	CHECK_EQ_LL(threshold_for(2, 3UL << 30), 24);		/* 2 CPUs, 3 GB: the seeds' box */
@@ -79,14 +83,26 @@ static void test_thresholds(void)
 	CHECK_EQ_LL(threshold_for(1024, 12UL << 30), 125);	/* 1024 CPUs, 8-16 GB */
 	CHECK_EQ_LL(threshold_for(1024, 24UL << 30), 125);	/* 1024 CPUs, 16-32 GB */
 	/*
-	 * Where the labels and the columns disagree the formula follows the
-	 * columns: 64 CPUs with a 4-8 GB zone give 2*7*(1+6) = 98, not the
-	 * 84 of the row labelled "64, 4-8 GB" (whose fls(mem+1) of 6 is a
-	 * 2-4 GB zone); fls(512) is 10, not 9.
+	 * Seven rows are mislabelled: their thresholds follow their own fls
+	 * columns, not their CPU and size labels. Labels -> formula, and what
+	 * the table's value really is:
+	 *   30, 4 CPUs, 2-4 GB:     2*3*6 = 36;  30 is 4 CPUs with 1-2 GB
+	 *   32, 8 CPUs, 1-2 GB:     2*4*5 = 40;  32 is 8 CPUs with 0.5-1 GB
+	 *   70, 64 CPUs, 2-4 GB:    2*7*6 = 84;  70 is 64 CPUs with 1-2 GB
+	 *   84, 64 CPUs, 4-8 GB:    2*7*7 = 98;  84 is 64 CPUs with 2-4 GB
+	 *   108, 512 CPUs, 4-8 GB:  2*10*7 -> 125; 108 is 256 CPUs, 2-4 GB
+	 *   125, 1024 CPUs, 8-16 and 16-32 GB: 125 either way, but fls(1024)
+	 *   is 11, not the 10 of their column.
 	 */
-	CHECK_EQ_LL(threshold_for(64, 6UL << 30), 98);
+	CHECK_EQ_LL(threshold_for(4, 3UL << 30), 36);
+	CHECK_EQ_LL(threshold_for(4, 12UL << 27), 30);
+	CHECK_EQ_LL(threshold_for(8, 12UL << 27), 40);
+	CHECK_EQ_LL(threshold_for(8, 6UL << 27), 32);
 	CHECK_EQ_LL(threshold_for(64, 3UL << 30), 84);
+	CHECK_EQ_LL(threshold_for(64, 12UL << 27), 70);
+	CHECK_EQ_LL(threshold_for(64, 6UL << 30), 98);
 	CHECK_EQ_LL(threshold_for(512, 6UL << 30), 125);
+	CHECK_EQ_LL(threshold_for(256, 3UL << 30), 108);
 	nr_cpu_ids = 0;
 }
 

@@ -112,6 +112,18 @@ static int all_lists_empty(void)
 	return nonempty == 0;
 }
 
+/* Pages on every CPU's pcp lists, every zone. */
+static long pcp_pages_total(void)
+{
+	struct zone *zone;
+	long total = 0;
+
+	for_each_populated_zone(zone)
+		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+			total += per_cpu_ptr(zone->pageset, cpu)->pcp.count;
+	return total;
+}
+
 static long free_list_total(void)
 {
 	struct zone *zone;
@@ -154,6 +166,7 @@ static void test_variant(size_t v)
 	struct mmscale_partner partners[CPUS];
 	struct mmscale_counts before, after;
 	char err[256];
+	long on_lists;
 
 	atomic_store(&stress, false);
 	start_machine(partners, variants[v].ops);
@@ -176,10 +189,14 @@ static void test_variant(size_t v)
 	fill_my_lists((void *)(intptr_t)5);
 	CHECK(!all_lists_empty());
 	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	on_lists = pcp_pages_total();
 	mmscale_counts_sum_all(&before);
 	drain_ops->drain_all_pages();
 	mmscale_counts_sum_all(&after);
 	CHECK(all_lists_empty());
+	/* Drained pages are counted, thread-locally, on the CPUs that freed them. */
+	CHECK(on_lists > 0);
+	CHECK_EQ_LL(after.v[MMSCALE_PAGES_DRAINED] - before.v[MMSCALE_PAGES_DRAINED], on_lists);
 	if (pages_conserved(0, err, sizeof(err)) != 0)
 		fprintf(stderr, "%s: %s\n", variants[v].name, err);
 	CHECK(pages_conserved(0, err, sizeof(err)) == 0);

@@ -26,6 +26,8 @@ enum mmscale_count {
 	MMSCALE_IPIS_SENT,		/* emulated IPIs sent */
 	MMSCALE_IPIS_HANDLED,		/* emulated IPIs handled */
 	MMSCALE_PAGES_MOVED,		/* pages moved between lists */
+	MMSCALE_PAGES_DRAINED,		/* pages drain_pages freed from pcp lists */
+	MMSCALE_DRAINS_SKIPPED,		/* drain_all_pages calls that found one in progress */
 	MMSCALE_NR_COUNTS
 };
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Emulated cross-CPU function calls (IPIs), as kernel/smp.c from v3.9 on:
+ * Emulated cross-CPU function calls (IPIs), as kernel/smp.c from 3.14 on
+ * (6897fc22ea01; 3.9 to 3.13 had per-target queues under a spinlock):
  * each target CPU has a lock-free queue (llist) of call_single_data; a
  * sender puts one csd per target on the targets' queues, rings the
  * doorbell of those whose queue was empty, and with wait spins until each
@@ -13,9 +14,12 @@
  * it has "irqs" off). A call not answered within --ipi-timeout-ms fails
  * with a line naming the CPU and what it was doing: nothing hangs.
  *
- * (2.6.32, whose drain_all_pages the seed measured, queued calls on one
- * global list under a lock instead; the per-target queues are what every
- * kernel since 3.9 does, and what later drain variants ran on.)
+ * (2.6.32, 2.6.38 and 3.4 - the kernels of ipi-all, quick-scan,
+ * count-check and ipi-mask - queue on one global call_function list under
+ * call_function.lock instead (2.6.32 and 2.6.38 kernel/smp.c); only
+ * workqueue's 4.11 and remote's 6.1 have per-target queues. Emulating
+ * both generations is issue 12, item 2: until then every variant runs on
+ * these per-target queues.)
  *
  * Counts: every doorbell rung counts MMSCALE_IPIS_SENT on the sender; every
  * function run for another CPU counts MMSCALE_IPIS_HANDLED on the target.

@@ -4,7 +4,8 @@
  * mm/page_alloc.c of Linux 2.6.38: buffered_rmqueue/rmqueue_bulk refill a
  * CPU's pcp list a batch at a time under zone->lock; free_hot_cold_page
  * frees to it and, past pcp->high, free_pcppages_bulk returns a batch to
- * the zone with its round-robin over the migrate types.
+ * the zone with its round-robin over the migrate types (plus 3.x's
+ * "batch_free = to_free" line, which 2.6.38 does not have: issue 12, item 5).
  *
  * Emulated minimally: order-0 pages only (no buddy merging: a zone's free
  * list is a list of struct page), all pages MIGRATE_MOVABLE unless a test
@@ -86,8 +87,5 @@ long drain_pool_total(void);
 /* drain_pages with the pcp->count check (2.6.38 to 4.x), shared by the variants that keep it. */
 void drain_pages_count_check(unsigned int cpu);
 void drain_local_pages_count_check(void *arg);
-
-/* Pages freed by drains (drain_pages and friends), machine-wide so far. */
-extern atomic_long_t pages_drained;
 
 #endif /* MMSCALE_MM_PAGE_ALLOC_H */

@@ -75,8 +75,9 @@ void refresh_cpu_vm_stats(int cpu);
 
 /*
  * The per-CPU vmstat work (vmstat_update every sysctl_stat_interval, 1 s in
- * the kernel, 1 ms here): call at an interrupt point of the calling CPU; it
- * looks at a coarse clock every 64 calls and folds when the interval passed.
+ * the kernel; 1 ms asked for here, at least one coarse clock tick in fact):
+ * call at an interrupt point of the calling CPU; it looks at a coarse clock
+ * every 64 calls and folds when the interval passed.
  */
 void vmstat_work_tick(void);
 

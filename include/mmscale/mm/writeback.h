@@ -76,11 +76,15 @@ struct emu_inode {
 	spinlock_t i_sync;		/* I_SYNC: one writeback at a time */
 	struct zone *zone;
 	char *data;			/* EMU_DATA_PAGES pages the writer stores into */
-	long next_data;			/* writer only */
 	long nr_pages;			/* file size */
-	long pos;			/* the writer's next page (writer only) */
-	atomic_long_t nr_dirty;		/* the dirty run, ending at pos */
+	atomic_long_t nr_dirty;		/* dirty, not yet under writeback */
 	atomic_long_t nr_writeback;	/* submitted, not yet completed */
+	/*
+	 * Writer only, on a line of its own: the flusher writes the line
+	 * above, and storing into an already dirty page touches nothing
+	 * shared in the kernel.
+	 */
+	long next_data ____cacheline_aligned_in_smp;
 } ____cacheline_aligned_in_smp;
 
 struct address_space {
@@ -102,7 +106,6 @@ struct writeback_world {
 	struct mmscale_partner flusher;
 	_Atomic bool flusher_stop;
 	_Atomic bool background_requested;
-	atomic_long_t pages_completed;
 };
 
 extern struct writeback_world *wb_world;
