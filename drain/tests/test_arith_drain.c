@@ -1,0 +1,903 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exact arithmetic of the per-CPU page lists and of the emulated IPIs
+ * (issue 14): scripted sequences whose every effect is worked out by hand
+ * from the kernel source (../shared/kernel/2.6.38/mm/page_alloc.c:
+ * free_pcppages_bulk, rmqueue_bulk, buffered_rmqueue, free_hot_cold_page,
+ * drain_pages; 3.4/mm/page_alloc.c for free_pcppages_bulk's
+ * "batch_free = to_free" line; 2.6.38 and 3.4 kernel/smp.c) and asserted
+ * exactly: which page is taken from which list end in which order, what is
+ * left on each list, pcp->count, the zone's free count and NR_FREE_PAGES,
+ * and the lock, page, IPI counts (include/mmscale/opcount.h).
+ *
+ * Pages are named so that a derivation reads as a list: in the hand-made
+ * fills of part 1, A0..A2 are on list 0 (MIGRATE_UNMOVABLE), B0 on list 1
+ * (MIGRATE_RECLAIMABLE), C0..C4 on list 2 (MIGRATE_MOVABLE), each list
+ * written head first (A0 at the head, A2 at the tail). In part 2, Zi is the
+ * i-th page of the zone's free list, from its head, at the start.
+ *
+ * The machine is test_drain.c's: 4 CPUs, 3 GiB over 2 nodes (node 0 has
+ * CPUs 0-1 and ZONE_DMA32, node 1 CPUs 2-3 and ZONE_NORMAL); everything of
+ * parts 1 and 2 runs on CPU 0 and its DMA32 pcp.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/processor.h"
+#include "mmscale/kernel/smp.h"
+#include "mmscale/mm/page_alloc.h"
+#include "mmscale/notice.h"
+#include "mmscale/opcount.h"
+
+#define CPUS	4
+
+/* Plain 2.6.38 free_pcppages_bulk and drain_pages (with the pcp->count check). */
+extern const struct drain_variant_ops drain_ops_count_check;
+
+/* ---- page names ---- */
+
+#define A(i)	(i)
+#define B(i)	(10 + (i))
+#define C(i)	(20 + (i))
+#define NONE	(-1)
+
+#define MAX_NAMES	600
+static struct page *named_page[MAX_NAMES];
+static int named_id[MAX_NAMES];
+static int nr_named;
+
+static void name_page(struct page *page, int id)
+{
+	if (nr_named < MAX_NAMES) {
+		named_page[nr_named] = page;
+		named_id[nr_named++] = id;
+	}
+}
+
+static int page_id(const struct page *page)
+{
+	for (int i = 0; i < nr_named; i++)
+		if (named_page[i] == page)
+			return named_id[i];
+	return NONE;
+}
+
+/* The names of a list's pages, head first; returns how many (at most max). */
+static int list_ids(struct list_head *head, int *out, int max)
+{
+	struct page *page;
+	int n = 0;
+
+	list_for_each_entry(page, head, lru) {
+		if (n == max)
+			return max + 1;		/* longer than expected: a difference anyway */
+		out[n++] = page_id(page);
+	}
+	return n;
+}
+
+/*
+ * The first n pages of the zone's free list, head first. The emulated
+ * __free_one_page (order 0, no buddies) puts a freed page at the head, so
+ * this is the order in which free_pcppages_bulk took them, reversed.
+ */
+static int zone_head_ids(struct zone *zone, int *out, int n)
+{
+	struct page *page;
+	int k = 0;
+
+	list_for_each_entry(page, &zone->free_list, lru) {
+		if (k == n)
+			break;
+		out[k++] = page_id(page);
+	}
+	return k;
+}
+
+/* Index of the first difference of got[0..n) and want[0..m) (-1: equal); prints both if any. */
+static int seq_diff(const char *what, const int *got, int n, const int *want, int m)
+{
+	int first = -1;
+
+	for (int i = 0; i < (n > m ? n : m); i++)
+		if (i >= n || i >= m || got[i] != want[i]) {
+			first = i;
+			break;
+		}
+	if (first >= 0) {
+		fprintf(stderr, "%s: differs at %d\n  got  (%d):", what, first, n);
+		for (int i = 0; i < n; i++)
+			fprintf(stderr, " %d", got[i]);
+		fprintf(stderr, "\n  want (%d):", m);
+		for (int i = 0; i < m; i++)
+			fprintf(stderr, " %d", want[i]);
+		fprintf(stderr, "\n");
+	}
+	return first;
+}
+
+#define WANT(...)	((const int[]){ __VA_ARGS__ }), \
+			(int)(sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
+#define WANT_NONE	((const int *)NULL), 0
+
+/* The list, head first, is exactly want (WANT(...), or an array and its length). */
+#define CHECK_LIST(what, head, ...) do {					\
+	int _got[400];								\
+	int _n = list_ids((head), _got, 399);					\
+	int first_difference = seq_diff((what), _got, _n, __VA_ARGS__);	\
+										\
+	CHECK_EQ_LL(first_difference, -1);					\
+} while (0)
+
+/* want[0..n): from, from±1, ..., to (inclusive). */
+static int *range(int *want, int from, int to)
+{
+	int step = from <= to ? 1 : -1;
+
+	for (int i = 0, v = from; ; v += step, i++) {
+		want[i] = v;
+		if (v == to)
+			break;
+	}
+	return want;
+}
+
+#define RANGE_LEN(from, to)	((from) <= (to) ? (to) - (from) + 1 : (from) - (to) + 1)
+
+/* ---- counts ---- */
+
+static struct mmscale_counts snap;
+
+static void counts_start(void)
+{
+	mmscale_counts_sum_all(&snap);
+}
+
+static long long counts_delta(enum mmscale_count c)
+{
+	struct mmscale_counts now;
+
+	mmscale_counts_sum_all(&now);
+	return (long long)(now.v[c] - snap.v[c]);
+}
+
+/* A zone counter exactly: the zone's value plus every CPU's pending delta. */
+static long zone_stat_exact(struct zone *zone, enum zone_stat_item item)
+{
+	long x = atomic_long_read(&zone->vm_stat[item]);
+
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		x += per_cpu_ptr(zone->pageset, cpu)->vm_stat_diff[item];
+	return x;
+}
+
+static void start_mm(void)
+{
+	char err[256];
+
+	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
+	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+	drain_ops = &drain_ops_count_check;
+	nr_named = 0;
+}
+
+static void stop_mm(void)
+{
+	drain_mm_teardown();
+	mm_machine_teardown();
+	drain_ops = NULL;
+	nr_named = 0;
+}
+
+/*
+ * Put hand-named pages on the pcp lists: na on list 0 (A0 at the head), nb
+ * on list 1, nc on list 2, as if this CPU had freed them there.
+ */
+static void fill(struct zone *zone, struct per_cpu_pages *pcp, struct page *pages,
+		 int na, int nb, int nc)
+{
+	const int n[MIGRATE_PCPTYPES] = { na, nb, nc };
+	const int base[MIGRATE_PCPTYPES] = { A(0), B(0), C(0) };
+	int k = 0;
+
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		for (int i = 0; i < n[mt]; i++, k++) {
+			struct page *page = &pages[k];
+
+			memset(page, 0, sizeof(*page));
+			page->zone = zone;
+			page->where = smp_processor_id();
+			set_page_private(page, (unsigned long)mt);
+			list_add_tail(&page->lru, &pcp->lists[mt]);
+			name_page(page, base[mt] + i);
+		}
+	WRITE_ONCE(pcp->count, pcp->count + k);
+}
+
+/*
+ * Part 1: free_pcppages_bulk on hand-made fills.
+ *
+ * The loop (2.6.38 and 3.4 alike): migratetype starts at 0 and is stepped
+ * before each look (++migratetype, wrapping at MIGRATE_PCPTYPES), so list 1
+ * is looked at first; batch_free counts the lists looked at (empty ones
+ * included) and is how many pages are then taken from the list found,
+ * each from its TAIL (list_entry(list->prev)), stopping early when the
+ * list empties or to_free reaches 0. 3.x adds "if (batch_free ==
+ * MIGRATE_PCPTYPES) batch_free = to_free;" (3.4 page_alloc.c line 662),
+ * which the emulation carries. Every value below is the same in 2.6.38
+ * and in 3.4: batch_free reaches 3 only when the list found is the only
+ * non-empty one (the other two were just looked at and found empty, or
+ * the one left with batch_free 1 was emptied), and then taking to_free
+ * pages at once (3.4) or 3 at a time, passing the two empty lists between
+ * (2.6.38), takes the same pages in the same order. (Checked exhaustively
+ * for every fill of up to 7 pages a list and every count: no difference.)
+ * Dropping the line is therefore an equivalent mutant as far as any page,
+ * list or count goes: it only saves scanning.
+ */
+static void test_free_pcppages_bulk(void)
+{
+	static struct page s1[9], s2[9], s3[4];
+	struct zone *zone;
+	struct per_cpu_pages *pcp;
+	unsigned long nr_free0;
+	long free0;
+	int got[16];
+
+	start_mm();
+	zone = local_zone(0);
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	CHECK_EQ_LL(pcp->count, 0);
+
+	/*
+	 * S1: lists A0 A1 A2 | B0 | C0 C1 C2 C3 C4, count 5 (a pcp->batch).
+	 *   look 1 (bf 1): list 1 -> B0; bf 0.
+	 *   look 2 (bf 1): list 2 -> C4 (tail); bf 0.
+	 *   look 0 (bf 1): list 0 -> A2; bf 0.
+	 *   look 1 empty (bf 1), look 2 (bf 2): C3, C2; bf 0.   to_free 0.
+	 * Taken B0 C4 A2 C3 C2; left A0 A1 | - | C0 C1.
+	 * From the head instead: B0 C0 A0 C1 C2. Starting at list 0 instead:
+	 * A2 B0 C4 A1 C3. batch_free not counted up: B0, then C4 C3 C2 C1.
+	 */
+	fill(zone, pcp, s1, 3, 1, 5);
+	zone->pages_scanned = 7;
+	zone->all_unreclaimable = 1;
+	nr_free0 = zone->nr_free;
+	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
+	counts_start();
+	free_pcppages_bulk(zone, 5, pcp);
+	/* The zone's free list, head first: the pages taken, last taken first. */
+	CHECK_EQ_LL(seq_diff("S1 taken (newest first)", got, zone_head_ids(zone, got, 5),
+			     WANT(C(2), C(3), A(2), C(4), B(0))), -1);
+	CHECK_LIST("S1 list 0", &pcp->lists[0], WANT(A(0), A(1)));
+	CHECK_LIST("S1 list 1", &pcp->lists[1], WANT_NONE);
+	CHECK_LIST("S1 list 2", &pcp->lists[2], WANT(C(0), C(1)));
+	CHECK_EQ_LL(s1[3].where, PAGE_IN_BUDDY);	/* B0 */
+	CHECK_EQ_LL(s1[0].where, 0);			/* A0 still on CPU 0's list */
+	/* pcp->count is the caller's to lower (free_hot_cold_page: count -= batch). */
+	CHECK_EQ_LL(pcp->count, 9);
+	/* One zone->lock hold, five pages onto the zone, NR_FREE_PAGES += count. */
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 5);
+	CHECK_EQ_LL(zone->nr_free - nr_free0, 5);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, 5);
+	CHECK_EQ_LL(zone->pages_scanned, 0);
+	CHECK_EQ_LL(zone->all_unreclaimable, 0);
+	WRITE_ONCE(pcp->count, 4);
+
+	/*
+	 * S1b: drain_pages (2.6.38, the pcp->count check) of what is left:
+	 * A0 A1 | - | C0 C1, count 4. A new call starts from migratetype 0:
+	 *   look 1 empty (bf 1), look 2 (bf 2): C1, C0; bf 0.
+	 *   look 0 (bf 1): A1; bf 0.
+	 *   look 1, 2 empty, look 0 (bf 3; the 3.x line: bf = to_free = 1): A0.
+	 * Taken C1 C0 A1 A0. CPU 0's Normal pcp (node 1) is empty: skipped, no lock.
+	 */
+	nr_free0 = zone->nr_free;
+	counts_start();
+	drain_pages_count_check(0);
+	CHECK_EQ_LL(seq_diff("S1b taken (newest first)", got, zone_head_ids(zone, got, 4),
+			     WANT(A(0), A(1), C(0), C(1))), -1);
+	CHECK_EQ_LL(pcp->count, 0);
+	for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+		CHECK(list_empty(&pcp->lists[mt]));
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 4);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_DRAINED), 4);
+	CHECK_EQ_LL(zone->nr_free - nr_free0, 4);
+
+	/*
+	 * S2: the same fill drained whole (drain_pages: count = pcp->count = 9).
+	 * As S1 to C2, then from A0 A1 | - | C0 C1:
+	 *   look 0 (bf 1): A1.  look 1 empty, look 2 (bf 2): C1, C0.
+	 *   look 0 (bf 1): A0.
+	 * Taken B0 C4 A2 C3 C2 A1 C1 C0 A0.
+	 */
+	nr_named = 0;
+	fill(zone, pcp, s2, 3, 1, 5);
+	nr_free0 = zone->nr_free;
+	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
+	counts_start();
+	drain_pages_count_check(0);
+	CHECK_EQ_LL(seq_diff("S2 taken (newest first)", got, zone_head_ids(zone, got, 9),
+			     WANT(A(0), C(0), C(1), A(1), C(2), C(3), A(2), C(4), B(0))), -1);
+	CHECK_EQ_LL(pcp->count, 0);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 9);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_DRAINED), 9);
+	CHECK_EQ_LL(zone->nr_free - nr_free0, 9);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, 9);
+
+	/*
+	 * S3: only list 2: - | - | C0 C1 C2 C3, count 3.
+	 *   look 1 empty, look 2 (bf 2): C3, C2.
+	 *   look 0, 1 empty, look 2 (bf 3: the 3.x line fires, bf = to_free = 1): C1.
+	 * (2.6.38: bf 3, takes C1 and stops at to_free 0: the same.)
+	 */
+	nr_named = 0;
+	fill(zone, pcp, s3, 0, 0, 4);
+	counts_start();
+	free_pcppages_bulk(zone, 3, pcp);
+	CHECK_EQ_LL(seq_diff("S3 taken (newest first)", got, zone_head_ids(zone, got, 3),
+			     WANT(C(1), C(2), C(3))), -1);
+	CHECK_LIST("S3 list 2", &pcp->lists[2], WANT(C(0)));
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 3);
+	/* Leave the lists as the count says: C0 back to the zone too. */
+	WRITE_ONCE(pcp->count, 1);
+	drain_pages_count_check(0);
+	CHECK_EQ_LL(pcp->count, 0);
+	stop_mm();
+}
+
+/*
+ * Part 2: the real paths on CPU 0's DMA32 pcp, with the zone's own batch.
+ *
+ * zone_batchsize (2.6.38, CONFIG_MMU): node 0 has 3 GiB / 2 = 393216 pages,
+ * all below 4 GiB, so DMA32 present_pages = 393216; 393216 / 1024 = 384,
+ * 384 * 4 KiB > 512 KiB -> 128; / 4 = 32; rounddown_pow_of_two(32 + 16) - 1
+ * = 31. setup_pageset: high = 6 * 31 = 186, batch = 31. The pool
+ * (drain_mm_setup): 1024 + 2 CPUs on node 0 * 8 * 31 = 1520 pages, all on
+ * the free list, NR_FREE_PAGES 1520.
+ *
+ * __rmqueue (order 0) takes the free list's head (2.6.38
+ * __rmqueue_smallest: list_entry(free_list.next)), so a refill takes Z0,
+ * Z1, ... in that order.
+ */
+static void test_refill_and_free(void)
+{
+	struct zone *zone;
+	struct per_cpu_pages *pcp;
+	struct page *held[186], *page;
+	int want[400], got[40];
+
+	start_mm();
+	zone = local_zone(0);
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	CHECK_EQ_LL(zone->present_pages, 393216);
+	CHECK_EQ_LL(pcp->batch, 31);
+	CHECK_EQ_LL(pcp->high, 186);
+	CHECK_EQ_LL(zone->nr_free, 1520);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520);
+	{
+		int i = 0;
+
+		list_for_each_entry(page, &zone->free_list, lru) {
+			if (i == 256)
+				break;
+			name_page(page, i++);	/* Zi */
+		}
+	}
+
+	/*
+	 * R1, rmqueue_bulk hot (cold == 0): list_add(page, list); list =
+	 * &page->lru, so each page goes after the one before: the pcp list is
+	 * Z0 .. Z30 head first ("ordered by page number"). buffered_rmqueue hot
+	 * takes list->next = Z0; pcp->count = 0 + 31 - 1 = 30. One zone->lock.
+	 * (list_add_tail instead: Z30 .. Z0, and the page returned is Z30.)
+	 */
+	counts_start();
+	held[0] = alloc_local_page();
+	CHECK_EQ_LL(page_id(held[0]), 0);
+	CHECK_EQ_LL(held[0]->where, PAGE_HELD);
+	CHECK_LIST("R1 list 2 after one refill", &pcp->lists[MIGRATE_MOVABLE],
+		   range(want, 1, 30), 30);
+	CHECK_EQ_LL(pcp->count, 30);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 31);
+	/* 185 more: 6 refills in all (186 / 31), allocation i returns Zi. */
+	for (int i = 1; i < 186; i++)
+		held[i] = alloc_local_page();
+	{
+		int ids[186];
+
+		for (int i = 0; i < 186; i++)
+			ids[i] = page_id(held[i]);
+		CHECK_EQ_LL(seq_diff("R1 allocations", ids, 186, range(want, 0, 185), 186), -1);
+	}
+	CHECK_EQ_LL(pcp->count, 0);
+	CHECK(list_empty(&pcp->lists[MIGRATE_MOVABLE]));
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 6);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 186);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 186);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 186);
+	/* zone_statistics: preferred == zone, on this CPU's node: HIT and LOCAL per allocation. */
+	CHECK_EQ_LL(zone_stat_exact(zone, NUMA_HIT), 186);
+	CHECK_EQ_LL(zone_stat_exact(zone, NUMA_LOCAL), 186);
+
+	/*
+	 * R2, free_hot_cold_page hot: list_add to the head of list 2
+	 * (MIGRATE_MOVABLE), count++, and at count >= high (186) a
+	 * free_pcppages_bulk of batch (31). Z0 .. Z184 freed: count 185 < 186,
+	 * no lock; the list is Z184 .. Z0 head first.
+	 */
+	counts_start();
+	for (int i = 0; i < 185; i++)
+		free_hot_cold_page(held[i], 0);
+	CHECK_EQ_LL(pcp->count, 185);
+	CHECK_LIST("R2 list 2 at high - 1", &pcp->lists[MIGRATE_MOVABLE],
+		   range(want, 184, 0), 185);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 0);
+	/*
+	 * Z185: count 186 >= 186: free_pcppages_bulk(31) on - | - | Z185 Z184 .. Z0:
+	 * look 1 empty, look 2 (bf 2): Z0, Z1; then bf 3 (3.x: = to_free 29):
+	 * Z2 .. Z30 (2.6.38: 3 at a time, the same). count 186 - 31 = 155.
+	 * (With "count > high": no free, count 186.)
+	 */
+	free_hot_cold_page(held[185], 0);
+	CHECK_EQ_LL(pcp->count, 155);
+	CHECK_EQ_LL(seq_diff("R2 taken (newest first)", got, zone_head_ids(zone, got, 31),
+			     range(want, 30, 0), 31), -1);
+	CHECK_LIST("R2 list 2 after the bulk free", &pcp->lists[MIGRATE_MOVABLE],
+		   (want[0] = 185, range(want + 1, 184, 31), want), 155);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 186 + 31);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 186 + 31);
+
+	/*
+	 * R3, cold: a hot allocation takes the head (Z185); freed cold it goes
+	 * to the tail (list_add_tail): Z184 .. Z31 Z185; a cold allocation
+	 * (list->prev) takes it back from the tail. No lock in any of these.
+	 */
+	counts_start();
+	page = alloc_local_page();
+	CHECK_EQ_LL(page_id(page), 185);
+	CHECK_EQ_LL(pcp->count, 154);
+	free_hot_cold_page(page, 1);
+	CHECK_EQ_LL(pcp->count, 155);
+	CHECK_LIST("R3 list 2 after a cold free", &pcp->lists[MIGRATE_MOVABLE],
+		   (range(want, 184, 31), want[154] = 185, want), 155);
+	page = buffered_rmqueue(zone, zone, 0, __GFP_COLD, MIGRATE_MOVABLE);
+	CHECK_EQ_LL(page_id(page), 185);
+	free_hot_cold_page(page, 1);
+	CHECK_EQ_LL(pcp->count, 155);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 0);
+
+	/*
+	 * R4, rmqueue_bulk cold (cold == 1) on the empty list 0: the zone's
+	 * head is Z30 Z29 .. Z0 (R2's bulk free put them there), taken in that
+	 * order; list_add_tail(page, list); list = &page->lru puts each page
+	 * before the one taken before it, so list 0 is Z0 Z1 .. Z30 head first
+	 * and the cold allocation (list->prev) returns Z30, the first taken.
+	 * count 155 + 31 - 1 = 185. (list_add instead: Z30 .. Z0, returns Z0.)
+	 * Which pages the zone's head holds is the emulation's: it has no
+	 * buddies, so every freed page goes to the head; the kernel merges an
+	 * order-0 page with a free buddy and, since 2.6.35, may put it at the
+	 * tail (2.6.38 __free_one_page). The placement on the pcp list is the
+	 * kernel's whatever the pages are.
+	 */
+	counts_start();
+	page = buffered_rmqueue(zone, zone, 0, __GFP_COLD, MIGRATE_UNMOVABLE);
+	CHECK_EQ_LL(page_id(page), 30);
+	CHECK_EQ_LL(page_private(page), MIGRATE_UNMOVABLE);
+	CHECK_LIST("R4 list 0 after a cold refill", &pcp->lists[MIGRATE_UNMOVABLE],
+		   range(want, 0, 29), 30);
+	CHECK_EQ_LL(pcp->count, 185);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 186);
+
+	/*
+	 * R5, the round-robin on two lists through the free path: Z30 freed
+	 * hot goes to list 2 (free_hot_cold_page files every page as
+	 * MIGRATE_MOVABLE), count 186: free_pcppages_bulk(31) on
+	 *   Z0 .. Z29 | - | Z30 Z184 .. Z31 Z185.
+	 *   look 1 empty, look 2 (bf 2): Z185, Z31.   look 0 (bf 1): Z29.
+	 *   and again: Z32 Z33, Z28; ... ten rounds of 2 + 1 = 30 pages, then
+	 *   look 1 empty, look 2 (bf 2): Z50, to_free 0.
+	 * Left: Z0 .. Z19 | - | Z30 Z184 .. Z51 (20 + 135 = 155 = 186 - 31).
+	 */
+	counts_start();
+	free_hot_cold_page(page, 0);
+	CHECK_EQ_LL(pcp->count, 155);
+	{
+		static const int taken[31] = {
+			185, 31, 29, 32, 33, 28, 34, 35, 27, 36, 37, 26, 38, 39, 25, 40,
+			41, 24, 42, 43, 23, 44, 45, 22, 46, 47, 21, 48, 49, 20, 50 };
+		int newest_first[31];
+
+		for (int i = 0; i < 31; i++)
+			newest_first[i] = taken[30 - i];
+		CHECK_EQ_LL(seq_diff("R5 taken (newest first)", got,
+				     zone_head_ids(zone, got, 31), newest_first, 31), -1);
+	}
+	CHECK_LIST("R5 list 0", &pcp->lists[MIGRATE_UNMOVABLE], range(want, 0, 19), 20);
+	CHECK_LIST("R5 list 1", &pcp->lists[MIGRATE_RECLAIMABLE], WANT_NONE);
+	CHECK_LIST("R5 list 2", &pcp->lists[MIGRATE_MOVABLE],
+		   (want[0] = 30, range(want + 1, 184, 51), want), 135);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 186 + 31);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 186 + 31);
+	{
+		char err[256];
+
+		if (pages_conserved(0, err, sizeof(err)) != 0)
+			fprintf(stderr, "R5: %s\n", err);
+		CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	}
+	stop_mm();
+}
+
+/*
+ * Part 3: the IPI paths on 4 CPUs (spin doorbell). CPU 0 is this thread;
+ * CPUs 1-3 answer calls at the top of their loop and run commands this
+ * thread gives them (outside IPI context, as a task would).
+ *
+ * The kernel's counts: generic_exec_single (2.6.38 and 3.4 kernel/smp.c)
+ * rings a target only when its call_single_queue was empty, and the target
+ * empties the queue (list_replace_init; 3.14+: llist_del_all) before it
+ * runs the calls, in the order queued (list_add_tail / llist reversed);
+ * smp_call_function_many leaves the caller out of the mask and rings each
+ * other target (2.6.38/3.4 with one target: smp_call_function_single);
+ * on_each_cpu calls smp_call_function and then func locally, irqs off,
+ * without an IPI; on_each_cpu_mask (3.4) runs func locally if the caller
+ * is in the mask. IPIS_HANDLED counts calls run for another CPU.
+ */
+typedef void (*cmd_fn)(void *arg);
+
+static _Atomic(cmd_fn) cmd_slot[CPUS];
+static void *_Atomic cmd_arg[CPUS];
+static _Atomic bool stop;
+
+#define LOG_MAX	64
+static _Atomic int log_n;
+static _Atomic int log_cpu[LOG_MAX], log_tag[LOG_MAX];
+static _Atomic int ran[CPUS];
+
+static void rec(void *info)
+{
+	int n = atomic_fetch_add(&log_n, 1);
+
+	if (n < LOG_MAX) {
+		atomic_store(&log_cpu[n], smp_processor_id());
+		atomic_store(&log_tag[n], (int)(intptr_t)info);
+	}
+	atomic_fetch_add(&ran[smp_processor_id()], 1);
+}
+
+static void log_reset(void)
+{
+	atomic_store(&log_n, 0);
+	for (int c = 0; c < CPUS; c++)
+		atomic_store(&ran[c], 0);
+}
+
+static void partner_main(void *arg)
+{
+	int me = smp_processor_id();
+	unsigned int spins = 0;
+
+	(void)arg;
+	ipi_cpu_online();
+	cpu_set_activity("idle");
+	while (!atomic_load(&stop)) {
+		cmd_fn fn;
+
+		ipi_interrupt_point();
+		fn = atomic_load(&cmd_slot[me]);
+		if (fn) {
+			fn(atomic_load(&cmd_arg[me]));
+			atomic_store(&cmd_slot[me], NULL);
+			continue;
+		}
+		spin_wait_step(&spins);
+	}
+	ipi_cpu_offline();
+}
+
+/* Wait for *v >= n, answering calls; false after 10 s (a hang guard, not a timing check). */
+static bool wait_for(_Atomic int *v, int n)
+{
+	unsigned int spins = 0;
+	time_t deadline = time(NULL) + 10;
+
+	while (atomic_load(v) < n) {
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+		if ((spins & 4095) == 0 && time(NULL) > deadline)
+			return false;
+	}
+	return true;
+}
+
+static void post_cmd(int cpu, cmd_fn fn, void *arg)
+{
+	atomic_store(&cmd_arg[cpu], arg);
+	atomic_store(&cmd_slot[cpu], fn);
+}
+
+static bool wait_cmd(int cpu)
+{
+	unsigned int spins = 0;
+	time_t deadline = time(NULL) + 10;
+
+	while (atomic_load(&cmd_slot[cpu]) != NULL) {
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+		if ((spins & 4095) == 0 && time(NULL) > deadline)
+			return false;
+	}
+	return true;
+}
+
+static void nop_cmd(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * After its calls have started (seen in the log): the target's loop runs
+ * a command only after the interrupt point that ran them has returned, so
+ * its handled count is final.
+ */
+static void sync_cpu(int cpu)
+{
+	post_cmd(cpu, nop_cmd, NULL);
+	CHECK(wait_cmd(cpu));
+}
+
+static _Atomic int send_rc;
+
+/* A command: this CPU calls rec on CPU 3 without waiting, tagged with its own number. */
+static void send_to_3(void *arg)
+{
+	(void)arg;
+	if (smp_call_function_single(3, rec, (void *)(intptr_t)smp_processor_id(), 0) != 0)
+		atomic_fetch_add(&send_rc, 1);
+}
+
+static _Atomic bool hold_release;
+static _Atomic int hold_started;
+
+/* Hold the CPU that runs it (as a call: irqs off; as a command: no interrupt point). */
+static void hold(void *info)
+{
+	unsigned int spins = 0;
+
+	if (info)
+		rec(info);
+	atomic_fetch_add(&hold_started, 1);
+	while (!atomic_load(&hold_release))
+		spin_wait_step(&spins);
+}
+
+static struct cpumask mask_of(int c0, int c1, int c2, int c3)
+{
+	struct cpumask m;
+
+	cpumask_clear(&m);
+	if (c0)
+		cpumask_set_cpu(0, &m);
+	if (c1)
+		cpumask_set_cpu(1, &m);
+	if (c2)
+		cpumask_set_cpu(2, &m);
+	if (c3)
+		cpumask_set_cpu(3, &m);
+	return m;
+}
+
+#define CHECK_RAN(r0, r1, r2, r3) do {						\
+	CHECK_EQ_LL(atomic_load(&ran[0]), (r0));				\
+	CHECK_EQ_LL(atomic_load(&ran[1]), (r1));				\
+	CHECK_EQ_LL(atomic_load(&ran[2]), (r2));				\
+	CHECK_EQ_LL(atomic_load(&ran[3]), (r3));				\
+} while (0)
+
+#define CHECK_IPIS(sent, handled) do {						\
+	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), (sent));			\
+	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), (handled));		\
+} while (0)
+
+static void test_ipis(void)
+{
+	struct mmscale_partner partners[CPUS];
+	struct cpumask m;
+	char err[256];
+
+	atomic_store(&stop, false);
+	CHECK(ipi_setup(MMSCALE_IPI_SPIN, err, sizeof(err)) == 0);
+	for (int c = 1; c < CPUS; c++)
+		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
+	ipi_cpu_online();
+
+	/* I1: smp_call_function_single to CPU 2, waited: one IPI, run once on CPU 2. */
+	log_reset();
+	counts_start();
+	CHECK(smp_call_function_single(2, rec, NULL, 1) == 0);
+	CHECK_IPIS(1, 1);
+	CHECK_RAN(0, 0, 1, 0);
+
+	/* I2: to the caller itself: run here, irqs off, no IPI (cpu == this_cpu). */
+	log_reset();
+	counts_start();
+	CHECK(smp_call_function_single(0, rec, NULL, 1) == 0);
+	CHECK_IPIS(0, 0);
+	CHECK_RAN(1, 0, 0, 0);
+
+	/* I3: smp_call_function_many({0,1,3}): the caller left out, 2 IPIs. */
+	log_reset();
+	counts_start();
+	m = mask_of(1, 1, 0, 1);
+	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(2, 2);
+	CHECK_RAN(0, 1, 0, 1);
+
+	/* I4: {0} alone: nothing to call, nothing run (not even here); {2}: one. */
+	log_reset();
+	counts_start();
+	m = mask_of(1, 0, 0, 0);
+	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(0, 0);
+	CHECK_RAN(0, 0, 0, 0);
+	m = mask_of(0, 0, 1, 0);
+	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(1, 1);
+	CHECK_RAN(0, 0, 1, 0);
+
+	/* I5: smp_call_function: every other online CPU. */
+	log_reset();
+	counts_start();
+	CHECK(smp_call_function(rec, NULL, 1) == 0);
+	CHECK_IPIS(3, 3);
+	CHECK_RAN(0, 1, 1, 1);
+
+	/* I6: on_each_cpu, waited: 3 IPIs; CPU 0 runs it itself, after the others (4th in the log). */
+	log_reset();
+	counts_start();
+	CHECK(on_each_cpu(rec, NULL, 1) == 0);
+	CHECK_IPIS(3, 3);
+	CHECK_RAN(1, 1, 1, 1);
+	CHECK_EQ_LL(atomic_load(&log_n), 4);
+	CHECK_EQ_LL(atomic_load(&log_cpu[3]), 0);
+
+	/* I7: on_each_cpu_mask: {0,2}: 1 IPI, local run last; {1,2,3}: 3, none here; {0}: 0. */
+	log_reset();
+	counts_start();
+	m = mask_of(1, 0, 1, 0);
+	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(1, 1);
+	CHECK_RAN(1, 0, 1, 0);
+	CHECK_EQ_LL(atomic_load(&log_cpu[1]), 0);
+	log_reset();
+	counts_start();
+	m = mask_of(0, 1, 1, 1);
+	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(3, 3);
+	CHECK_RAN(0, 1, 1, 1);
+	log_reset();
+	counts_start();
+	m = mask_of(1, 0, 0, 0);
+	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(0, 0);
+	CHECK_RAN(1, 0, 0, 0);
+	m = mask_of(0, 0, 0, 0);
+	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
+	CHECK_IPIS(0, 0);
+	CHECK_RAN(1, 0, 0, 0);
+
+	/*
+	 * I8, FIFO behind a running call: CPU 0 calls hold(G = 100) on CPU 3
+	 * (1 IPI); while CPU 3 runs it, CPU 0, then CPU 1, then CPU 2 each call
+	 * rec on CPU 3 without waiting. The target emptied its queue before
+	 * running G, so CPU 0's call finds it empty and rings (IPI 2); CPU 1's
+	 * and CPU 2's find it non-empty and do not. Run on CPU 3: G, 0, 1, 2.
+	 * The same in 2.6.38, 3.4 and 3.14+.
+	 */
+	log_reset();
+	atomic_store(&hold_release, false);
+	atomic_store(&hold_started, 0);
+	atomic_store(&send_rc, 0);
+	counts_start();
+	CHECK(smp_call_function_single(3, hold, (void *)(intptr_t)100, 0) == 0);
+	CHECK(wait_for(&hold_started, 1));
+	CHECK(smp_call_function_single(3, rec, (void *)(intptr_t)0, 0) == 0);
+	post_cmd(1, send_to_3, NULL);
+	CHECK(wait_cmd(1));
+	post_cmd(2, send_to_3, NULL);
+	CHECK(wait_cmd(2));
+	atomic_store(&hold_release, true);
+	CHECK(wait_for(&log_n, 4));
+	sync_cpu(3);
+	CHECK_EQ_LL(atomic_load(&send_rc), 0);
+	CHECK_IPIS(2, 4);
+	CHECK_RAN(0, 0, 0, 4);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ_LL(atomic_load(&log_cpu[i]), 3);
+		CHECK_EQ_LL(atomic_load(&log_tag[i]), (i == 0 ? 100 : i - 1));
+	}
+
+	/*
+	 * I9, FIFO on a target that does not look: CPU 3 runs a command that
+	 * never reaches an interrupt point; CPU 0, 1, 2 each call rec on it
+	 * without waiting. Run on CPU 3, once released: 0, 1, 2.
+	 * IPIs: the kernel (2.6.38/3.4 generic_exec_single, 3.14+ llist_add)
+	 * rings only for the first: the second and third find the queue
+	 * non-empty. The emulation rings twice: the first call rides in the
+	 * target's inline slot (include/mmscale/kernel/smp.h), so the second
+	 * finds the csd queue empty and rings again. Pinned at the emulation's
+	 * 2, kernel 1: a difference to fix in bench/smp.c (then this is 1).
+	 */
+	log_reset();
+	atomic_store(&hold_release, false);
+	atomic_store(&hold_started, 0);
+	atomic_store(&send_rc, 0);
+	post_cmd(3, hold, NULL);
+	CHECK(wait_for(&hold_started, 1));
+	counts_start();
+	CHECK(smp_call_function_single(3, rec, (void *)(intptr_t)0, 0) == 0);
+	post_cmd(1, send_to_3, NULL);
+	CHECK(wait_cmd(1));
+	post_cmd(2, send_to_3, NULL);
+	CHECK(wait_cmd(2));
+	atomic_store(&hold_release, true);
+	CHECK(wait_cmd(3));
+	CHECK(wait_for(&log_n, 3));
+	sync_cpu(3);
+	CHECK_EQ_LL(atomic_load(&send_rc), 0);
+	CHECK_IPIS(2, 3);	/* kernel: (1, 3) */
+	CHECK_RAN(0, 0, 0, 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ_LL(atomic_load(&log_cpu[i]), 3);
+		CHECK_EQ_LL(atomic_load(&log_tag[i]), i);
+	}
+
+	CHECK(ipi_error()[0] == 0);
+	ipi_cpu_offline();
+	atomic_store(&stop, true);
+	for (int c = 1; c < CPUS; c++)
+		mmscale_partner_join(&partners[c]);
+	ipi_teardown();
+}
+
+int main(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	char err[256];
+
+	mmscale_notices_quiet = 1;
+	if (mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) != 0 ||
+	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
+	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
+	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
+	test_free_pcppages_bulk();
+	test_refill_and_free();
+	test_ipis();
+	mmscale_cpu_leave();
+	mmscale_machine_teardown();
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
+	return check_report("test_arith_drain");
+}
