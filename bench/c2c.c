@@ -25,6 +25,7 @@
 #include "mmscale/kernel/compiler.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/spinlock.h"
+#include "mmscale/membarrier.h"
 #include "mmscale/notice.h"
 
 #define C2C_PARTNER_CPU 1
@@ -291,6 +292,45 @@ static void c2c_signal(struct mmscale_state *st, struct mmscale_run *run)
 }
 
 /*
+ * A real IPI round trip with no emulation on top: membarrier(2) interrupts
+ * CPU 1's PU, where the partner spins, through the kernel's
+ * smp_call_function_single, and returns when the interrupt was handled.
+ * The floor under ipi/unicast/kernel, which adds the mailbox.
+ */
+static void busy_partner(void *arg)
+{
+	struct c2c_shared *sh = arg;
+	unsigned int spins = 0;
+
+	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed))
+		spin_wait_step(&spins);
+}
+
+static int membarrier_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	return c2c_start(run, busy_partner, err, errlen);
+}
+
+static void c2c_membarrier(struct mmscale_state *st, struct mmscale_run *run)
+{
+	int target_pu = mmscale_machine_plan()->cpu[C2C_PARTNER_CPU].run_pu;
+	int64_t n = mmscale_max_iterations(st);
+	long long irqs0 = mmscale_function_call_irqs(target_pu), irqs1;
+	long failed = 0;
+
+	(void)run;
+	while (mmscale_keep_running_batch(st, n))
+		for (int64_t i = 0; i < n; i++)
+			failed += mmscale_membarrier_ipi(target_pu) != 0;
+	irqs1 = mmscale_function_call_irqs(target_pu);
+	if (failed)
+		mmscale_skip_with_error(st, "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) failed");
+	else if (irqs0 >= 0 && irqs1 >= 0)
+		mmscale_counter_set(st, "function_call_irqs", (double)(irqs1 - irqs0),
+				    MMSCALE_COUNTER_AVG_ITERATIONS);
+}
+
+/*
  * Every thread takes and releases one ticket lock: the FIFO hand-off floor
  * under a contended zone->lock. The line the waiters spin on is the lock's.
  */
@@ -334,10 +374,12 @@ static void c2c_ticket_lock(struct mmscale_state *st, struct mmscale_run *run)
 }
 
 /* A two-CPU floor case: CPU 0 measured, CPU 1 the partner its setup starts. */
-#define C2C_PAIR_CASE(_name, _summary, _body, _setup) {			\
+#define C2C_PAIR_FIELDS(_name, _summary, _body, _setup)			\
 	.name = (_name), .summary = (_summary), .body = (_body),		\
 	.threads = MMSCALE_THREADS_PAIR, .partner_cpus = 1,			\
-	.setup = (_setup), .teardown = c2c_teardown }
+	.setup = (_setup), .teardown = c2c_teardown
+#define C2C_PAIR_CASE(_name, _summary, _body, _setup) {			\
+	C2C_PAIR_FIELDS(_name, _summary, _body, _setup) }
 
 static const struct mmscale_case c2c_cases[] = {
 	C2C_PAIR_CASE("c2c/pingpong",
@@ -355,6 +397,12 @@ static const struct mmscale_case c2c_cases[] = {
 	C2C_PAIR_CASE("c2c/signal",
 		"pthread_kill real-time signal round trip to a busy pinned thread",
 		c2c_signal, c2c_signal_setup),
+	{
+		C2C_PAIR_FIELDS("c2c/membarrier",
+			"a real IPI round trip (membarrier RSEQ, Linux 5.10+) to a busy pinned thread",
+			c2c_membarrier, membarrier_setup),
+		.available = mmscale_membarrier_available,
+	},
 	{
 		.name = "c2c/ticket_lock",
 		.summary = "every thread takes and releases one ticket spinlock: the zone->lock hand-off floor",

@@ -226,6 +226,14 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 			       1 + c->partner_cpus, p->nr_cpus);
 		return 0;
 	}
+	if (c->available) {
+		char why[200];
+
+		if (!c->available(why, sizeof(why))) {
+			mmscale_notice("%s: %s: not registered", name, why);
+			return 0;
+		}
+	}
 	/* One registration per thread count and argument row: each has its own run data. */
 	for (int i = 0; i < nr_threads; i++) {
 		if (threads[i] > max_threads)

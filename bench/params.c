@@ -23,7 +23,7 @@ struct mmscale_params mmscale_params = {
 
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m)
 {
-	static const char *const names[] = { "auto", "spin", "futex", "signal" };
+	static const char *const names[] = { "auto", "spin", "futex", "signal", "kernel" };
 
 	return names[m];
 }
@@ -36,7 +36,9 @@ const char mmscale_params_help[] =
 "  --congestion-wait-us=N  what congestion_wait(HZ/10) sleeps (default 100; kernel 100000)\n"
 "  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n"
 "  --ipi=M              emulated IPI doorbell: spin (polled mailbox), futex (wake a sleeping\n"
-"                       CPU) or signal (pthread_kill; interrupts a busy CPU). Default: spin\n"
+"                       CPU), signal (pthread_kill; interrupts a busy CPU) or kernel (a real\n"
+"                       IPI to the target's PU through membarrier(2), Linux 5.10+, then the\n"
+"                       mailbox; spin where the kernel refuses, said once). Default: spin\n"
 "                       when every emulated CPU has its own PU, futex when oversubscribed\n"
 "  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
 "                       (default 10000)\n";
@@ -128,9 +130,11 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 			mmscale_params.ipi = MMSCALE_IPI_FUTEX;
 		else if (strcmp(v, "signal") == 0)
 			mmscale_params.ipi = MMSCALE_IPI_SIGNAL;
+		else if (strcmp(v, "kernel") == 0)
+			mmscale_params.ipi = MMSCALE_IPI_KERNEL;
 		else
 			return mmscale_errorf(err, errlen,
-				"--ipi: '%s' is not spin, futex or signal", v);
+				"--ipi: '%s' is not spin, futex, signal or kernel", v);
 		return 1;
 	}
 	if ((v = value_of(arg, "--ipi-timeout-ms"))) {

@@ -15,8 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mmscale/cpu.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
+#include "mmscale/membarrier.h"
 #include "mmscale/kernel/smp.h"
 #include "mmscale/notice.h"
 #include "mmscale/opcount.h"
@@ -166,6 +168,14 @@ static void arch_send_call_function_single_ipi(int cpu)
 	case MMSCALE_IPI_SIGNAL:
 		if (atomic_load_explicit(&t->online, memory_order_acquire))
 			pthread_kill(t->thread, ipi_signal_number);
+		break;
+	case MMSCALE_IPI_KERNEL:
+		/*
+		 * A real interrupt on the target's PU (its thread spins there, so
+		 * the kernel sends it); the call itself goes through the mailbox,
+		 * which the interrupted target finds when it returns.
+		 */
+		mmscale_membarrier_ipi(mmscale_machine_plan()->cpu[cpu].run_pu);
 		break;
 	default:
 		break;		/* the target polls its queue */
@@ -483,6 +493,17 @@ int ipi_setup(enum mmscale_ipi_mechanism m, char *err, size_t errlen)
 	unsigned int cpu;
 
 	ipi_teardown();
+	if (m == MMSCALE_IPI_KERNEL) {
+		static bool said;
+		char why[160];
+
+		if (!mmscale_membarrier_available(why, sizeof(why))) {
+			if (!said)
+				mmscale_notice("%s: --ipi=kernel uses the spin doorbell instead", why);
+			said = true;
+			m = MMSCALE_IPI_SPIN;
+		}
+	}
 	mechanism = m;
 	ipi_cpus = alloc_percpu(struct ipi_cpu);
 	cfd_data = alloc_percpu(struct call_function_data);

@@ -22,6 +22,7 @@
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/mm/page_alloc.h"
+#include "mmscale/membarrier.h"
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
@@ -392,11 +393,20 @@ static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, si
 				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
 }
 
+/* --ipi=kernel where the kernel refuses membarrier: the spin doorbell ran. */
+static void label_ipi_fallback(struct mmscale_state *st, const struct mmscale_run *run)
+{
+	if ((enum mmscale_ipi_mechanism)(uintptr_t)run->v->impl == MMSCALE_IPI_KERNEL &&
+	    ipi_mechanism() != MMSCALE_IPI_KERNEL)
+		mmscale_set_label(st, "no membarrier IPI here: the spin doorbell ran");
+}
+
 static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
 {
+	int target_pu = mmscale_machine_plan()->cpu[1].run_pu;
+	long long irqs0 = mmscale_function_call_irqs(target_pu), irqs1;
 	struct mmscale_counts start;
 
-	(void)run;
 	ipi_cpu_online();
 	mmscale_counts_sum_all(&start);
 	while (mmscale_keep_running(st)) {
@@ -404,7 +414,13 @@ static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
 		if (ipi_failed(st))
 			break;
 	}
+	irqs1 = mmscale_function_call_irqs(target_pu);
 	publish_machine_counts(&start);
+	/* Real interrupts the target's PU took: 1 per call only with --ipi=kernel. */
+	if (irqs0 >= 0 && irqs1 >= 0)
+		mmscale_counter_set(st, "function_call_irqs", (double)(irqs1 - irqs0),
+				    MMSCALE_COUNTER_AVG_ITERATIONS);
+	label_ipi_fallback(st, run);
 	ipi_cpu_offline();
 }
 
@@ -412,7 +428,6 @@ static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct mmscale_counts start;
 
-	(void)run;
 	ipi_cpu_online();
 	mmscale_counts_sum_all(&start);
 	while (mmscale_keep_running(st)) {
@@ -421,6 +436,7 @@ static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
 			break;
 	}
 	publish_machine_counts(&start);
+	label_ipi_fallback(st, run);
 	ipi_cpu_offline();
 }
 
@@ -448,6 +464,9 @@ static const struct mmscale_variant ipi_variants[] = {
 	  (const void *)(uintptr_t)MMSCALE_IPI_FUTEX },
 	{ "signal", "pthread_kill real-time signal interrupting a busy target", "harness",
 	  (const void *)(uintptr_t)MMSCALE_IPI_SIGNAL },
+	{ "kernel", "a real IPI to the target's PU (membarrier), then the polled mailbox",
+	  "harness; Linux 5.10+ membarrier RSEQ with MEMBARRIER_CMD_FLAG_CPU",
+	  (const void *)(uintptr_t)MMSCALE_IPI_KERNEL },
 };
 
 static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {

@@ -60,7 +60,7 @@ cases=(
   "--counter-layout: 'sparse' is not packed or padded|--counter-layout=sparse"
   "--congestion-wait-us: 'soon' is not 0 to 1000000|--congestion-wait-us=soon"
   "--device-pages-per-ms: '0' is not 1 to|--device-pages-per-ms=0"
-  "--ipi: 'carrier-pigeon' is not spin, futex or signal|--ipi=carrier-pigeon"
+  "--ipi: 'carrier-pigeon' is not spin, futex, signal or kernel|--ipi=carrier-pigeon"
   "--ipi-timeout-ms: '0' is not 1 to 3600000|--ipi-timeout-ms=0"
   "Failed to match any benchmarks|--benchmark_filter=^bdp/no-such-variant/|--papi-events=none"
   "Failed to match any benchmarks|--benchmark_filter=^no-such-case|--benchmark_out=out.json|--papi-events=none"

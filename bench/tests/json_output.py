@@ -217,6 +217,24 @@ check(rc == 0 and desc["plan"]["cpus"] == 1024 and desc["plan"]["cpus_per_node"]
       and desc["plan"]["oversubscribed_from"] == desc["topology"]["real_pus"] + 1,
       f"describe=json 128 nodes: {rc} {stderr} {str(desc)[:300]}")
 
+# --ipi=kernel: a real interrupt (membarrier) and the mailbox, one call per
+# iteration exactly; where the kernel refuses membarrier the spin doorbell
+# runs and the result says so. c2c/membarrier, the raw probe, is registered
+# only where membarrier works.
+rc, stdout, stderr = run("--benchmark_filter=^(ipi/unicast/kernel|c2c/membarrier)/",
+                         "--benchmark_min_time=0.01", "--papi-events=none", "--benchmark_format=json")
+check(rc == 0, f"ipi kernel run exit {rc}: {stderr}")
+d = json.loads(stdout) if rc == 0 else {"benchmarks": []}
+by = {b["run_name"]: b for b in d["benchmarks"]}
+k = by.get("ipi/unicast/kernel/real_time/threads:1", {})
+check(k.get("ipis_sent") == 1.0 and k.get("ipis_handled") == 1.0,
+      f"ipi/unicast/kernel: one call per iteration: {k}")
+fallback = "no membarrier IPI here" in k.get("label", "")
+check(fallback == ("c2c/membarrier/real_time/threads:1" not in by),
+      f"c2c/membarrier runs exactly where --ipi=kernel has membarrier: {sorted(by)} {k.get('label')}")
+check(fallback or "function_call_irqs" in k or not os.path.exists("/proc/interrupts"),
+      f"ipi/unicast/kernel reports the interrupts the target took: {k}")
+
 # SIGINT / SIGTERM during a run: the results file holds every finished case,
 # valid; the running one is discarded and named; the exit status says so.
 import signal  # noqa: E402

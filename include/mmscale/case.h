@@ -69,6 +69,11 @@ struct mmscale_case {
 	bool arg0_cpus;
 	/* Every CPU of the plan takes part (the rest as partners). */
 	bool uses_all_cpus;
+	/*
+	 * Optional: false, with why, where this machine cannot run the case
+	 * at all (a kernel feature it lacks): not registered, said in one note.
+	 */
+	bool (*available)(char *why, size_t whylen);
 	/* Optional: a fixed iteration count per thread (one pass of a workload). */
 	int64_t (*iterations)(const struct mmscale_run *run);
 	/*

@@ -21,6 +21,7 @@ enum mmscale_ipi_mechanism {
 	MMSCALE_IPI_SPIN,	/* polled per-CPU mailbox */
 	MMSCALE_IPI_FUTEX,	/* futex wake of a sleeping target */
 	MMSCALE_IPI_SIGNAL,	/* real-time signal with pthread_kill */
+	MMSCALE_IPI_KERNEL,	/* a real IPI (membarrier) to the target's PU, then the mailbox */
 };
 
 struct mmscale_params {
