@@ -57,6 +57,8 @@ def main():
          "ipi/unicast/spin/real_time/threads:1", "c2c/mailbox/real_time/threads:1"),
         ("ipi/unicast/signal / c2c/signal (IPI emulation overhead)",
          "ipi/unicast/signal/real_time/threads:1", "c2c/signal/real_time/threads:1"),
+        ("ipi/unicast/kernel / c2c/membarrier (IPI emulation overhead)",
+         "ipi/unicast/kernel/real_time/threads:1", "c2c/membarrier/real_time/threads:1"),
     ]
     if markdown:
         print("| case | time (ns), trimmed mean | trimmed s.d. | note |")

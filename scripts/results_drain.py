@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_lib import MMSCALE, ROOT, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
 
 REPS = ["--benchmark_repetitions=10", "--benchmark_enable_random_interleaving=true"]
-RUN_FLOOR = ["--benchmark_filter=^ipi/unicast/|^c2c/(mailbox|signal)", "--benchmark_min_time=0.1",
+RUN_FLOOR = ["--benchmark_filter=^ipi/unicast/|^c2c/(mailbox|signal|membarrier)", "--benchmark_min_time=0.1",
              *REPS]
 RUN_DRAIN = ["--benchmark_filter=^drain/", "--threads=1", "--benchmark_min_time=0.05", *REPS]
 RUN_BIG = ["--topology=synthetic:node:128 core:8 pu:1",
