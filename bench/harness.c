@@ -25,7 +25,10 @@ struct registration {
 	const struct mmscale_plan *plan;
 	int nr_threads;
 	atomic_bool migrated;
+	struct registration *next;	/* every registration, to free them at the end */
 };
+
+static struct registration *registrations;
 
 static _Thread_local struct mmscale_papi_thread this_papi;
 
@@ -180,6 +183,8 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 
 	if (!reg)
 		return mmscale_errorf(err, errlen, "out of memory");
+	reg->next = registrations;
+	registrations = reg;
 	reg->run.c = c;
 	reg->run.v = v;
 	reg->run.nr_threads = threads;
@@ -257,6 +262,16 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 static bool table_enabled(const struct mmscale_case_table *tab)
 {
 	return !tab->test_only || mmscale_params.test_cases;
+}
+
+void mmscale_harness_release(void)
+{
+	while (registrations) {
+		struct registration *next = registrations->next;
+
+		free(registrations);
+		registrations = next;
+	}
 }
 
 int mmscale_harness_register(const struct mmscale_plan *p, const int *threads,

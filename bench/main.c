@@ -297,6 +297,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 	}
 	status = run_benchmarks(o, plan, threads, nr_threads);
 	mmscale_gbench_shutdown();
+	mmscale_harness_release();
 	mmscale_papi_shutdown();
 out_machine:
 	mmscale_machine_teardown();

@@ -18,6 +18,9 @@ int mmscale_default_threads(const struct mmscale_plan *p, int *out, int max);
 int mmscale_harness_register(const struct mmscale_plan *p, const int *threads,
 			     int nr_threads, char *err, size_t errlen);
 
+/* Free what mmscale_harness_register made (after mmscale_gbench_shutdown). */
+void mmscale_harness_release(void);
+
 /* Result context: topology, placement, oversubscription, PAPI, kernel, build. */
 void mmscale_harness_add_context(const struct mmscale_plan *p, const int *threads,
 				 int nr_threads);
