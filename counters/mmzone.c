@@ -114,11 +114,19 @@ int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)
 	vm_stat_stride = mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ?
 			 L1_CACHE_BYTES : sizeof(atomic_long_t);
 	vm_stat_bytes = vm_stat_stride * NR_VM_ZONE_STAT_ITEMS;
-	/* Page aligned: the packed array starts a line, so items 8k..8k+7 share one. */
+	/*
+	 * Line aligned (VM_STAT_ALIGN, mmzone.h says why): the packed array's
+	 * items 8k..8k+7 share a line in every run. The node-0 allocation is
+	 * page-granular, which gives that and keeps other data off its lines.
+	 */
 	vm_stat_base = mmscale_alloc_global(vm_stat_bytes, err, errlen);
 	if (!vm_stat_base) {
 		mm_machine_teardown();
 		return -1;
+	}
+	if ((uintptr_t)vm_stat_base % VM_STAT_ALIGN) {
+		mm_machine_teardown();
+		return mmscale_errorf(err, errlen, "vm_stat[] is not %d-byte aligned", VM_STAT_ALIGN);
 	}
 	refresh_zone_stat_thresholds();
 	/* Boot: every page free. */

@@ -10,6 +10,11 @@
  * NR_UNSTABLE_NFS, which every dirtying CPU folds into and
  * balance_dirty_pages reads, sit together.
  *
+ * struct zone and struct per_cpu_pageset have 2.6.38's layout (the drain
+ * kernel; what the counters touch shares lines as it does in 2.6.31):
+ * each says how, and _Static_asserts hold the offsets
+ * (counters/tests/test_layout.c checks them at run time).
+ *
  * Zones: ZONE_DMA32 on node 0 (the first 4 GiB; the PCI hole is ignored)
  * and ZONE_NORMAL on every node, so for_each_populated_zone walks what an
  * x86_64 NUMA machine walks. ZONE_DMA (16 MiB), HIGHMEM and MOVABLE are not
@@ -62,6 +67,23 @@ enum zone_stat_item {
 
 BUILD_BUG_ON(NR_FILE_DIRTY / 8 != NR_WRITEBACK / 8 || NR_WRITEBACK / 8 != NR_UNSTABLE_NFS / 8);
 
+/*
+ * Where the global vm_stat[] starts (mm_machine_setup checks it, the tests
+ * too): on a cache line. 2.6.31 declares it plainly in mm/vmstat.c
+ * ("atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS];", in .data), so there its
+ * lines begin wherever the linker put it, 8-byte aligned: in five of the
+ * eight possible starts NR_FILE_DIRTY and NR_UNSTABLE_NFS fall on different
+ * lines, and .data neighbours share its first and last line. The emulation
+ * takes the start the enum's "First 128 byte cacheline" comment assumes and
+ * that the kernel later declared (a1cb2c60ddc9, "mm: vmstat: cache align
+ * vm_stat", Sivanich, posted October 2011: __cacheline_aligned_in_smp): the
+ * packed layout's eight to a line, 8k..8k+7, the same in every run and
+ * the grouping the seeds argued about. It is allocated alone (page-granular,
+ * on node 0, so in fact page aligned), so the neighbours' false sharing is
+ * not emulated.
+ */
+#define VM_STAT_ALIGN		L1_CACHE_BYTES
+
 /* The kernel's names for the vmstat items, for tables and tests. */
 extern const char *const vmstat_text[NR_VM_ZONE_STAT_ITEMS];
 
@@ -77,16 +99,60 @@ enum zone_type {
 #define MIGRATE_MOVABLE		2
 #define MIGRATE_PCPTYPES	3
 
+/*
+ * The per-CPU pageset of 2.6.32 to 2.6.38 (the drain variants' kernels up to
+ * count-check), include/linux/mmzone.h:
+ *
+ *	struct per_cpu_pages {
+ *		int count;
+ *		int high;
+ *		int batch;
+ *		struct list_head lists[MIGRATE_PCPTYPES];
+ *	};
+ *	struct per_cpu_pageset {
+ *		struct per_cpu_pages pcp;
+ *		s8 expire;			(CONFIG_NUMA)
+ *		s8 stat_threshold;		(CONFIG_SMP)
+ *		s8 vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
+ *	} ____cacheline_aligned_in_smp;
+ *
+ * On x86_64: count 0, high 4, batch 8, a 4-byte hole (list_head is 8-byte
+ * aligned), lists 16, 32, 48; sizeof(pcp) 64, so pcp is the whole first
+ * line and expire 64, stat_threshold 65, vm_stat_diff 66.. are on the
+ * second (2.6.38's 32 items end at 97, these 25 at 90); sizeof 128. A
+ * remote reader of pcp->count (ipi-mask, workqueue, remote) shares a line
+ * with the owner's list operations, never with its vmstat deltas.
+ *
+ * 2.6.31 (the counters' kernel) had one list (struct list_head list: pcp
+ * 32 bytes, stat_threshold 33, vm_stat_diff 34.., one line in all). The
+ * counters cases never touch pcp and only the owning CPU writes its
+ * vm_stat_diff, so where in its own pageset the deltas sit changes no
+ * sharing; the one type serves both.
+ *
+ * Linux 6.1 (the `remote` variant, 443c2accd1b6) protects the lists with
+ * pcp->lock, and its layout is another: 5.14 (28f836b6777b) split the
+ * pageset into two per-CPU allocations, zone->per_cpu_pageset (struct
+ * per_cpu_pages: lock, count, high, batch, free_factor, expire, lists[]
+ * NR_PCP_LISTS, ____cacheline_aligned_in_smp) and zone->per_cpu_zonestats
+ * (struct per_cpu_zonestat: vm_stat_diff[], stat_threshold, vm_numa_event[])
+ * - 6.1-rc7 mm/page_alloc.c setup_zone_pageset() allocates both. What the
+ * remote drain relies on is that the lock sits with count and the lists and
+ * apart from the owner's vmstat deltas; here the 6.1-only lock fills the
+ * 2.6.x layout's hole at offset 12, so no 2.6.x offset moves and the lock
+ * is on the lists' line, away from vm_stat_diff, as in 6.1. Not emulated
+ * for 6.1: its per-order lists (NR_PCP_LISTS) and free_factor.
+ */
 struct per_cpu_pages {
-	/*
-	 * Linux 6.1+ (443c2accd1b6 and its series) protects the lists with a
-	 * per-pcp spinlock so that other CPUs can drain them; the allocator
-	 * paths take it only while the `remote` drain variant runs.
-	 */
-	spinlock_t lock;
 	int count;		/* number of pages in the list */
 	int high;		/* high watermark, emptying needed */
 	int batch;		/* chunk size for buddy add/remove */
+	/*
+	 * 6.1 only: the allocator paths take it only while the `remote`
+	 * drain variant runs (drain_ops->pcp_locking). In 2.6.x's padding.
+	 */
+	spinlock_t lock;
+
+	/* Lists of pages, one per migrate type stored on the pcp-lists */
 	struct list_head lists[MIGRATE_PCPTYPES];
 };
 
@@ -102,30 +168,195 @@ struct per_cpu_pageset {
 	s8 vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
 } ____cacheline_aligned_in_smp;
 
+/* The 2.6.38 x86_64 offsets above, by hand; every 2.6.x field where the kernel has it. */
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, count) != 0);
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, high) != 4);
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, batch) != 8);
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, lists) != 16);
+BUILD_BUG_ON(sizeof(struct per_cpu_pages) != 64);
+/* The 6.1 lock lives in the hole between batch and lists[]. */
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, lock) != 12);
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, lock) + sizeof(spinlock_t) >
+	     offsetof(struct per_cpu_pages, lists));
+BUILD_BUG_ON(offsetof(struct per_cpu_pageset, pcp) != 0);
+BUILD_BUG_ON(offsetof(struct per_cpu_pageset, expire) != 64);
+BUILD_BUG_ON(offsetof(struct per_cpu_pageset, stat_threshold) != 65);
+BUILD_BUG_ON(offsetof(struct per_cpu_pageset, vm_stat_diff) != 66);
+BUILD_BUG_ON(sizeof(struct per_cpu_pageset) != 128);
+BUILD_BUG_ON(_Alignof(struct per_cpu_pageset) != L1_CACHE_BYTES);
+/* pcp (with the 6.1 lock) on line 0; stat_threshold and every delta on line 1. */
+BUILD_BUG_ON((offsetof(struct per_cpu_pageset, vm_stat_diff) + NR_VM_ZONE_STAT_ITEMS - 1) /
+	     L1_CACHE_BYTES != 1);
+
 struct pglist_data;
 
+/*
+ * zone->lock and zone->lru_lock are two of the hottest locks in the kernel.
+ * So add a wild amount of padding here to ensure that they fall into separate
+ * cachelines.  There are very few zone structures in the machine, so space
+ * consumption is not a concern here.
+ *
+ * (include/linux/mmzone.h, CONFIG_SMP.) x86_64 without CONFIG_X86_VSMP has
+ * INTERNODE_CACHE_SHIFT == L1_CACHE_SHIFT: the padding is a zero-size
+ * member that starts a new line.
+ */
+#define ____cacheline_internodealigned_in_smp \
+	__attribute__((__aligned__(1 << L1_CACHE_SHIFT)))
+
+struct zone_padding {
+	char x[0];
+} ____cacheline_internodealigned_in_smp;
+#define ZONE_PADDING(name)	struct zone_padding name;
+
+BUILD_BUG_ON(sizeof(struct zone_padding) != 0);
+
+/* The kernel's names; not otherwise emulated (no page reclaim). */
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	NR_WMARK
+};
+
+#define LRU_BASE 0
+#define LRU_ACTIVE 1
+#define LRU_FILE 2
+
+enum lru_list {
+	LRU_INACTIVE_ANON = LRU_BASE,
+	LRU_ACTIVE_ANON = LRU_BASE + LRU_ACTIVE,
+	LRU_INACTIVE_FILE = LRU_BASE + LRU_FILE,
+	LRU_ACTIVE_FILE = LRU_BASE + LRU_FILE + LRU_ACTIVE,
+	LRU_UNEVICTABLE,
+	NR_LRU_LISTS
+};
+
+/* 2.6.32 to 2.6.38 (2.6.38 free_area_init_core() clears nr_saved_scan here). */
+struct zone_reclaim_stat {
+	unsigned long		recent_rotated[2];
+	unsigned long		recent_scanned[2];
+	unsigned long		nr_saved_scan[NR_LRU_LISTS];
+};
+
+/* x86_64's MAX_NR_ZONES in the kernel (DMA, DMA32, NORMAL, MOVABLE), for lowmem_reserve[]. */
+#define KERNEL_MAX_NR_ZONES	4
+
+/*
+ * struct zone as Linux 2.6.38 lays it out (x86_64, SMP, NUMA, SPARSEMEM),
+ * for the fields the emulation has; the fields in between that it does not
+ * emulate are kept, unused, so that every emulated field sits at the
+ * kernel's offset and shares a line with what it shares in the kernel.
+ *
+ * Three groups split by ZONE_PADDING: what the page allocator touches
+ * (watermarks, the pageset pointer every CPU reads, zone->lock and the free
+ * lists); after _pad1_ what page reclaim touches (lru_lock, the LRUs,
+ * pages_scanned, flags) and the zone's vm_stat[]; after _pad2_ the
+ * read-mostly rest (zone_pgdat, present_pages, name).
+ *
+ * free_pcppages_bulk (2.6.38) takes zone->lock, writes all_unreclaimable =
+ * 0 (an int again since KOSAKI's "restore zone->all_unreclaimable to
+ * independence word" took it out of zone->flags; free_one_page writes it
+ * under the lock on every free; beside lock as in the 3.x trees - the
+ * January 2010 posting had it after flags, and no 2.6.38 mmzone.h is in
+ * ../shared/kernel) and pages_scanned = 0 (after _pad1_). So
+ * even a drain of empty lists that takes the lock dirties two lines per
+ * zone: the lock's line and pages_scanned's, which also holds zone->flags
+ * and vm_stat[NR_FREE_PAGES], the item every allocating and freeing CPU
+ * folds into. 2.6.32 (ipi-all) clears ZONE_ALL_UNRECLAIMABLE in zone->flags
+ * with clear_bit instead: the same second line.
+ *
+ * Offsets by hand, 2.6.38: watermark[3] 0, percpu_drift_mark 24,
+ * lowmem_reserve[4] 32, node 64, min_unmapped_pages 72, min_slab_pages 80,
+ * pageset 88, lock 96, all_unreclaimable 100, then (span_seqlock with
+ * MEMORY_HOTPLUG) free_area[MAX_ORDER] from 104 or 112 (11 x 88 bytes) and
+ * compact_considered/compact_defer_shift: _pad1_ at 1088. After _pad1_:
+ * lru_lock +0, lru[5] +8, reclaim_stat (9 longs) +88, pages_scanned +160,
+ * flags +168, vm_stat[] +176. 2.6.31 has the same offsets after _pad1_
+ * (nr_saved_scan was in each lru[] entry, reclaim_stat 4 longs: 8 + 120 +
+ * 32 = 160), so the counters' zone->vm_stat[] lines are 2.6.31's too: items
+ * 0-1 with pages_scanned and flags, then 2-9, 10-17, 18-24. The emulation's
+ * one free list and nr_free stand for free_area[] (order 0 only, no buddy
+ * merging): they stay in the first group, after the lock, so _pad1_ comes
+ * at 128 here instead of 1088; nothing is emulated in between.
+ */
 struct zone {
 	/* Fields commonly accessed by the page allocator */
-	unsigned long pages_min, pages_low, pages_high;
+
+	/* zone watermarks, access with *_wmark_pages(zone) macros (not emulated) */
+	unsigned long watermark[NR_WMARK];
+
+	/* not emulated */
+	unsigned long percpu_drift_mark;
+	unsigned long		lowmem_reserve[KERNEL_MAX_NR_ZONES];
+
 	int node;
-	struct per_cpu_pageset *pageset;	/* percpu pointer */
+	/* zone reclaim (not emulated) */
+	unsigned long		min_unmapped_pages;
+	unsigned long		min_slab_pages;
+	struct per_cpu_pageset	*pageset;	/* percpu pointer */
 	/*
-	 * free areas of different sizes: drain/ adds the free list here. The
-	 * fields free_pcppages_bulk writes sit next to the lock, as in 2.6.38.
+	 * free areas of different sizes
 	 */
-	spinlock_t lock;
-	int all_unreclaimable;
-	unsigned long pages_scanned;
-	struct list_head free_list;
-	unsigned long nr_free;
+	spinlock_t		lock;
+	int			all_unreclaimable; /* All pages pinned */
+	/* free_area[] (order 0 only): drain/ adds the free list here */
+	struct list_head	free_list;
+	unsigned long		nr_free;
 
-	/* Zone statistics, on lines of their own (the kernel's ZONE_PADDING). */
-	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned_in_smp;
+	ZONE_PADDING(_pad1_)
 
-	struct pglist_data *zone_pgdat;
-	unsigned long present_pages;	/* amount of memory (excluding holes) */
-	const char *name;
-} ____cacheline_aligned_in_smp;
+	/* Fields commonly accessed by the page reclaim scanner (not emulated) */
+	spinlock_t		lru_lock;
+	struct zone_lru {
+		struct list_head list;
+	} lru[NR_LRU_LISTS];
+
+	struct zone_reclaim_stat reclaim_stat;
+
+	unsigned long		pages_scanned;	   /* since last reclaim */
+	unsigned long		flags;		   /* zone flags (not emulated) */
+
+	/* Zone statistics */
+	atomic_long_t		vm_stat[NR_VM_ZONE_STAT_ITEMS];
+
+	ZONE_PADDING(_pad2_)
+	/* Rarely used or read-mostly fields */
+
+	struct pglist_data	*zone_pgdat;
+	unsigned long		present_pages;	/* amount of memory (excluding holes) */
+	const char		*name;
+} ____cacheline_internodealigned_in_smp;
+
+#define zone_line(field)	(offsetof(struct zone, field) / L1_CACHE_BYTES)
+#define zone_pad1_off(field)	(offsetof(struct zone, field) - offsetof(struct zone, _pad1_))
+
+/* The first group at 2.6.38's offsets: lock on the line every CPU reads zone->pageset from. */
+BUILD_BUG_ON(offsetof(struct zone, node) != 64);
+BUILD_BUG_ON(offsetof(struct zone, pageset) != 88);
+BUILD_BUG_ON(offsetof(struct zone, lock) != 96);
+BUILD_BUG_ON(offsetof(struct zone, all_unreclaimable) != 100);
+BUILD_BUG_ON(zone_line(node) != zone_line(lock) || zone_line(pageset) != zone_line(lock) ||
+	     zone_line(all_unreclaimable) != zone_line(lock));
+BUILD_BUG_ON(offsetof(struct zone, nr_free) + sizeof(unsigned long) >
+	     offsetof(struct zone, _pad1_));
+/* _pad1_ starts a line: pages_scanned is never on zone->lock's line. */
+BUILD_BUG_ON(offsetof(struct zone, _pad1_) % L1_CACHE_BYTES != 0);
+BUILD_BUG_ON(zone_pad1_off(lru_lock) != 0);
+BUILD_BUG_ON(zone_pad1_off(pages_scanned) != 160);
+BUILD_BUG_ON(zone_pad1_off(flags) != 168);
+BUILD_BUG_ON(zone_pad1_off(vm_stat) != 176);
+BUILD_BUG_ON(zone_line(pages_scanned) == zone_line(lock));
+/* ... and it shares its line with flags and vm_stat[NR_FREE_PAGES], NR_INACTIVE_ANON. */
+BUILD_BUG_ON(zone_line(pages_scanned) != zone_line(flags) ||
+	     zone_line(pages_scanned) != zone_line(vm_stat[NR_FREE_PAGES]) ||
+	     zone_line(pages_scanned) != zone_line(vm_stat[NR_INACTIVE_ANON]) ||
+	     zone_line(pages_scanned) == zone_line(vm_stat[NR_ACTIVE_ANON]));
+/* _pad2_: the read-mostly fields never share a line with vm_stat[] (folded into by every CPU). */
+BUILD_BUG_ON(offsetof(struct zone, _pad2_) % L1_CACHE_BYTES != 0);
+BUILD_BUG_ON(offsetof(struct zone, _pad2_) <
+	     offsetof(struct zone, vm_stat) + sizeof(atomic_long_t) * NR_VM_ZONE_STAT_ITEMS);
+BUILD_BUG_ON(offsetof(struct zone, zone_pgdat) != offsetof(struct zone, _pad2_));
+BUILD_BUG_ON(sizeof(struct zone) % L1_CACHE_BYTES != 0);
 
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
