@@ -3,9 +3,12 @@
  * mm/page-writeback.c of Linux 2.6.31-rc8, less balance_dirty_pages()
  * itself (one file per variant: counters/bdp_*.c), and the minimal,
  * deterministic emulation of what is not about counters (see
- * include/mmscale/mm/writeback.h).
+ * include/mmscale/mm/writeback.h). Line numbers below are those of the
+ * 2.6.31.3 copy in ../shared/kernel/2.6.31/mm/page-writeback.c, and
+ * bdi_init/bdi_destroy's those of mm/backing-dev.c there.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +21,7 @@
 
 _Thread_local struct task_struct mmscale_current_task;
 struct writeback_world *wb_world;
+static unsigned long wb_world_gen;	/* worlds made so far */
 
 /*
  * After a CPU has dirtied this many pages, balance_dirty_pages_ratelimited
@@ -39,15 +43,121 @@ unsigned int bdi_min_ratio;	/* sum of every bdi's min_ratio: one bdi, 0 */
 static unsigned long *bdp_ratelimits;
 
 /*
- * One bdi: its share of the writeout completions is all of them. (The
- * kernel's prop_fraction_percpu on bdi->completions.)
+ * Scale the writeback cache size proportional to the relative writeout speeds.
+ *
+ * We do this by keeping a floating proportion between BDIs, based on page
+ * writeback completions [end_page_writeback()]. Those devices that write out
+ * pages fastest will get the larger share, while the slower will get a smaller
+ * share.
+ *
+ * We use page writeout completions because we are interested in getting rid of
+ * dirty pages. Having them written out is the primary goal.
+ *
+ * We introduce a concept of time, a period over which we measure these events,
+ * because demand can/will vary over time. The length of this period itself is
+ * measured in page writeback completions.
+ *
+ * (Lines 122-139. The kernel's two static descriptors, adjacent as in its
+ * .bss, live in one allocation on node 0 with the emulation's other global
+ * data, made with the world; vm_completions and vm_dirties name them.)
+ */
+static struct vm_proportions {
+	struct prop_descriptor vm_completions;
+	struct prop_descriptor vm_dirties;
+} *vm_props;
+#define vm_completions	(vm_props->vm_completions)
+#define vm_dirties	(vm_props->vm_dirties)
+
+struct prop_descriptor *writeback_vm_completions(void)
+{
+	return vm_props ? &vm_completions : NULL;
+}
+
+struct prop_descriptor *writeback_vm_dirties(void)
+{
+	return vm_props ? &vm_dirties : NULL;
+}
+
+/*
+ * couple the period to the dirty_ratio:
+ *
+ *   period/2 ~ roundup_pow_of_two(dirty limit)
+ *
+ * (Lines 141-156.)
+ */
+static int calc_period_shift(void)
+{
+	unsigned long dirty_total;
+
+	if (vm_dirty_bytes)
+		dirty_total = vm_dirty_bytes / PAGE_SIZE;
+	else
+		dirty_total = (vm_dirty_ratio * determine_dirtyable_memory()) /
+				100;
+	return 2 + ilog2(dirty_total - 1);
+}
+
+/*
+ * Emulation: a thread's task_struct outlives the worlds it runs in, and a
+ * world is a new machine. A task meeting a newer world starts its dirties
+ * at the steady state of nr_writers tasks dirtying alike (a share of
+ * 1/nr_writers; include/mmscale/mm/writeback.h says why), as of now.
+ */
+static inline void task_dirties_enter(struct task_struct *tsk)
+{
+	struct writeback_world *w = wb_world;
+
+	if (likely(tsk->world_gen == w->gen))
+		return;
+	prop_local_init_single(&tsk->dirties);
+	prop_local_steady_single(&vm_dirties, &tsk->dirties, 1,
+				 w->nr_writers > 0 ? w->nr_writers : 1);
+	tsk->world_gen = w->gen;
+}
+
+/*
+ * Increment the BDI's writeout completion count and the global writeout
+ * completion count. Called from test_clear_page_writeback().
+ *
+ * (Lines 223-246.)
+ */
+static inline void __bdi_writeout_inc(struct backing_dev_info *bdi)
+{
+	__prop_inc_percpu_max(&vm_completions, &bdi->completions,
+			      bdi->max_prop_frac);
+}
+
+void bdi_writeout_inc(struct backing_dev_info *bdi)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__bdi_writeout_inc(bdi);
+	local_irq_restore(flags);
+}
+
+void task_dirty_inc(struct task_struct *tsk)
+{
+	task_dirties_enter(tsk);
+	prop_inc_single(&vm_dirties, &tsk->dirties);
+}
+
+/*
+ * Obtain an accurate fraction of the BDI's portion.
+ *
+ * (Lines 248-261; not static here: get_dirty_limits_v2 in
+ * counters/bdp_cached_locals_v2.c calls it too.)
  */
 void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator,
 			   long *denominator)
 {
-	(void)bdi;
-	*numerator = 1;
-	*denominator = 1;
+	if (bdi_cap_writeback_dirty(bdi)) {
+		prop_fraction_percpu(&vm_completions, &bdi->completions,
+				numerator, denominator);
+	} else {
+		*numerator = 0;
+		*denominator = 1;
+	}
 }
 
 /*
@@ -76,17 +186,13 @@ void clip_bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty,
 	*pbdi_dirty = min(*pbdi_dirty, avail_dirty);
 }
 
-/*
- * One task per writer CPU, all dirtying alike: a task's share of recent
- * dirtyings is 1/nr_writers (the kernel's prop_fraction_single on
- * tsk->dirties, at its steady state).
- */
+/* Lines 289-294. */
 static inline void task_dirties_fraction(struct task_struct *tsk, long *numerator,
 					 long *denominator)
 {
-	(void)tsk;
-	*numerator = 1;
-	*denominator = wb_world && wb_world->nr_writers > 0 ? wb_world->nr_writers : 1;
+	task_dirties_enter(tsk);
+	prop_fraction_single(&vm_dirties, &tsk->dirties,
+				numerator, denominator);
 }
 
 /*
@@ -195,6 +301,33 @@ void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
 }
 
 /*
+ * bdi_set_max_ratio (lines 348-366, with the bdi_lock of line 323): the
+ * only writer of bdi->max_prop_frac, which caps the bdi's share of the
+ * completions in __prop_inc_percpu_max.
+ */
+static DEFINE_SPINLOCK(bdi_lock);
+
+int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (max_ratio > 100)
+		return -EINVAL;
+
+	spin_lock_irqsave(&bdi_lock, flags);
+	if (bdi->min_ratio > max_ratio) {
+		ret = -EINVAL;
+	} else {
+		bdi->max_ratio = max_ratio;
+		bdi->max_prop_frac = (PROP_FRAC_BASE * max_ratio) / 100;
+	}
+	spin_unlock_irqrestore(&bdi_lock, flags);
+
+	return ret;
+}
+
+/*
  * writeback_set_ratelimit: ratelimit_pages scales with memory per CPU,
  * between 16 pages and 4 MiB.
  */
@@ -214,11 +347,16 @@ void writeback_set_ratelimit(void)
 
 /* Page accounting (mm/page-writeback.c), on the calling CPU. */
 
+/*
+ * Lines 1206-1218, for a mapping that accounts dirty pages (the emulated
+ * bdi has no BDI_CAP_NO_ACCT_DIRTY); task_io_account_write counts into
+ * the task's I/O accounting only, nothing shared.
+ */
 void account_page_dirtied(struct zone *zone, struct address_space *mapping)
 {
 	__inc_zone_state(zone, NR_FILE_DIRTY);
 	__inc_bdi_stat(mapping->backing_dev_info, BDI_RECLAIMABLE);
-	/* task_dirty_inc: the proportion is modelled at its steady state. */
+	task_dirty_inc(current);
 }
 
 /* clear_page_dirty_for_io + test_set_page_writeback, for one page. */
@@ -230,11 +368,14 @@ static void page_to_writeback(struct zone *zone, struct backing_dev_info *bdi)
 	inc_zone_state(zone, NR_WRITEBACK);
 }
 
-/* test_clear_page_writeback, for one page: end_page_writeback's accounting. */
-static void end_page_writeback(struct zone *zone, struct backing_dev_info *bdi)
+/*
+ * test_clear_page_writeback (lines 1392-1419), for one page of a mapping
+ * whose bdi accounts writeback: end_page_writeback's accounting.
+ */
+void end_page_writeback(struct zone *zone, struct backing_dev_info *bdi)
 {
 	__dec_bdi_stat(bdi, BDI_WRITEBACK);
-	percpu_counter_inc(&bdi->completions);	/* __bdi_writeout_inc */
+	__bdi_writeout_inc(bdi);
 	dec_zone_state(zone, NR_WRITEBACK);
 }
 
@@ -437,15 +578,18 @@ static void flusher_main(void *arg)
 	}
 }
 
+/* mm/backing-dev.c:238-278 (2.6.31), less the device registration. */
 int bdi_init(struct backing_dev_info *bdi)
 {
 	memset(bdi, 0, sizeof(*bdi));
 	bdi->min_ratio = 0;
 	bdi->max_ratio = 100;
+	bdi->max_prop_frac = PROP_FRAC_BASE;
 	for (int i = 0; i < NR_BDI_STAT_ITEMS; i++)
 		if (percpu_counter_init(&bdi->bdi_stat[i], 0) != 0)
 			return -1;
-	if (percpu_counter_init(&bdi->completions, 0) != 0)
+	bdi->dirty_exceeded = 0;
+	if (prop_local_init_percpu(&bdi->completions) != 0)
 		return -1;
 	return 0;
 }
@@ -454,7 +598,46 @@ void bdi_destroy(struct backing_dev_info *bdi)
 {
 	for (int i = 0; i < NR_BDI_STAT_ITEMS; i++)
 		percpu_counter_destroy(&bdi->bdi_stat[i]);
-	percpu_counter_destroy(&bdi->completions);
+	prop_local_destroy_percpu(&bdi->completions);
+}
+
+static void writeback_proportions_destroy(void)
+{
+	if (!vm_props)
+		return;
+	prop_descriptor_destroy(&vm_completions);
+	prop_descriptor_destroy(&vm_dirties);
+	mmscale_free_mem(vm_props, sizeof(*vm_props));
+	vm_props = NULL;
+}
+
+/*
+ * page_writeback_init's prop_descriptor_init(&vm_completions, shift) and
+ * prop_descriptor_init(&vm_dirties, shift), shift = calc_period_shift();
+ * then, not in the kernel, the steady state of a machine that has been
+ * running (include/mmscale/mm/writeback.h): both globals at the start of a
+ * period, and the world's one bdi holding the whole share of the
+ * completions, as the only bdi that has completed writeback for long
+ * (x = period/2 + t % (period/2), which normalisation keeps there). The
+ * writer tasks' dirties start when each first meets this world
+ * (task_dirties_enter). A freshly booted kernel would start every share at
+ * 0 and take two periods (2^shift completions) to reach this.
+ */
+static int writeback_proportions_init(struct writeback_world *w, char *err, size_t errlen)
+{
+	int shift;
+
+	vm_props = mmscale_alloc_global(sizeof(*vm_props), err, errlen);
+	if (!vm_props)
+		return -1;
+	shift = calc_period_shift();
+	if (prop_descriptor_init(&vm_completions, shift) != 0 ||
+	    prop_descriptor_init(&vm_dirties, shift) != 0)
+		return mmscale_errorf(err, errlen, "cannot allocate the writeback proportions");
+	prop_global_steady(&vm_completions);
+	prop_global_steady(&vm_dirties);
+	prop_local_steady_percpu(&vm_completions, &w->bdi.completions, 1, 1);
+	return 0;
 }
 
 struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
@@ -494,7 +677,13 @@ struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 		w->mappings[i] = (struct address_space){ .backing_dev_info = &w->bdi,
 							 .host = inode };
 	}
+	/* page_writeback_init (lines 909-921): the ratelimit and the two proportions. */
 	writeback_set_ratelimit();
+	if (writeback_proportions_init(w, err, errlen) != 0) {
+		writeback_world_destroy(w);
+		return NULL;
+	}
+	w->gen = ++wb_world_gen;
 	wb_world = w;
 	if (flusher_cpu >= 0 &&
 	    mmscale_partner_start(&w->flusher, flusher_cpu, flusher_main, w, err, errlen) != 0) {
@@ -522,6 +711,7 @@ void writeback_world_destroy(struct writeback_world *w)
 	for (int i = 0; w->inodes && i < w->nr_writers; i++)
 		mmscale_free_mem(w->inodes[i].data, EMU_DATA_PAGES * PAGE_SIZE);
 	bdi_destroy(&w->bdi);
+	writeback_proportions_destroy();
 	free_percpu(bdp_ratelimits);
 	bdp_ratelimits = NULL;
 	free(w->mappings);

@@ -2,8 +2,10 @@
 /*
  * Emulated backing_dev_info and its per-bdi statistics, as
  * include/linux/backing-dev.h of Linux 2.6.31: two percpu_counters
- * (BDI_RECLAIMABLE, BDI_WRITEBACK) with BDI_STAT_BATCH, bdi_stat_error, and
- * the fields balance_dirty_pages uses.
+ * (BDI_RECLAIMABLE, BDI_WRITEBACK) with BDI_STAT_BATCH, bdi_stat_error, the
+ * writeout-completion proportion (struct prop_local_percpu completions,
+ * lib/proportions.c: counters/proportions.c), and the fields
+ * balance_dirty_pages uses.
  */
 #ifndef MMSCALE_MM_BACKING_DEV_H
 #define MMSCALE_MM_BACKING_DEV_H
@@ -13,6 +15,7 @@
 #include "../kernel/cpumask.h"
 #include "../kernel/processor.h"
 #include "percpu_counter.h"
+#include "proportions.h"
 
 enum bdi_stat_item {
 	BDI_RECLAIMABLE,
@@ -34,8 +37,7 @@ struct backing_dev_info {
 
 	struct percpu_counter bdi_stat[NR_BDI_STAT_ITEMS];
 
-	/* The writeout-completion proportion; one bdi: always 1/1 here. */
-	struct percpu_counter completions;
+	struct prop_local_percpu completions;
 	int dirty_exceeded;
 
 	unsigned int min_ratio;
@@ -44,6 +46,9 @@ struct backing_dev_info {
 
 int bdi_init(struct backing_dev_info *bdi);
 void bdi_destroy(struct backing_dev_info *bdi);
+
+void bdi_writeout_inc(struct backing_dev_info *bdi);
+int bdi_set_max_ratio(struct backing_dev_info *bdi, unsigned int max_ratio);
 
 static inline void __add_bdi_stat(struct backing_dev_info *bdi,
 				  enum bdi_stat_item item, s64 amount)
@@ -114,6 +119,16 @@ static inline s64 bdi_stat_sum(struct backing_dev_info *bdi,
 static inline unsigned long bdi_stat_error(struct backing_dev_info *bdi)
 {
 	return nr_cpu_ids * BDI_STAT_BATCH;
+}
+
+/* bdi->capabilities (include/linux/backing-dev.h:181-188, 2.6.31); the emulated bdi has none set. */
+#define BDI_CAP_NO_ACCT_DIRTY	0x00000001
+#define BDI_CAP_NO_WRITEBACK	0x00000002
+#define BDI_CAP_NO_ACCT_WB	0x00000080
+
+static inline bool bdi_cap_writeback_dirty(struct backing_dev_info *bdi)
+{
+	return !(bdi->capabilities & BDI_CAP_NO_WRITEBACK);
 }
 
 static inline int writeback_in_progress(struct backing_dev_info *bdi)

@@ -4,11 +4,14 @@
  * (mm/page-writeback.c, include/linux/writeback.h).
  *
  * Ported faithfully: the dirty limits (determine_dirtyable_memory,
- * get_dirty_limits, clip_bdi_dirty_limit, task_dirty_limit), the ratelimit
- * (balance_dirty_pages_ratelimited_nr, writeback_set_ratelimit,
- * sync_writeback_pages) and the page accounting (account_page_dirtied,
- * clear_page_dirty_for_io, test_set/clear_page_writeback), all through the
- * emulated vmstat and bdi counters.
+ * get_dirty_limits, clip_bdi_dirty_limit, task_dirty_limit, with
+ * bdi_writeout_fraction and task_dirties_fraction on the floating
+ * proportions vm_completions and vm_dirties of lib/proportions.c:
+ * counters/proportions.c), the ratelimit (balance_dirty_pages_ratelimited_nr,
+ * writeback_set_ratelimit, sync_writeback_pages) and the page accounting
+ * (account_page_dirtied with task_dirty_inc, clear_page_dirty_for_io,
+ * test_set/clear_page_writeback with __bdi_writeout_inc), all through the
+ * emulated vmstat, bdi and percpu counters.
  *
  * Emulated minimally and deterministically (what is not about counters):
  * - the page cache: one file per writer CPU, its pages on the writer's
@@ -21,15 +24,20 @@
  * - congestion_wait(HZ/10) sleeps --congestion-wait-us;
  * - pdflush_operation(background_writeout) wakes the flusher, which writes
  *   back while dirty pages exceed the background threshold;
- * - bdi_writeout_fraction: one bdi, so always 1/1; task_dirty_limit: one
- *   task per writer CPU, all dirtying alike, so the task's share is
- *   1/nr_writers.
+ * - the proportions' starting point: a new world is a machine that has been
+ *   running, not one just booted. vm_completions and vm_dirties start at
+ *   the beginning of a period, the bdi's completions at the steady state
+ *   of the only bdi that completes writeback (a share of 1), and each
+ *   writer task, when it first dirties or reads its share in this world, at
+ *   1/nr_writers of vm_dirties (all writers dirtying alike). From there the
+ *   kernel's code moves them; see writeback_world_create().
  */
 #ifndef MMSCALE_MM_WRITEBACK_H
 #define MMSCALE_MM_WRITEBACK_H
 
 #include "../cpu.h"
 #include "backing-dev.h"
+#include "proportions.h"
 #include "vmstat.h"
 
 #define HZ		1000
@@ -39,6 +47,12 @@
 
 struct task_struct {
 	unsigned int flags;
+	struct prop_local_single dirties;	/* vm_dirties (task_dirty_inc) */
+	/*
+	 * Emulation: the world (writeback_world_create) the task's dirties
+	 * belong to; a thread-local task meeting a newer world starts over.
+	 */
+	unsigned long world_gen;
 };
 
 extern _Thread_local struct task_struct mmscale_current_task;
@@ -106,6 +120,7 @@ struct writeback_world {
 	struct mmscale_partner flusher;
 	_Atomic bool flusher_stop;
 	_Atomic bool background_requested;
+	unsigned long gen;		/* this world's number, from 1 */
 };
 
 extern struct writeback_world *wb_world;
@@ -152,7 +167,16 @@ int pdflush_operation(void (*fn)(unsigned long), unsigned long arg0);
 void background_writeout(unsigned long _min_pages);
 
 /* Page accounting, per page, on the calling CPU (as the kernel's). */
+void task_dirty_inc(struct task_struct *tsk);
 void account_page_dirtied(struct zone *zone, struct address_space *mapping);
+/* test_clear_page_writeback's accounting for one page (tests call it too). */
+void end_page_writeback(struct zone *zone, struct backing_dev_info *bdi);
+/*
+ * The proportion descriptors of mm/page-writeback.c (static there), for
+ * tests: NULL without a world.
+ */
+struct prop_descriptor *writeback_vm_completions(void);
+struct prop_descriptor *writeback_vm_dirties(void);
 /*
  * The writer dirties the next page of its file (write fault on a
  * pre-read mmap page): accounted only if the page was not already dirty.
