@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_machine.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
@@ -555,16 +556,12 @@ static void test_world_limits(void)
 
 int main(void)
 {
-	struct mmscale_topology t;
-	struct mmscale_plan p;
+	struct test_machine m;
 	char err[256];
 
-	mmscale_notices_quiet = 1;
-	if (mmscale_topology_load(&t, "synthetic:node:1 core:2 pu:1", err, sizeof(err)) != 0 ||
-	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
-	    mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0 ||
-	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
+	if (test_machine_up(&m, "synthetic:node:1 core:2 pu:1") != 0)
+		return 1;
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
@@ -578,10 +575,7 @@ int main(void)
 	test_inc_max();
 	test_two_bdis();
 	test_world_limits();
-	mmscale_cpu_leave();
 	mm_machine_teardown();
-	mmscale_machine_teardown();
-	mmscale_plan_destroy(&p);
-	mmscale_topology_destroy(&t);
+	test_machine_down(&m);
 	return check_report("test_proportions");
 }

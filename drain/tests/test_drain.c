@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_machine.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
@@ -252,27 +253,16 @@ static void test_stress(size_t v)
 
 int main(void)
 {
-	struct mmscale_topology t;
-	struct mmscale_plan p;
-	char err[256];
+	struct test_machine m;
 
-	mmscale_notices_quiet = 1;
-	if (mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) != 0 ||
-	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
-	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s\n", err);
+	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
 		return 1;
-	}
 	mmscale_spin_yields = true;
 	printf("C = %d CPUs, Z = %d populated zones:\n", CPUS, ZONES);
 	for (size_t v = 0; v < ARRAY_SIZE(variants); v++) {
 		test_variant(v);
 		test_stress(v);
 	}
-	mmscale_cpu_leave();
-	mmscale_machine_teardown();
-	mmscale_plan_destroy(&p);
-	mmscale_topology_destroy(&t);
+	test_machine_down(&m);
 	return check_report("test_drain");
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_machine.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/smp.h"
@@ -145,26 +146,15 @@ static void test_stuck_cpu(void)
 
 int main(void)
 {
-	struct mmscale_topology t;
-	struct mmscale_plan p;
-	char err[256];
+	struct test_machine m;
 
-	mmscale_notices_quiet = 1;
-	if (mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) != 0 ||
-	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
-	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s\n", err);
+	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
 		return 1;
-	}
 	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
 	run_mechanism(MMSCALE_IPI_SPIN, "spin");
 	run_mechanism(MMSCALE_IPI_FUTEX, "futex");
 	run_mechanism(MMSCALE_IPI_SIGNAL, "signal");
 	test_stuck_cpu();
-	mmscale_cpu_leave();
-	mmscale_machine_teardown();
-	mmscale_plan_destroy(&p);
-	mmscale_topology_destroy(&t);
+	test_machine_down(&m);
 	return check_report("test_smp");
 }
