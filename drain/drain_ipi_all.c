@@ -1,16 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * drain_all_pages()/drain_pages() of Linux 2.6.32 (seed
- * 002_a4923e43b84f14f0 was tested on a 2.6.32 distro kernel):
- * on_each_cpu(drain_local_pages); every CPU calls free_pcppages_bulk() for
- * every populated zone, taking zone->lock even when its lists are empty.
- * free_pcppages_bulk is 2.6.38's (zone->all_unreclaimable = 0,
- * NR_FREE_PAGES after the loop); 2.6.32's instead does
- * zone_clear_flag(ZONE_ALL_UNRECLAIMABLE), an atomic RMW on zone->flags,
- * and __mod_zone_page_state before the loop (2.6.32 mm/page_alloc.c
- * free_pcppages_bulk): not yet emulated (issue 12, item 5).
+ * drain_all_pages(), drain_pages() and free_pcppages_bulk() of Linux
+ * 2.6.32 (mm/page_alloc.c 2.6.32.9; seed 002_a4923e43b84f14f0 was tested
+ * on a 2.6.32 distro kernel): on_each_cpu(drain_local_pages); every CPU
+ * calls free_pcppages_bulk() for every populated zone, taking zone->lock,
+ * clearing ZONE_ALL_UNRECLAIMABLE with an atomic bit operation on
+ * zone->flags and zeroing zone->pages_scanned (both on the line after
+ * _pad1_), and adding its count to NR_FREE_PAGES, even when its lists are
+ * empty. The same free_pcppages_bulk serves this variant's free path.
  */
+#include "mmscale/kernel/bitops.h"
 #include "mmscale/mm/page_alloc.h"
+
+/* include/linux/mmzone.h (2.6.31, 2.6.32): zone_flags_t */
+#define ZONE_ALL_UNRECLAIMABLE	0
+
+static inline void zone_clear_flag(struct zone *zone, int flag)
+{
+	clear_bit(flag, &zone->flags);
+}
+
+/*
+ * Frees a number of pages from the PCP lists
+ * Assumes all pages on list are in same zone, and of same order.
+ * count is the number of pages to free.
+ *
+ * If the zone was previously in an "all pages pinned" state then look to
+ * see if this freeing clears that state.
+ *
+ * And clear the zone's pages_scanned counter, to hold off the "all pages are
+ * pinned" detection logic.
+ */
+static void free_pcppages_bulk_2_6_32(struct zone *zone, int count,
+				      struct per_cpu_pages *pcp)
+{
+	int migratetype = 0;
+	int batch_free = 0;
+
+	spin_lock(&zone->lock);
+	zone_clear_flag(zone, ZONE_ALL_UNRECLAIMABLE);
+	zone->pages_scanned = 0;
+
+	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
+	while (count) {
+		struct page *page;
+		struct list_head *list;
+
+		/*
+		 * Remove pages from lists in a round-robin fashion. A
+		 * batch_free count is maintained that is incremented when an
+		 * empty list is encountered.  This is so more pages are freed
+		 * off fuller lists instead of spinning excessively around empty
+		 * lists
+		 */
+		do {
+			batch_free++;
+			if (++migratetype == MIGRATE_PCPTYPES)
+				migratetype = 0;
+			list = &pcp->lists[migratetype];
+		} while (list_empty(list));
+
+		do {
+			page = list_entry(list->prev, struct page, lru);
+			/* must delete as __free_one_page list manipulates */
+			list_del(&page->lru);
+			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
+			__free_one_page(page, zone, 0, (int)page_private(page));
+			count_inc(MMSCALE_PAGES_MOVED);
+		} while (--count && --batch_free && !list_empty(list));
+	}
+	spin_unlock(&zone->lock);
+}
 
 /*
  * Drain pages of the indicated processor.
@@ -33,7 +93,7 @@ static void drain_pages(unsigned int cpu)
 		pcp = &pset->pcp;
 		local_irq_save(flags);
 		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
-		free_pcppages_bulk(zone, pcp->count, pcp);
+		free_pcppages_bulk_2_6_32(zone, pcp->count, pcp);
 		WRITE_ONCE(pcp->count, 0);
 		local_irq_restore(flags);
 	}
@@ -58,5 +118,5 @@ static void drain_all_pages(void)
 
 const struct drain_variant_ops drain_ops_ipi_all = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk,
+	.free_pcppages_bulk = free_pcppages_bulk_2_6_32,
 };

@@ -38,7 +38,7 @@
 #define CPUS	4
 
 /* Plain 2.6.38 free_pcppages_bulk and drain_pages (with the pcp->count check). */
-extern const struct drain_variant_ops drain_ops_count_check;
+extern const struct drain_variant_ops drain_ops_count_check, drain_ops_ipi_all;
 
 /* ---- page names ---- */
 
@@ -295,7 +295,7 @@ static void test_free_pcppages_bulk(void)
 	 * A0 A1 | - | C0 C1, count 4. A new call starts from migratetype 0:
 	 *   look 1 empty (bf 1), look 2 (bf 2): C1, C0; bf 0.
 	 *   look 0 (bf 1): A1; bf 0.
-	 *   look 1, 2 empty, look 0 (bf 3; the 3.x line: bf = to_free = 1): A0.
+	 *   look 1, 2 empty, look 0 (bf 3; 3.x's line would make it to_free = 1): A0.
 	 * Taken C1 C0 A1 A0. CPU 0's Normal pcp (node 1) is empty: skipped, no lock.
 	 */
 	nr_free0 = zone->nr_free;
@@ -336,8 +336,8 @@ static void test_free_pcppages_bulk(void)
 	/*
 	 * S3: only list 2: - | - | C0 C1 C2 C3, count 3.
 	 *   look 1 empty, look 2 (bf 2): C3, C2.
-	 *   look 0, 1 empty, look 2 (bf 3: the 3.x line fires, bf = to_free = 1): C1.
-	 * (2.6.38: bf 3, takes C1 and stops at to_free 0: the same.)
+	 *   look 0, 1 empty, look 2 (bf 3; 3.x's line would set bf = to_free = 1): C1.
+	 * (2.6.38, emulated: bf 3, takes C1 and stops at to_free 0: the same.)
 	 */
 	nr_named = 0;
 	fill(zone, pcp, s3, 0, 0, 4);
@@ -352,6 +352,49 @@ static void test_free_pcppages_bulk(void)
 	WRITE_ONCE(pcp->count, 1);
 	drain_pages_count_check(0);
 	CHECK_EQ_LL(pcp->count, 0);
+
+	/*
+	 * S4: ipi-all's own free_pcppages_bulk, 2.6.32's (2.6.32.9
+	 * mm/page_alloc.c 529-568), on the S1 fill: the same round-robin, so
+	 * the same pages in the same order (B0 C4 A2 C3 C2); it clears
+	 * ZONE_ALL_UNRECLAIMABLE, bit 0 of zone->flags (zone_clear_flag: the
+	 * other bits stay), and zeroes pages_scanned. Then the empty call of an
+	 * empty drain: one zone->lock, the flag cleared again, nothing moved.
+	 */
+	{
+		static struct page s4[9];
+
+		nr_named = 0;
+		fill(zone, pcp, s4, 3, 1, 5);
+		zone->flags = 0x5;	/* ALL_UNRECLAIMABLE and OOM_LOCKED */
+		zone->pages_scanned = 7;
+		nr_free0 = zone->nr_free;
+		free0 = zone_stat_exact(zone, NR_FREE_PAGES);
+		counts_start();
+		drain_ops_ipi_all.free_pcppages_bulk(zone, 5, pcp);
+		CHECK_EQ_LL(seq_diff("S4 taken (newest first)", got, zone_head_ids(zone, got, 5),
+				     WANT(C(2), C(3), A(2), C(4), B(0))), -1);
+		CHECK_LIST("S4 list 0", &pcp->lists[0], WANT(A(0), A(1)));
+		CHECK_LIST("S4 list 2", &pcp->lists[2], WANT(C(0), C(1)));
+		CHECK_EQ_LL(zone->flags, 0x4);
+		CHECK_EQ_LL(zone->pages_scanned, 0);
+		CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+		CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 5);
+		CHECK_EQ_LL(zone->nr_free - nr_free0, 5);
+		CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, 5);
+		drain_ops_ipi_all.free_pcppages_bulk(zone, 4, pcp);
+		CHECK_EQ_LL(zone->nr_free - nr_free0, 9);
+		WRITE_ONCE(pcp->count, 0);
+		zone->flags = 0x1;
+		zone->pages_scanned = 3;
+		counts_start();
+		drain_ops_ipi_all.free_pcppages_bulk(zone, 0, pcp);
+		CHECK_EQ_LL(zone->flags, 0);
+		CHECK_EQ_LL(zone->pages_scanned, 0);
+		CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+		CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 0);
+		CHECK_EQ_LL(zone->nr_free - nr_free0, 9);
+	}
 	stop_mm();
 }
 

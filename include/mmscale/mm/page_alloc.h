@@ -4,8 +4,7 @@
  * mm/page_alloc.c of Linux 2.6.38: buffered_rmqueue/rmqueue_bulk refill a
  * CPU's pcp list a batch at a time under zone->lock; free_hot_cold_page
  * frees to it and, past pcp->high, free_pcppages_bulk returns a batch to
- * the zone with its round-robin over the migrate types (plus 3.x's
- * "batch_free = to_free" line, which 2.6.38 does not have: issue 12, item 5).
+ * the zone with its round-robin over the migrate types.
  *
  * Emulated minimally: order-0 pages only (no buddy merging: a zone's free
  * list is a list of struct page), all pages MIGRATE_MOVABLE unless a test
