@@ -19,6 +19,7 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_PAGES_MOVED]		= "pages_moved",
 	[MMSCALE_PAGES_DRAINED]		= "pages_drained",
 	[MMSCALE_DRAINS_SKIPPED]	= "drains_skipped",
+	[MMSCALE_CALL_FUNCTION_LOCKS]	= "call_function_locks",
 };
 
 const char *mmscale_count_name(enum mmscale_count c)

@@ -19,11 +19,19 @@ struct mmscale_params mmscale_params = {
 	.ipi = MMSCALE_IPI_AUTO,
 	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */
 	.ipi_timeout_ms = 10000,
+	.smp_model = MMSCALE_SMP_AUTO,
 };
 
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m)
 {
 	static const char *const names[] = { "auto", "spin", "futex", "signal", "kernel" };
+
+	return names[m];
+}
+
+const char *mmscale_smp_model_name(enum mmscale_smp_model m)
+{
+	static const char *const names[] = { "auto", "global-queue", "percpu" };
 
 	return names[m];
 }
@@ -41,7 +49,12 @@ const char mmscale_params_help[] =
 "                       mailbox; spin where the kernel refuses, said once). Default: spin\n"
 "                       when every emulated CPU has its own PU, futex when oversubscribed\n"
 "  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
-"                       (default 10000)\n";
+"                       (default 10000)\n"
+"  --smp-model=M        the kernel/smp.c generation of the emulated cross-CPU calls: auto\n"
+"                       (default: each drain variant's own kernel's - global-queue for\n"
+"                       ipi-all, quick-scan, count-check and ipi-mask, percpu for workqueue,\n"
+"                       remote, the ipi/ cases and c2c), global-queue (2.6.32-3.4: one\n"
+"                       call_function list under call_function.lock) or percpu (3.9+)\n";
 
 static int parse_size(const char *s, uint64_t *out)
 {
@@ -143,6 +156,18 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--ipi-timeout-ms: '%s' is not 1 to 3600000", v);
 		return 1;
 	}
+	if ((v = value_of(arg, "--smp-model"))) {
+		if (strcmp(v, "auto") == 0)
+			mmscale_params.smp_model = MMSCALE_SMP_AUTO;
+		else if (strcmp(v, "global-queue") == 0)
+			mmscale_params.smp_model = MMSCALE_SMP_GLOBAL_QUEUE;
+		else if (strcmp(v, "percpu") == 0)
+			mmscale_params.smp_model = MMSCALE_SMP_PERCPU;
+		else
+			return mmscale_errorf(err, errlen,
+				"--smp-model: '%s' is not auto, global-queue or percpu", v);
+		return 1;
+	}
 	/* Test only (not in --help): make an emulated CPU never answer a call. */
 	if ((v = value_of(arg, "--test-stuck-cpu"))) {
 		if (parse_uint(v, 1, 1000000, &mmscale_params.stuck_cpu) != 0)
@@ -175,9 +200,10 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 void mmscale_params_describe(char *buf, size_t len)
 {
 	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus device=%upages/ms "
-		 "ipi=%s ipi_timeout=%ums",
+		 "ipi=%s ipi_timeout=%ums smp_model=%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
 		 mmscale_params.congestion_wait_us, mmscale_params.device_pages_per_ms,
-		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms);
+		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
+		 mmscale_smp_model_name(mmscale_params.smp_model));
 }

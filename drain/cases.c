@@ -121,7 +121,8 @@ static u64 victim_units_total(struct drain_run *dr)
  */
 static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned int online,
 			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
-			       enum partner_loop loop, char *err, size_t errlen)
+			       enum mmscale_smp_model smp_model, enum partner_loop loop,
+			       char *err, size_t errlen)
 {
 	/*
 	 * Aligned as its cacheline-aligned member needs (calloc gives 16
@@ -146,7 +147,7 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 	if (m == MMSCALE_IPI_AUTO)
 		m = mmscale_plan_oversubscribed(mmscale_machine_plan(), (int)online) ?
 		    MMSCALE_IPI_FUTEX : MMSCALE_IPI_SPIN;
-	if (ipi_setup(m, err, errlen) != 0)
+	if (ipi_setup_model(m, smp_model, err, errlen) != 0)
 		goto fail;
 	dr->ipi_up = true;
 	drain_ops = ops;
@@ -182,8 +183,10 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 
 	if (!dr)
 		return 0;
-	if (dr->pool.partners)
+	if (dr->pool.partners) {
+		ipi_stop_idle(&dr->pool.stop);	/* idle partners sleep until rung */
 		mmscale_pool_stop(&dr->pool);
+	}
 	if (dr->drain_up && pages_conserved(0, err, errlen) != 0)
 		status = -1;
 	free_percpu(dr->units);
@@ -222,8 +225,11 @@ static bool ipi_failed(struct mmscale_state *st)
 /* drain/empty: drain_all_pages on a machine whose lists are all empty. */
 static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
+	const struct drain_variant_ops *ops = run->v->impl;
+
+	/* The variant's kernel's kernel/smp.c, unless --smp-model forces one. */
 	return drain_setup_machine(run, nr_threads, (unsigned int)run->args[0], mmscale_params.ipi,
-				   run->v->impl, PARTNER_IDLE, err, errlen);
+				   ops, ops->smp_model, PARTNER_IDLE, err, errlen);
 }
 
 static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -255,8 +261,11 @@ static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 
 static int swap_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	return drain_setup_machine(run, nr_threads, nr_cpu_ids, mmscale_params.ipi, run->v->impl,
-				   run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE, err, errlen);
+	const struct drain_variant_ops *ops = run->v->impl;
+
+	return drain_setup_machine(run, nr_threads, nr_cpu_ids, mmscale_params.ipi, ops,
+				   ops->smp_model, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
+				   err, errlen);
 }
 
 static int64_t swap_iterations(const struct mmscale_run *run)
@@ -388,8 +397,12 @@ static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, si
 	enum mmscale_ipi_mechanism m = (enum mmscale_ipi_mechanism)(uintptr_t)run->v->impl;
 	unsigned int online = run->c->arg0_cpus ? (unsigned int)run->args[0] : 2;
 
-	/* A signal must interrupt a busy CPU; a futex wakes a sleeping one. */
+	/*
+	 * A signal must interrupt a busy CPU; a futex wakes a sleeping one.
+	 * Today's kernel/smp.c (per-CPU queues), unless --smp-model forces one.
+	 */
 	return drain_setup_machine(run, nr_threads, online, m, &drain_ops_count_check,
+				   MMSCALE_SMP_PERCPU,
 				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
 }
 
@@ -479,7 +492,8 @@ static const int64_t swap_args[][MMSCALE_MAX_ARGS] = { { 256, 1 }, { 256, 0 } };
 static const char *const swap_arg_names[] = { "drain_every", "victims" };
 
 #define DRAIN_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) | \
-		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED))
+		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED) | \
+		      MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS))
 
 static const struct mmscale_case drain_cases[] = {
 	{

@@ -97,4 +97,5 @@ const struct drain_variant_ops drain_ops_remote = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk,
 	.pcp_locking = true,
+	.smp_model = MMSCALE_SMP_PERCPU,	/* 6.1 (no IPI here) */
 };

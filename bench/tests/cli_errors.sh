@@ -58,6 +58,7 @@ cases=(
   "--mem: '1M' is not a memory size of at least 64M|--mem=1M"
   "--mem: '-3G' is not a memory size|--mem=-3G"
   "--counter-layout: 'sparse' is not packed or padded|--counter-layout=sparse"
+  "--smp-model: 'llist' is not auto, global-queue or percpu|--smp-model=llist"
   "--congestion-wait-us: 'soon' is not 0 to 1000000|--congestion-wait-us=soon"
   "--device-pages-per-ms: '0' is not 1 to|--device-pages-per-ms=0"
   "--ipi: 'carrier-pigeon' is not spin, futex, signal or kernel|--ipi=carrier-pigeon"
@@ -110,6 +111,7 @@ declare -A sample=(
   [--congestion-wait-us]="--congestion-wait-us=0 --describe"
   [--device-pages-per-ms]="--device-pages-per-ms=100 --describe"
   [--ipi]="--ipi=signal --describe" [--ipi-timeout-ms]="--ipi-timeout-ms=500 --describe"
+  [--smp-model]="--smp-model=global-queue --describe"
   [--verify-placement]="--verify-placement"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do

@@ -915,7 +915,7 @@ static void test_ipis(void)
 
 	CHECK(ipi_error()[0] == 0);
 	ipi_cpu_offline();
-	atomic_store(&stop, true);
+	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
 	for (int c = 1; c < CPUS; c++)
 		mmscale_partner_join(&partners[c]);
 	ipi_teardown();

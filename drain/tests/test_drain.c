@@ -153,7 +153,7 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 static void stop_machine(struct mmscale_partner *partners)
 {
 	ipi_cpu_offline();
-	atomic_store(&stop, true);
+	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
 	for (int c = 1; c < CPUS; c++)
 		mmscale_partner_join(&partners[c]);
 	ipi_teardown();
@@ -231,7 +231,7 @@ static void test_stress(size_t v)
 		fprintf(stderr, "%s stress: %s\n", variants[v].name, err);
 	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
 	ipi_cpu_offline();
-	atomic_store(&stop, true);
+	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
 	for (int c = 1; c < CPUS; c++)
 		mmscale_partner_join(&partners[c]);
 	/* NR_FREE_PAGES, once every CPU's deltas are folded, counts the free lists. */

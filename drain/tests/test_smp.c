@@ -88,7 +88,7 @@ static void run_mechanism(enum mmscale_ipi_mechanism m, const char *name)
 		sent_calls += CPUS - 1;
 	}
 	mmscale_counts_sum_all(&after);
-	atomic_store(&stop, true);
+	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
 	for (int c = 1; c < CPUS; c++)
 		mmscale_partner_join(&partners[c]);
 	ipi_cpu_offline();
@@ -136,7 +136,7 @@ static void test_stuck_cpu(void)
 	/* A broadcast fails too, and still reaches the CPUs that answer. */
 	CHECK(smp_call_function(count_call, (void *)(intptr_t)-1, 1) != 0);
 	ipi_cpu_offline();
-	atomic_store(&stop, true);
+	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
 	for (int c = 1; c < CPUS; c++)
 		mmscale_partner_join(&partners[c]);
 	ipi_teardown();

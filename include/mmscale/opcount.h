@@ -28,6 +28,7 @@ enum mmscale_count {
 	MMSCALE_PAGES_MOVED,		/* pages moved between lists */
 	MMSCALE_PAGES_DRAINED,		/* pages drain_pages freed from pcp lists */
 	MMSCALE_DRAINS_SKIPPED,		/* drain_all_pages calls that found one in progress */
+	MMSCALE_CALL_FUNCTION_LOCKS,	/* call_function.lock acquisitions (2.6.32-3.4 smp.c) */
 	MMSCALE_NR_COUNTS
 };
 

@@ -24,6 +24,18 @@ enum mmscale_ipi_mechanism {
 	MMSCALE_IPI_KERNEL,	/* a real IPI (membarrier) to the target's PU, then the mailbox */
 };
 
+/*
+ * Which generation of kernel/smp.c carries the emulated cross-CPU calls
+ * (bench/smp.c): the 2.6.32 to 3.4 one global call_function queue, or the
+ * 3.9+ per-CPU queues. AUTO: each drain variant's own kernel's (the ipi/
+ * cases, c2c and the tests: per-CPU).
+ */
+enum mmscale_smp_model {
+	MMSCALE_SMP_AUTO,
+	MMSCALE_SMP_GLOBAL_QUEUE,	/* 2.6.32-3.4: call_function.queue under call_function.lock */
+	MMSCALE_SMP_PERCPU,		/* 3.9+: per-target call_single_queue (llist from 3.14) */
+};
+
 struct mmscale_params {
 	uint64_t mem_bytes;		/* emulated memory, split over the nodes */
 	enum mmscale_counter_layout counter_layout;
@@ -31,12 +43,15 @@ struct mmscale_params {
 	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
 	enum mmscale_ipi_mechanism ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
+	enum mmscale_smp_model smp_model;	/* --smp-model: AUTO, or forced for every case */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
 };
 
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m);
+/* "auto", "global-queue", "percpu" */
+const char *mmscale_smp_model_name(enum mmscale_smp_model m);
 
 extern struct mmscale_params mmscale_params;
 

@@ -1,12 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Emulated cross-CPU function calls (IPIs), as kernel/smp.c from 3.14 on
- * (6897fc22ea01; 3.9 to 3.13 had per-target queues under a spinlock):
- * each target CPU has a lock-free queue (llist) of call_single_data; a
- * sender puts one csd per target on the targets' queues, rings the
- * doorbell of those whose queue was empty, and with wait spins until each
- * csd is unlocked. The target runs the queued functions on its own thread,
- * so they touch its own per-CPU data as in the kernel.
+ * Emulated cross-CPU function calls (IPIs), in the two generations of
+ * kernel/smp.c (--smp-model; by default each drain variant's own kernel's):
+ *
+ * - global queue, 2.6.32 to 3.4 (the kernels of ipi-all, quick-scan,
+ *   count-check and ipi-mask): smp_call_function_many puts the sender's one
+ *   call_function_data on the global call_function.queue under
+ *   call_function.lock, with a copy of the mask and refs = its weight, and
+ *   interrupts every CPU of the mask; each target walks the list, clears its
+ *   bit in the shared mask, runs func and decrements the shared refs; the
+ *   last one takes call_function.lock again to unlink the entry.
+ *   smp_call_function_single (and smp_call_function_many with one target)
+ *   queue a csd on the target's call_single_queue under its lock. The code
+ *   follows 3.4's kernel/smp.c (= 2.6.38.8) line by line; bench/smp.c says
+ *   why 2.6.32 and 2.6.38 need no model of their own.
+ * - per-CPU queues, 3.9+ (as 3.14 on, 6897fc22ea01; 3.9 to 3.13 had
+ *   per-target queues under a spinlock; the kernels of workqueue and remote):
+ *   each target CPU has a lock-free queue (llist) of call_single_data; a
+ *   sender puts one csd per target on the targets' queues, rings the
+ *   doorbell of those whose queue was empty, and with wait spins until each
+ *   csd is unlocked.
+ *
+ * The target runs the queued functions on its own thread, so they touch its
+ * own per-CPU data as in the kernel.
  *
  * The doorbell (--ipi): a polled mailbox (targets look at their queue at
  * interrupt points and while idle), a futex wake (idle targets sleep), or
@@ -14,15 +30,14 @@
  * it has "irqs" off). A call not answered within --ipi-timeout-ms fails
  * with a line naming the CPU and what it was doing: nothing hangs.
  *
- * (2.6.32, 2.6.38 and 3.4 - the kernels of ipi-all, quick-scan,
- * count-check and ipi-mask - queue on one global call_function list under
- * call_function.lock instead (2.6.32 and 2.6.38 kernel/smp.c); only
- * workqueue's 4.11 and remote's 6.1 have per-target queues. Emulating
- * both generations is issue 12, item 2: until then every variant runs on
- * these per-target queues.)
- *
- * Counts: every doorbell rung counts MMSCALE_IPIS_SENT on the sender; every
- * function run for another CPU counts MMSCALE_IPIS_HANDLED on the target.
+ * Counts: every IPI sent counts MMSCALE_IPIS_SENT on the sender (per-CPU
+ * model: a doorbell rung; global queue: one per CPU of the mask, always, as
+ * arch_send_call_function_ipi_mask); every function run for another CPU
+ * counts MMSCALE_IPIS_HANDLED on the target; every acquisition of
+ * call_function.lock counts MMSCALE_CALL_FUNCTION_LOCKS (2 per
+ * smp_call_function_many with two or more targets, 0 in the per-CPU model).
+ * The IPI queues' own locks are not lock_acquires (that count is the mm's
+ * locks: zone->lock, pcp->lock).
  */
 #ifndef MMSCALE_KERNEL_SMP_H
 #define MMSCALE_KERNEL_SMP_H
@@ -69,6 +84,19 @@ int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *inf
  */
 int smp_call_function_many_wait(const struct cpumask *mask);
 
+/*
+ * Set up queues, csds and doorbells for the machine's CPUs, per run, with
+ * the kernel/smp.c generation of the kernel being emulated (kernel_model;
+ * AUTO: per-CPU), unless --smp-model forces one. ipi_setup() is
+ * ipi_setup_model(m, MMSCALE_SMP_PERCPU, ...).
+ */
+int ipi_setup_model(enum mmscale_ipi_mechanism mechanism, enum mmscale_smp_model kernel_model,
+		    char *err, size_t errlen);
+/* The generation the current run uses (GLOBAL_QUEUE or PERCPU). */
+enum mmscale_smp_model ipi_smp_model(void);
+/* For the tests: entries on the global call_function.queue now (0 in the per-CPU model). */
+unsigned int ipi_call_function_queued(void);
+
 /* The emulation around it. */
 
 /* Set up queues, csds and doorbells for the machine's CPUs; per run. */
@@ -85,11 +113,19 @@ enum mmscale_ipi_mechanism ipi_mechanism(void);
 #define IPI_INLINE_CLAIMED	1UL
 #define IPI_INLINE_PENDING	2UL
 
+/*
+ * The global-queue model's interrupt vectors pending on a CPU (its APIC's
+ * IRR): x86's CALL_FUNCTION_VECTOR and CALL_FUNCTION_SINGLE_VECTOR.
+ */
+#define IPI_CALL_FUNCTION		1U
+#define IPI_CALL_FUNCTION_SINGLE	2U
+
 struct ipi_line {
 	struct llist_head call_single_queue;
 	_Atomic unsigned long inline_state;	/* 0, or (sender + 1) << 2 | CLAIMED/PENDING */
 	smp_call_func_t inline_func;
 	void *inline_info;
+	_Atomic unsigned int vectors;		/* global queue: IPI_CALL_FUNCTION... */
 } ____cacheline_aligned_in_smp;
 
 /* The calling CPU's interrupt point: run what is queued for it (spin, futex). */
@@ -105,7 +141,8 @@ static __always_inline bool ipi_line_pending(struct ipi_line *line)
 {
 	return !llist_empty(&line->call_single_queue) ||
 	       (atomic_load_explicit(&line->inline_state, memory_order_relaxed) &
-		IPI_INLINE_PENDING);
+		IPI_INLINE_PENDING) ||
+	       atomic_load_explicit(&line->vectors, memory_order_relaxed);
 }
 
 extern _Thread_local struct ipi_line *ipi_my_line;
@@ -128,6 +165,8 @@ void cpu_set_activity(const char *what);
 
 /* The idle loop: answer calls (spin or sleep on the futex) until *stop. */
 void ipi_idle_loop(_Atomic bool *stop);
+/* Set *stop and wake every CPU asleep in ipi_idle_loop (the futex doorbell). */
+void ipi_stop_idle(_Atomic bool *stop);
 
 /* The calling thread's last failure ("CPU 17 did not answer ..."). */
 const char *ipi_error(void);

@@ -53,6 +53,7 @@ struct drain_variant_ops {
 	/* free_pcppages_bulk as the variant's kernel has it (quick-scan changes it). */
 	void (*free_pcppages_bulk)(struct zone *zone, int count, struct per_cpu_pages *pcp);
 	bool pcp_locking;	/* the allocator paths take pcp->lock (remote) */
+	enum mmscale_smp_model smp_model;	/* its kernel's kernel/smp.c generation */
 };
 
 extern const struct drain_variant_ops *drain_ops;
