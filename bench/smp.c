@@ -134,32 +134,43 @@ static unsigned long long now_ms(void)
 }
 
 /*
- * Wait for the target to run the call. While waiting the sender keeps
- * answering calls itself (interrupts are on in the kernel here), and
- * after --ipi-timeout-ms gives up, naming the target.
+ * One step of a sender's wait for a target: it keeps answering calls
+ * itself (interrupts are on in the kernel here) and spins; every 4096
+ * spins it looks at the clock. True once --ipi-timeout-ms has passed.
  */
+static bool ipi_wait_step_timed_out(unsigned int *spins, unsigned long long *deadline)
+{
+	ipi_interrupt_point();
+	spin_wait_step(spins);
+	if ((*spins & 4095) != 0)
+		return false;
+	if (!*deadline) {
+		*deadline = now_ms() + mmscale_params.ipi_timeout_ms;
+		return false;
+	}
+	return now_ms() > *deadline;
+}
+
+/* The wait gave up: name the CPU and what it was doing; returns -1. */
+static int ipi_no_answer(int cpu)
+{
+	const char *what = atomic_load(&per_cpu_ptr(ipi_cpus, cpu)->activity);
+
+	snprintf(ipi_last_error, sizeof(ipi_last_error),
+		 "CPU %d did not answer a cross-CPU call within %u ms (it was: %s)", cpu,
+		 mmscale_params.ipi_timeout_ms, what ? what : "not started");
+	return -1;
+}
+
+/* Wait for the target to run the call; after --ipi-timeout-ms give up, naming it. */
 static int csd_lock_wait(struct call_single_data *csd, int cpu)
 {
 	unsigned long long deadline = 0;
 	unsigned int spins = 0;
 
-	while (atomic_load_explicit(&csd->flags, memory_order_acquire) & CSD_FLAG_LOCK) {
-		ipi_interrupt_point();
-		spin_wait_step(&spins);
-		if ((spins & 4095) != 0)
-			continue;
-		if (!deadline) {
-			deadline = now_ms() + mmscale_params.ipi_timeout_ms;
-		} else if (now_ms() > deadline) {
-			const char *what = atomic_load(&per_cpu_ptr(ipi_cpus, cpu)->activity);
-
-			snprintf(ipi_last_error, sizeof(ipi_last_error),
-				 "CPU %d did not answer a cross-CPU call within %u ms "
-				 "(it was: %s)", cpu, mmscale_params.ipi_timeout_ms,
-				 what ? what : "not started");
-			return -1;
-		}
-	}
+	while (atomic_load_explicit(&csd->flags, memory_order_acquire) & CSD_FLAG_LOCK)
+		if (ipi_wait_step_timed_out(&spins, &deadline))
+			return ipi_no_answer(cpu);
 	return 0;
 }
 
@@ -300,23 +311,9 @@ static int inline_wait(struct ipi_cpu *t, unsigned long token, int cpu)
 	unsigned int spins = 0;
 
 	while (atomic_load_explicit(&t->line.inline_state, memory_order_acquire) ==
-	       (token | IPI_INLINE_PENDING)) {
-		ipi_interrupt_point();
-		spin_wait_step(&spins);
-		if ((spins & 4095) != 0)
-			continue;
-		if (!deadline) {
-			deadline = now_ms() + mmscale_params.ipi_timeout_ms;
-		} else if (now_ms() > deadline) {
-			const char *what = atomic_load(&t->activity);
-
-			snprintf(ipi_last_error, sizeof(ipi_last_error),
-				 "CPU %d did not answer a cross-CPU call within %u ms "
-				 "(it was: %s)", cpu, mmscale_params.ipi_timeout_ms,
-				 what ? what : "not started");
-			return -1;
-		}
-	}
+	       (token | IPI_INLINE_PENDING))
+		if (ipi_wait_step_timed_out(&spins, &deadline))
+			return ipi_no_answer(cpu);
 	return 0;
 }
 
@@ -499,26 +496,13 @@ static int csd_list_lock_wait(struct call_single_data_list *data, int cpu,
 	unsigned int spins = 0;
 
 	while (atomic_load_explicit(&data->flags, memory_order_acquire) & CSD_FLAG_LOCK) {
-		ipi_interrupt_point();		/* irqs are on while the kernel waits */
-		spin_wait_step(&spins);
-		if ((spins & 4095) != 0)
+		if (!ipi_wait_step_timed_out(&spins, &deadline))
 			continue;
-		if (!deadline) {
-			deadline = now_ms() + mmscale_params.ipi_timeout_ms;
-		} else if (now_ms() > deadline) {
-			const char *what;
-
-			if (cpu < 0 && who)
-				cpu = (int)shared_next(-1, who);
-			if (cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
-				cpu = 0;
-			what = atomic_load(&per_cpu_ptr(ipi_cpus, cpu)->activity);
-			snprintf(ipi_last_error, sizeof(ipi_last_error),
-				 "CPU %d did not answer a cross-CPU call within %u ms "
-				 "(it was: %s)", cpu, mmscale_params.ipi_timeout_ms,
-				 what ? what : "not started");
-			return -1;
-		}
+		if (cpu < 0 && who)
+			cpu = (int)shared_next(-1, who);
+		if (cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
+			cpu = 0;
+		return ipi_no_answer(cpu);
 	}
 	return 0;
 }
