@@ -424,9 +424,10 @@ static void call_function_lock(void)
 }
 
 /* The shared mask's bits, as the kernel's bitops: plain reads, locked clears. */
+/* Acquire: pairs with the sender's release of the mask (its smp_wmb) - a plain mov on x86. */
 static bool shared_test_cpu(unsigned int cpu, const struct cpumask *m)
 {
-	return (__atomic_load_n(&m->bits[cpu / BITS_PER_LONG], __ATOMIC_RELAXED) >>
+	return (__atomic_load_n(&m->bits[cpu / BITS_PER_LONG], __ATOMIC_ACQUIRE) >>
 		(cpu % BITS_PER_LONG)) & 1;
 }
 
@@ -718,7 +719,7 @@ static int smp_call_function_many_gq(const struct cpumask *mask, smp_call_func_t
 	/* We rely on the "and" being processed before the store */
 	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)	/* cpumask_and */
 		__atomic_store_n(&data->cpumask->bits[i],
-				 mask->bits[i] & cpu_online_mask->bits[i], __ATOMIC_RELAXED);
+				 mask->bits[i] & cpu_online_mask->bits[i], __ATOMIC_RELEASE);
 	shared_test_and_clear_cpu((unsigned int)this_cpu, data->cpumask);	/* cpumask_clear_cpu */
 	refs = (int)cpumask_weight(data->cpumask);
 

@@ -76,9 +76,22 @@ typedef uint64_t u64;
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 
+#if defined(__SANITIZE_THREAD__)
+/*
+ * ThreadSanitizer does not model fences (GCC refuses them under
+ * -fsanitize=thread with -Werror): in TSan builds they are compiler
+ * barriers only, and the accesses they order carry acquire/release
+ * themselves where another CPU relies on them (bench/smp.c's mask bits),
+ * which is what TSan checks.
+ */
+#define smp_mb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()	__atomic_signal_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()	__atomic_signal_fence(__ATOMIC_RELEASE)
+#else
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
 
 /* rep; nop, as x86's cpu_relax(). */
 static __always_inline void cpu_relax(void)
