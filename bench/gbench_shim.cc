@@ -202,7 +202,8 @@ private:
 	/*
 	 * GB's JSON context carries the time it is rendered; the file is
 	 * rendered again after every benchmark, but the run started once: keep
-	 * the first rendering's date, the one the display printed.
+	 * the first rendering's date (rendered beside the display's, which GB
+	 * reads from the clock on its own: the two can straddle a second).
 	 */
 	void keep_first_date(std::string &text)
 	{

@@ -63,14 +63,12 @@ static const struct mmscale_timing_hooks papi_hooks = {
 	.stop = hook_stop,
 };
 
-/* A case's reason, as the run's error message: "case: reason". */
+/* A case's reason, as the run's error message: "case: what reason". */
 static int case_failed(const struct registration *reg, const char *what, const char *why,
 		       char *err, size_t errlen)
 {
-	char reason[256];
-
-	snprintf(reason, sizeof(reason), "%s", why[0] ? why : "(no reason given)");
-	return mmscale_errorf(err, errlen, "%s: %s%s", reg->run.c->name, what, reason);
+	return mmscale_errorf(err, errlen, "%s: %s%s", reg->run.c->name, what,
+			      why[0] ? why : "(no reason given)");
 }
 
 static int run_setup(void *arg, char *err, size_t errlen)
