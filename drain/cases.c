@@ -308,7 +308,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			struct page **slot = &held[i % HELD];
 
 			if (*slot)
-				free_hot_cold_page(*slot, 0);
+				free_local_page(*slot);
 			*slot = alloc_local_page();
 			if ((i + 1) % every == 0) {
 				u64 d0 = now_ns();
@@ -331,7 +331,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			held[0] = NULL;	/* --test-leak-page: lose one, for the check to find */
 		for (int k = 0; k < HELD; k++)
 			if (held[k]) {
-				free_hot_cold_page(held[k], 0);
+				free_local_page(held[k]);
 				held[k] = NULL;
 			}
 		pass_ns = now_ns() - t0;

@@ -5,16 +5,109 @@
  * has a spinlock, so the caller drains the lists of the CPUs that have
  * pages itself, one after the other, with no IPI and no work item. The
  * price moves to the fast paths: every allocation and free to a pcp list
- * takes that (normally uncontended) lock. 6.1 takes it with
- * pcp_spin_trylock_irqsave and falls back to the buddy under zone->lock
- * (6.1-rc7 mm/page_alloc.c); the emulated allocator blocks on it instead
- * while this variant runs (pcp_locking; issue 12, item 5).
+ * takes that (normally uncontended) lock.
+ *
+ * So this variant also runs 6.1's order-0 allocator paths (6.1-rc7
+ * mm/page_alloc.c, identical in 6.1.20 but for __free_pages): rmqueue ->
+ * rmqueue_pcplist takes the lock with pcp_spin_trylock_irqsave and, when a
+ * drain holds it, falls back to rmqueue_buddy under zone->lock;
+ * free_unref_page likewise falls back to free_one_page; past pcp->high,
+ * free_unref_page_commit frees nr_pcp_free() pages, which doubles with
+ * every free since the last allocation (free_factor). 6.1's
+ * free_pcppages_bulk lowers pcp->count page by page and its __free_one_page
+ * accounts NR_FREE_PAGES per page.
+ *
+ * Not 6.1's here, and shared with the 2.6.x variants: pcp->high and ->batch
+ * (2.6.38's zone_batchsize and 6 x batch, drain_mm_setup; 6.1 derives high
+ * from the zone's low watermark, which is not emulated), zone_statistics
+ * (2.6.38's __inc_zone_state, which folds at stat_threshold; 6.1 counts NUMA
+ * events in per-CPU vm_numa_event without a threshold), the ticket lock (6.1
+ * has qspinlock) and the vm events (PGALLOC, PGFREE: per-CPU, not emulated
+ * by any variant). ZONE_RECLAIM_ACTIVE is never set (no reclaim), so
+ * nr_pcp_high is pcp->high.
  */
 #include <pthread.h>
 
+#include "mmscale/cpu.h"
 #include "mmscale/mm/page_alloc.h"
 
 static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* 6.1's __free_one_page accounts the page itself (__mod_zone_freepage_state). */
+static void __free_one_page_6_1(struct page *page, struct zone *zone, int migratetype)
+{
+	__mod_zone_page_state(zone, NR_FREE_PAGES, 1);
+	__free_one_page(page, zone, 0, migratetype);
+}
+
+/*
+ * Frees a number of pages from the PCP lists
+ * Assumes all pages on list are in same zone.
+ * count is the number of pages to free.
+ */
+static void free_pcppages_bulk_6_1(struct zone *zone, int count,
+				   struct per_cpu_pages *pcp, int pindex)
+{
+	int min_pindex = 0;
+	int max_pindex = MIGRATE_PCPTYPES - 1;	/* NR_PCP_LISTS - 1: order 0 only */
+	struct page *page;
+
+	/*
+	 * Ensure proper count is passed which otherwise would stuck in the
+	 * below while (list_empty(list)) loop.
+	 */
+	count = min(pcp->count, count);
+
+	/* Ensure requested pindex is drained first. */
+	pindex = pindex - 1;
+
+	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
+	spin_lock(&zone->lock);
+
+	while (count > 0) {
+		struct list_head *list;
+
+		/* Remove pages from lists in a round-robin fashion. */
+		do {
+			if (++pindex > max_pindex)
+				pindex = min_pindex;
+			list = &pcp->lists[pindex];
+			if (!list_empty(list))
+				break;
+
+			if (pindex == max_pindex)
+				max_pindex--;
+			if (pindex == min_pindex)
+				min_pindex++;
+		} while (1);
+
+		do {
+			int mt;
+
+			page = list_last_entry(list, struct page, lru);
+			mt = (int)page_private(page);
+
+			/* must delete to avoid corrupting pcp list */
+			list_del(&page->lru);
+			count -= 1;
+			WRITE_ONCE(pcp->count, pcp->count - 1);
+
+			__free_one_page_6_1(page, zone, mt);
+			count_inc(MMSCALE_PAGES_MOVED);
+		} while (count > 0 && !list_empty(list));
+	}
+
+	spin_unlock(&zone->lock);
+}
+
+static void free_one_page(struct zone *zone, struct page *page, int migratetype)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	__free_one_page_6_1(page, zone, migratetype);
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
 
 
 /*
@@ -26,11 +119,13 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 
 	pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
 	if (READ_ONCE(pcp->count)) {
-		spin_lock(&pcp->lock);
+		unsigned long flags;
+
+		/* See drain_zone_pages on why this is disabling IRQs */
+		spin_lock_irqsave(&pcp->lock, flags);
 		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
-		free_pcppages_bulk(zone, pcp->count, pcp);
-		WRITE_ONCE(pcp->count, 0);
-		spin_unlock(&pcp->lock);
+		free_pcppages_bulk_6_1(zone, pcp->count, pcp, 0);
+		spin_unlock_irqrestore(&pcp->lock, flags);
 	}
 }
 
@@ -93,9 +188,233 @@ static void drain_all_pages(void)
 	pthread_mutex_unlock(&pcpu_drain_mutex);
 }
 
+static int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
+{
+	short *free_factor = &container_of(pcp, struct per_cpu_pageset, pcp)->free_factor;
+	int min_nr_free, max_nr_free;
+
+	/* (free_high, the high-order case, is never true for order 0.) */
+
+	/* Check for PCP disabled or boot pageset */
+	if (unlikely(high < batch))
+		return 1;
+
+	/* Leave at least pcp->batch pages on the list */
+	min_nr_free = batch;
+	max_nr_free = high - batch;
+
+	/*
+	 * Double the number of pages freed each time there is subsequent
+	 * freeing of pages without any allocation.
+	 */
+	batch <<= *free_factor;
+	if (batch < max_nr_free)
+		(*free_factor)++;
+	batch = min(max(batch, min_nr_free), max_nr_free);	/* clamp() */
+
+	return batch;
+}
+
+/* nr_pcp_high: no reclaim here, so never ZONE_RECLAIM_ACTIVE: pcp->high. */
+static int nr_pcp_high(struct per_cpu_pages *pcp)
+{
+	return READ_ONCE(pcp->high);
+}
+
+static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
+				   struct page *page, int migratetype)
+{
+	int high;
+	int pindex = migratetype;	/* order_to_pindex(migratetype, 0) */
+
+	list_add(&page->lru, &pcp->lists[pindex]);
+	page->where = smp_processor_id();
+	WRITE_ONCE(pcp->count, pcp->count + 1);
+
+	high = nr_pcp_high(pcp);
+	if (pcp->count >= high) {
+		int batch = READ_ONCE(pcp->batch);
+
+		free_pcppages_bulk_6_1(zone, nr_pcp_free(pcp, high, batch), pcp, pindex);
+	}
+}
+
+/*
+ * Free a pcp page
+ */
+static void free_unref_page(struct page *page)
+{
+	unsigned long flags;
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	int migratetype;
+
+	/* free_unref_page_prepare: get_pfnblock_migratetype (all movable here) */
+	migratetype = MIGRATE_MOVABLE;
+	set_page_private(page, (unsigned long)migratetype);
+
+	zone = page_zone(page);
+	local_irq_save(flags);		/* pcp_spin_trylock_irqsave */
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	if (spin_trylock(&pcp->lock)) {
+		free_unref_page_commit(zone, pcp, page, migratetype);
+		spin_unlock(&pcp->lock);
+		local_irq_restore(flags);
+	} else {
+		local_irq_restore(flags);
+		free_one_page(zone, page, migratetype);
+	}
+}
+
+/* rmqueue_bulk of 6.1: pages go to the list's tail, NR_FREE_PAGES once for all. */
+static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head *list,
+			int migratetype)
+{
+	int i, allocated = 0;
+
+	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
+	spin_lock(&zone->lock);
+	for (i = 0; i < (int)count; ++i) {
+		struct page *page = __rmqueue(zone, 0, migratetype);
+		if (unlikely(page == NULL))
+			break;
+
+		/*
+		 * Split buddy pages returned by expand() are received here in
+		 * physical page order. The page is added to the tail of
+		 * caller's list. (check_pcp_refill never fails here.)
+		 */
+		list_add_tail(&page->lru, list);
+		set_page_private(page, (unsigned long)migratetype);
+		page->where = smp_processor_id();
+		allocated++;
+		count_inc(MMSCALE_PAGES_MOVED);
+	}
+
+	/*
+	 * i pages were removed from the buddy list even if some leak due
+	 * to check_pcp_refill failing so adjust NR_FREE_PAGES based
+	 * on i.
+	 */
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -i);
+	spin_unlock(&zone->lock);
+	return allocated;
+}
+
+/* mm/vmstat.c zone_statistics as 2.6.38's (see the header). */
+static void zone_statistics(struct zone *preferred_zone, struct zone *z)
+{
+	if (z->zone_pgdat == preferred_zone->zone_pgdat) {
+		__inc_zone_state(z, NUMA_HIT);
+	} else {
+		__inc_zone_state(z, NUMA_MISS);
+		__inc_zone_state(preferred_zone, NUMA_FOREIGN);
+	}
+	if (z->node == numa_node_id())
+		__inc_zone_state(z, NUMA_LOCAL);
+	else
+		__inc_zone_state(z, NUMA_OTHER);
+}
+
+static struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone,
+				  int migratetype)
+{
+	struct page *page;
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	page = __rmqueue(zone, 0, migratetype);
+	if (!page) {
+		spin_unlock_irqrestore(&zone->lock, flags);
+		return NULL;
+	}
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -1);	/* __mod_zone_freepage_state */
+	spin_unlock_irqrestore(&zone->lock, flags);
+
+	page->where = PAGE_HELD;
+	zone_statistics(preferred_zone, zone);
+	return page;
+}
+
+/* Remove page from the per-cpu list, caller must protect the list */
+static struct page *__rmqueue_pcplist(struct zone *zone, int migratetype,
+				      struct per_cpu_pages *pcp, struct list_head *list)
+{
+	struct page *page;
+
+	if (list_empty(list)) {
+		int batch = READ_ONCE(pcp->batch);
+		int alloced;
+
+		/* (6.1 scales batch by order: batch >> 0 for order 0.) */
+		if (batch > 1)
+			batch = max(batch, 2);
+		alloced = rmqueue_bulk(zone, (unsigned long)batch, list, migratetype);
+
+		WRITE_ONCE(pcp->count, pcp->count + alloced);
+		if (unlikely(list_empty(list)))
+			return NULL;
+	}
+
+	page = list_first_entry(list, struct page, lru);
+	list_del(&page->lru);
+	WRITE_ONCE(pcp->count, pcp->count - 1);
+	return page;
+}
+
+/* Lock and remove page from the per-cpu list */
+static struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zone,
+				    int migratetype)
+{
+	struct per_cpu_pages *pcp;
+	struct list_head *list;
+	struct page *page;
+	unsigned long flags;
+
+	/*
+	 * spin_trylock may fail due to a parallel drain. In the future, the
+	 * trylock will also protect against IRQ reentrancy.
+	 */
+	local_irq_save(flags);		/* pcp_spin_trylock_irqsave */
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	if (!spin_trylock(&pcp->lock)) {
+		local_irq_restore(flags);
+		return NULL;
+	}
+
+	/*
+	 * On allocation, reduce the number of pages that are batch freed.
+	 * See nr_pcp_free() where free_factor is increased for subsequent
+	 * frees.
+	 */
+	container_of(pcp, struct per_cpu_pageset, pcp)->free_factor >>= 1;
+	list = &pcp->lists[migratetype];	/* order_to_pindex(migratetype, 0) */
+	page = __rmqueue_pcplist(zone, migratetype, pcp, list);
+	spin_unlock(&pcp->lock);
+	local_irq_restore(flags);
+	if (page) {
+		page->where = PAGE_HELD;
+		zone_statistics(preferred_zone, zone);
+	}
+	return page;
+}
+
+/* rmqueue for order 0 (pcp_allowed_order; no CMA, no boosted watermark here). */
+static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, int migratetype)
+{
+	struct page *page;
+
+	page = rmqueue_pcplist(preferred_zone, zone, migratetype);
+	if (likely(page))
+		return page;
+
+	return rmqueue_buddy(preferred_zone, zone, migratetype);
+}
+
 const struct drain_variant_ops drain_ops_remote = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk,
-	.pcp_locking = true,
+	.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
+	.rmqueue = rmqueue,
+	.free_page = free_unref_page,
 	.smp_model = MMSCALE_SMP_PERCPU,	/* 6.1 (no IPI here) */
 };

@@ -38,7 +38,7 @@ void __free_one_page(struct page *page, struct zone *zone, unsigned int order,
 	zone->nr_free++;
 }
 
-static struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
+struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
 {
 	struct page *page;
 
@@ -164,18 +164,6 @@ static void zone_statistics(struct zone *preferred_zone, struct zone *z)
 		__inc_zone_state(z, NUMA_OTHER);
 }
 
-static inline void pcp_lock(struct per_cpu_pages *pcp)
-{
-	if (unlikely(drain_ops && drain_ops->pcp_locking))
-		spin_lock(&pcp->lock);
-}
-
-static inline void pcp_unlock(struct per_cpu_pages *pcp)
-{
-	if (unlikely(drain_ops && drain_ops->pcp_locking))
-		spin_unlock(&pcp->lock);
-}
-
 /*
  * Really, prep_compound_page() should be called from __rmqueue_bulk().  But
  * we cheat by calling it from here, in the order > 0 path.  Saves a branch
@@ -193,7 +181,6 @@ struct page *buffered_rmqueue(struct zone *preferred_zone, struct zone *zone, in
 	(void)order;
 	local_irq_save(flags);
 	pcp = &this_cpu_ptr(zone->pageset)->pcp;
-	pcp_lock(pcp);
 	list = &pcp->lists[migratetype];
 	if (list_empty(list)) {
 		WRITE_ONCE(pcp->count, pcp->count + rmqueue_bulk(zone, 0,
@@ -211,14 +198,12 @@ struct page *buffered_rmqueue(struct zone *preferred_zone, struct zone *zone, in
 	list_del(&page->lru);
 	WRITE_ONCE(pcp->count, pcp->count - 1);
 	page->where = PAGE_HELD;
-	pcp_unlock(pcp);
 
 	zone_statistics(preferred_zone, zone);
 	local_irq_restore(flags);
 	return page;
 
 failed:
-	pcp_unlock(pcp);
 	local_irq_restore(flags);
 	return NULL;
 }
@@ -227,7 +212,17 @@ struct page *alloc_local_page(void)
 {
 	struct zone *zone = local_zone(smp_processor_id());
 
+	if (drain_ops->rmqueue)
+		return drain_ops->rmqueue(zone, zone, MIGRATE_MOVABLE);
 	return buffered_rmqueue(zone, zone, 0, 0, MIGRATE_MOVABLE);
+}
+
+void free_local_page(struct page *page)
+{
+	if (drain_ops->free_page)
+		drain_ops->free_page(page);
+	else
+		free_hot_cold_page(page, 0);
 }
 
 /*
@@ -246,7 +241,6 @@ void free_hot_cold_page(struct page *page, int cold)
 	local_irq_save(flags);
 
 	pcp = &this_cpu_ptr(zone->pageset)->pcp;
-	pcp_lock(pcp);
 	if (cold)
 		list_add_tail(&page->lru, &pcp->lists[migratetype]);
 	else
@@ -257,7 +251,6 @@ void free_hot_cold_page(struct page *page, int cold)
 		drain_ops->free_pcppages_bulk(zone, pcp->batch, pcp);
 		WRITE_ONCE(pcp->count, pcp->count - pcp->batch);
 	}
-	pcp_unlock(pcp);
 
 	local_irq_restore(flags);
 }

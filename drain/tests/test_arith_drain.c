@@ -5,7 +5,9 @@
  * from the kernel source (../shared/kernel/2.6.38/mm/page_alloc.c:
  * free_pcppages_bulk, rmqueue_bulk, buffered_rmqueue, free_hot_cold_page,
  * drain_pages; 3.4/mm/page_alloc.c for free_pcppages_bulk's
- * "batch_free = to_free" line; 2.6.38 and 3.4 kernel/smp.c) and asserted
+ * "batch_free = to_free" line; 6.1-rc7/mm/page_alloc.c for the remote
+ * variant's rmqueue_pcplist, free_unref_page, nr_pcp_free and their
+ * trylock fallbacks; 2.6.38 and 3.4 kernel/smp.c) and asserted
  * exactly: which page is taken from which list end in which order, what is
  * left on each list, pcp->count, the zone's free count and NR_FREE_PAGES,
  * and the lock, page, IPI counts (include/mmscale/opcount.h).
@@ -39,6 +41,8 @@
 
 /* Plain 2.6.38 free_pcppages_bulk and drain_pages (with the pcp->count check). */
 extern const struct drain_variant_ops drain_ops_count_check, drain_ops_ipi_all;
+/* 6.1's allocator paths (pcp_spin_trylock_irqsave, nr_pcp_free, free_pcppages_bulk). */
+extern const struct drain_variant_ops drain_ops_remote;
 
 /* ---- page names ---- */
 
@@ -589,6 +593,178 @@ static void test_refill_and_free(void)
 	stop_mm();
 }
 
+static short free_factor(struct per_cpu_pages *pcp)
+{
+	return container_of(pcp, struct per_cpu_pageset, pcp)->free_factor;
+}
+
+/*
+ * Part 2b: the remote variant's 6.1 paths (6.1-rc7 mm/page_alloc.c), on the
+ * same CPU 0 DMA32 pcp (batch 31, high 186) and 1520 free pages.
+ */
+static void test_remote_6_1_paths(void)
+{
+	static struct page *held[558];
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	struct page *page;
+	int want[40];
+	long free0;
+
+	start_mm();
+	drain_ops = &drain_ops_remote;
+	zone = local_zone(0);
+	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	CHECK_EQ_LL(pcp->batch, 31);
+	CHECK_EQ_LL(pcp->high, 186);
+	{
+		int i = 0;
+
+		list_for_each_entry(page, &zone->free_list, lru) {
+			if (i == 40)
+				break;
+			name_page(page, i++);	/* Zi */
+		}
+	}
+
+	/*
+	 * T1, rmqueue_pcplist: the pcp lock by trylock (one acquisition), an
+	 * empty list: rmqueue_bulk(31) under zone->lock puts each page at the
+	 * tail (list_add_tail), so the list is Z0 .. Z30 head first and
+	 * list_first_entry returns Z0; count 0 + 31 - 1 = 30. Two locks.
+	 */
+	counts_start();
+	held[0] = alloc_local_page();
+	CHECK_EQ_LL(page_id(held[0]), 0);
+	CHECK_EQ_LL(held[0]->where, PAGE_HELD);
+	CHECK_LIST("T1 list 2 after one refill", &pcp->lists[MIGRATE_MOVABLE],
+		   range(want, 1, 30), 30);
+	CHECK_EQ_LL(pcp->count, 30);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 2);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 31);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 31);
+	/* 557 more: 18 refills in all (558 = 18 x 31), every allocation takes the pcp lock. */
+	for (int i = 1; i < 558; i++)
+		held[i] = alloc_local_page();
+	CHECK_EQ_LL(pcp->count, 0);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 558 + 18);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 558);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 558);
+	CHECK_EQ_LL(free_factor(pcp), 0);
+
+	/*
+	 * T2, free_unref_page 558 times with no allocation between: the
+	 * adaptive nr_pcp_free. At count >= high (186): batch << free_factor,
+	 * free_factor++ while that is below high - batch (155), clamped to
+	 * [31, 155]:
+	 *   free 186: 31 (ff 0 -> 1), count 155;
+	 *   free 217: 62 (ff 1 -> 2), count 124;
+	 *   free 279: 124 (ff 2 -> 3), count 62;
+	 *   free 403: 248 -> 155 (ff stays 3), count 31;
+	 *   free 558: 155, count 31.
+	 * 527 pages to the zone, one zone->lock per bulk, a pcp lock per free.
+	 * (2.6.38's free_hot_cold_page frees 31 every time: 17 bulk frees.)
+	 */
+	counts_start();
+	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
+	for (int i = 0; i < 186; i++)
+		free_local_page(held[i]);
+	CHECK_EQ_LL(pcp->count, 155);
+	CHECK_EQ_LL(free_factor(pcp), 1);
+	for (int i = 186; i < 217; i++)
+		free_local_page(held[i]);
+	CHECK_EQ_LL(pcp->count, 124);
+	CHECK_EQ_LL(free_factor(pcp), 2);
+	for (int i = 217; i < 279; i++)
+		free_local_page(held[i]);
+	CHECK_EQ_LL(pcp->count, 62);
+	CHECK_EQ_LL(free_factor(pcp), 3);
+	for (int i = 279; i < 403; i++)
+		free_local_page(held[i]);
+	CHECK_EQ_LL(pcp->count, 31);
+	CHECK_EQ_LL(free_factor(pcp), 3);
+	for (int i = 403; i < 558; i++)
+		free_local_page(held[i]);
+	CHECK_EQ_LL(pcp->count, 31);
+	CHECK_EQ_LL(free_factor(pcp), 3);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 558 + 5);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 527);
+	/* 6.1's __free_one_page accounts each page: NR_FREE_PAGES exact. */
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, 527);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 558 + 527);
+
+	/* An allocation halves free_factor (3 >> 1), under the lock it took. */
+	page = alloc_local_page();
+	CHECK(page != NULL);
+	CHECK_EQ_LL(free_factor(pcp), 1);
+	CHECK_EQ_LL(pcp->count, 30);
+
+	/*
+	 * T3, the trylock fallbacks: with pcp->lock held (as a remote drain
+	 * holds it), rmqueue_pcplist fails the trylock and rmqueue_buddy takes
+	 * the zone's first free page under zone->lock; free_unref_page puts a
+	 * page back with free_one_page under zone->lock. Neither touches the
+	 * pcp list, its count or free_factor; each takes exactly one lock.
+	 */
+	spin_lock(&pcp->lock);
+	counts_start();
+	{
+		struct page *head = list_first_entry(&zone->free_list, struct page, lru);
+		unsigned long nr_free0 = zone->nr_free;
+		long hit0 = zone_stat_exact(zone, NUMA_HIT);
+		struct page *other;
+
+		free0 = zone_stat_exact(zone, NR_FREE_PAGES);
+		other = alloc_local_page();
+		CHECK(other == head);
+		CHECK_EQ_LL(other->where, PAGE_HELD);
+		CHECK_EQ_LL(zone->nr_free, nr_free0 - 1);
+		CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, -1);
+		CHECK_EQ_LL(zone_stat_exact(zone, NUMA_HIT) - hit0, 1);
+		CHECK_EQ_LL(pcp->count, 30);
+		CHECK_EQ_LL(free_factor(pcp), 1);
+		CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
+
+		free_local_page(page);
+		CHECK_EQ_LL(page->where, PAGE_IN_BUDDY);
+		CHECK(list_first_entry(&zone->free_list, struct page, lru) == page);
+		CHECK_EQ_LL(zone->nr_free, nr_free0);
+		CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, 0);
+		CHECK_EQ_LL(pcp->count, 30);
+		CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 2);
+		spin_unlock(&pcp->lock);
+
+		/* The lock free again: the page goes to the pcp list (count 31). */
+		free_local_page(other);
+		CHECK_EQ_LL(other->where, 0);
+		CHECK_EQ_LL(pcp->count, 31);
+	}
+
+	/*
+	 * T4, the remote drain of this CPU: pcp->lock, then 6.1's
+	 * free_pcppages_bulk lowers pcp->count page by page to 0 under one
+	 * zone->lock. No IPI.
+	 */
+	counts_start();
+	drain_ops->drain_all_pages();
+	CHECK_EQ_LL(pcp->count, 0);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_DRAINED), 31);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 2);
+	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), 0);
+	CHECK_EQ_LL(zone->nr_free, 1520);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520);
+	{
+		char err[256];
+
+		if (pages_conserved(0, err, sizeof(err)) != 0)
+			fprintf(stderr, "T4: %s\n", err);
+		CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	}
+	stop_mm();
+}
+
 /*
  * Part 3: the IPI paths on 4 CPUs (spin doorbell). CPU 0 is this thread;
  * CPUs 1-3 answer calls at the top of their loop and run commands this
@@ -930,6 +1106,7 @@ int main(void)
 	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
 	test_free_pcppages_bulk();
 	test_refill_and_free();
+	test_remote_6_1_paths();
 	test_ipis();
 	test_machine_down(&m);
 	return check_report("test_arith_drain");

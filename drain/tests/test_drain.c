@@ -56,7 +56,7 @@ static void fill_my_lists(void *arg)
 		pages[i] = alloc_local_page();
 	for (int i = 0; i < n; i++)
 		if (pages[i])
-			free_hot_cold_page(pages[i], 0);
+			free_local_page(pages[i]);
 }
 
 /* Allocate, free and drain; hold nothing at the end. */
@@ -68,7 +68,7 @@ static void stress_loop(int rounds)
 		struct page **slot = &held[i % HOLD];
 
 		if (*slot)
-			free_hot_cold_page(*slot, 0);
+			free_local_page(*slot);
 		*slot = alloc_local_page();
 		if (i % 97 == 0)
 			drain_ops->drain_all_pages();
@@ -76,7 +76,7 @@ static void stress_loop(int rounds)
 	}
 	for (int k = 0; k < HOLD; k++)
 		if (held[k])
-			free_hot_cold_page(held[k], 0);
+			free_local_page(held[k]);
 }
 
 static void partner_main(void *arg)

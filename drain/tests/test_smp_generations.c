@@ -289,7 +289,7 @@ static void fill_my_lists(void *arg)
 		pages[i] = alloc_local_page();
 	for (int i = 0; i < n; i++)
 		if (pages[i])
-			free_hot_cold_page(pages[i], 0);
+			free_local_page(pages[i]);
 }
 
 static void mm_partner_main(void *arg)

@@ -139,8 +139,12 @@ enum zone_type {
  * remote drain relies on is that the lock sits with count and the lists and
  * apart from the owner's vmstat deltas; here the 6.1-only lock fills the
  * 2.6.x layout's hole at offset 12, so no 2.6.x offset moves and the lock
- * is on the lists' line, away from vm_stat_diff, as in 6.1. Not emulated
- * for 6.1: its per-order lists (NR_PCP_LISTS) and free_factor.
+ * is on the lists' line, away from vm_stat_diff, as in 6.1. 6.1's
+ * free_factor (the adaptive nr_pcp_free) has no room on that line here: it
+ * follows vm_stat_diff on the second line, which only the owning CPU
+ * writes, as only the owner (under pcp->lock) writes free_factor in 6.1;
+ * the remote drainer never touches it. Not emulated for 6.1: its per-order
+ * lists (NR_PCP_LISTS; order 0 only, whose pindex is the migratetype).
  */
 struct per_cpu_pages {
 	int count;		/* number of pages in the list */
@@ -166,6 +170,7 @@ struct per_cpu_pageset {
 	s8 expire;
 	s8 stat_threshold;
 	s8 vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
+	short free_factor;	/* 6.1 only (struct per_cpu_pages there): see above */
 } ____cacheline_aligned_in_smp;
 
 /* The 2.6.38 x86_64 offsets above, by hand; every 2.6.x field where the kernel has it. */
@@ -187,6 +192,8 @@ BUILD_BUG_ON(_Alignof(struct per_cpu_pageset) != L1_CACHE_BYTES);
 /* pcp (with the 6.1 lock) on line 0; stat_threshold and every delta on line 1. */
 BUILD_BUG_ON((offsetof(struct per_cpu_pageset, vm_stat_diff) + NR_VM_ZONE_STAT_ITEMS - 1) /
 	     L1_CACHE_BYTES != 1);
+/* The 6.1-only free_factor after them, on the owner's second line too. */
+BUILD_BUG_ON(offsetof(struct per_cpu_pageset, free_factor) / L1_CACHE_BYTES != 1);
 
 struct pglist_data;
 

@@ -52,7 +52,14 @@ struct drain_variant_ops {
 	void (*drain_all_pages)(void);
 	/* free_pcppages_bulk as the variant's kernel has it (quick-scan changes it). */
 	void (*free_pcppages_bulk)(struct zone *zone, int count, struct per_cpu_pages *pcp);
-	bool pcp_locking;	/* the allocator paths take pcp->lock (remote) */
+	/*
+	 * The allocator's order-0 paths of the variant's kernel, behind
+	 * alloc_local_page() and free_local_page(); NULL for 2.6.38's
+	 * buffered_rmqueue and free_hot_cold_page (which call the
+	 * free_pcppages_bulk above). remote (6.1) has its own.
+	 */
+	struct page *(*rmqueue)(struct zone *preferred_zone, struct zone *zone, int migratetype);
+	void (*free_page)(struct page *page);
 	enum mmscale_smp_model smp_model;	/* its kernel's kernel/smp.c generation */
 };
 
@@ -64,8 +71,19 @@ void __free_one_page(struct page *page, struct zone *zone, unsigned int order,
 struct page *buffered_rmqueue(struct zone *preferred_zone, struct zone *zone, int order,
 			      gfp_t gfp_flags, int migratetype);
 void free_hot_cold_page(struct page *page, int cold);
-/* The calling CPU allocates one order-0 page from its local zone. */
+/*
+ * The calling CPU allocates one order-0 page from its local zone, or frees
+ * one, through the running variant's paths (drain_ops->rmqueue/free_page).
+ */
 struct page *alloc_local_page(void);
+void free_local_page(struct page *page);
+
+/*
+ * The order-0 buddy free list of the emulation (no merging): 2.6.38's
+ * __free_one_page puts the page back, __rmqueue takes the first one; both
+ * under zone->lock, which the callers hold.
+ */
+struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype);
 
 /*
  * Page pools, pcp high/batch (zone_batchsize, setup_pageset), per run;
