@@ -14,6 +14,8 @@ struct mmscale_params mmscale_params = {
 	.counter_layout = MMSCALE_LAYOUT_PACKED,
 	/* HZ/10 is 100 ms in the kernel; scaled down 1000x so runs stay short. */
 	.congestion_wait_us = 100,
+	/* sysctl_stat_interval = HZ: the per-CPU vmstat work runs once a second. */
+	.vmstat_interval_ms = 1000,
 	/* 100 MiB/s of 4 KiB pages. */
 	.device_pages_per_ms = 25,
 	.ipi = MMSCALE_IPI_AUTO,
@@ -42,6 +44,9 @@ const char mmscale_params_help[] =
 "  --counter-layout=L   packed: the kernel's contiguous vm_stat[] (default); padded: each\n"
 "                       global counter on its own cache line, for comparison\n"
 "  --congestion-wait-us=N  what congestion_wait(HZ/10) sleeps (default 100; kernel 100000)\n"
+"  --vmstat-interval-ms=N  period of the per-CPU vmstat fold (default 1000, the kernel's\n"
+"                       sysctl_stat_interval = HZ); the dirty/ cases scale it as their\n"
+"                       congestion wait (x congestion-wait-us / 100000: 1 ms by default)\n"
 "  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n"
 "  --ipi=M              emulated IPI doorbell: spin (polled mailbox), futex (wake a sleeping\n"
 "                       CPU), signal (pthread_kill; interrupts a busy CPU) or kernel (a real\n"
@@ -136,6 +141,12 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--congestion-wait-us: '%s' is not 0 to 1000000", v);
 		return 1;
 	}
+	if ((v = value_of(arg, "--vmstat-interval-ms"))) {
+		if (parse_uint(v, 1, 3600000, &mmscale_params.vmstat_interval_ms) != 0)
+			return mmscale_errorf(err, errlen,
+				"--vmstat-interval-ms: '%s' is not 1 to 3600000", v);
+		return 1;
+	}
 	if ((v = value_of(arg, "--ipi"))) {
 		if (strcmp(v, "spin") == 0)
 			mmscale_params.ipi = MMSCALE_IPI_SPIN;
@@ -197,13 +208,29 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+uint64_t mmscale_vmstat_interval_ns(void)
+{
+	return (uint64_t)mmscale_params.vmstat_interval_ms * 1000000u;
+}
+
+uint64_t mmscale_vmstat_interval_scaled_ns(void)
+{
+	/* HZ/10 = 100000 us in the kernel; at least 1 us so the period never vanishes. */
+	uint64_t ns = mmscale_vmstat_interval_ns() * mmscale_params.congestion_wait_us / 100000u;
+
+	return ns ? ns : 1000u;
+}
+
 void mmscale_params_describe(char *buf, size_t len)
 {
-	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus device=%upages/ms "
+	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus "
+		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
 		 "ipi=%s ipi_timeout=%ums smp_model=%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
-		 mmscale_params.congestion_wait_us, mmscale_params.device_pages_per_ms,
+		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
+		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns() / 1000u),
+		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
 		 mmscale_smp_model_name(mmscale_params.smp_model));
 }

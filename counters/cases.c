@@ -195,7 +195,7 @@ static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
 		for (int i = 0; i < MOD_BATCH; i++)
 			fn(zone);
-		vmstat_work_tick();	/* the periodic per-CPU fold, as vmstat_update */
+		vmstat_work_tick(mmscale_vmstat_interval_ns());	/* vmstat_update */
 	}
 }
 
@@ -339,7 +339,7 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 		emu_store_page(mapping);
 		emu_write_next_page(mapping);
 		balance_dirty_pages_ratelimited(mapping);
-		vmstat_work_tick();
+		vmstat_work_tick(mmscale_vmstat_interval_scaled_ns());
 	}
 	total = now_ns() - start;
 	mmscale_counter_set(st, "MiB_per_s",

@@ -574,7 +574,7 @@ static void flusher_main(void *arg)
 			background_writeout(0);
 			clear_bit(BDI_pdflush, &w->bdi.state);
 		}
-		vmstat_work_tick();
+		vmstat_work_tick(mmscale_vmstat_interval_scaled_ns());
 	}
 }
 

@@ -63,6 +63,7 @@ cases=(
   "--device-pages-per-ms: '0' is not 1 to|--device-pages-per-ms=0"
   "--ipi: 'carrier-pigeon' is not spin, futex, signal or kernel|--ipi=carrier-pigeon"
   "--ipi-timeout-ms: '0' is not 1 to 3600000|--ipi-timeout-ms=0"
+  "--vmstat-interval-ms: '0' is not 1 to 3600000|--vmstat-interval-ms=0"
   "Failed to match any benchmarks|--benchmark_filter=^bdp/no-such-variant/|--papi-events=none"
   "Failed to match any benchmarks|--benchmark_filter=^no-such-case|--benchmark_out=out.json|--papi-events=none"
   "--threads: 3 threads, but the plan has 2 CPUs|--threads=1,3|--cpus=0-1"
@@ -112,6 +113,7 @@ declare -A sample=(
   [--device-pages-per-ms]="--device-pages-per-ms=100 --describe"
   [--ipi]="--ipi=signal --describe" [--ipi-timeout-ms]="--ipi-timeout-ms=500 --describe"
   [--smp-model]="--smp-model=global-queue --describe"
+  [--vmstat-interval-ms]="--vmstat-interval-ms=1 --describe"
   [--verify-placement]="--verify-placement"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do

@@ -40,6 +40,7 @@ struct mmscale_params {
 	uint64_t mem_bytes;		/* emulated memory, split over the nodes */
 	enum mmscale_counter_layout counter_layout;
 	unsigned int congestion_wait_us;	/* what HZ/10 sleeps (kernel: 100 ms) */
+	unsigned int vmstat_interval_ms;	/* sysctl_stat_interval (kernel: HZ, 1000 ms) */
 	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
 	enum mmscale_ipi_mechanism ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
@@ -52,6 +53,16 @@ struct mmscale_params {
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m);
 /* "auto", "global-queue", "percpu" */
 const char *mmscale_smp_model_name(enum mmscale_smp_model m);
+
+/*
+ * The vmstat work's period for a case whose waits are real time
+ * (vmstat/): --vmstat-interval-ms. And for the dirty/ cases, whose
+ * congestion_wait(HZ/10) sleeps --congestion-wait-us instead of 100 ms:
+ * the same period scaled by the same factor, so the fold comes as often
+ * per throttling wait as in the kernel (1 ms at the defaults).
+ */
+uint64_t mmscale_vmstat_interval_ns(void);
+uint64_t mmscale_vmstat_interval_scaled_ns(void);
 
 extern struct mmscale_params mmscale_params;
 

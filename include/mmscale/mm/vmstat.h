@@ -75,11 +75,11 @@ void refresh_cpu_vm_stats(int cpu);
 
 /*
  * The per-CPU vmstat work (vmstat_update every sysctl_stat_interval, 1 s in
- * the kernel; 1 ms asked for here, at least one coarse clock tick in fact):
- * call at an interrupt point of the calling CPU; it looks at a coarse clock
- * every 64 calls and folds when the interval passed.
+ * the kernel): call at an interrupt point of the calling CPU with the period
+ * (at least one coarse clock tick in fact); it looks at a coarse clock every
+ * 64 calls and folds when the period passed.
  */
-void vmstat_work_tick(void);
+void vmstat_work_tick(u64 interval_ns);
 
 /* mm/vmscan.c of 2.6.31: the four LRU lists. */
 unsigned long global_lru_pages(void);
