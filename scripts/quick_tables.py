@@ -31,13 +31,14 @@ METRICS = {
     "global_reads": ("global_reads", "global_page_state calls per operation (exact)"),
     "bdi_reads": ("bdi_reads", "bdi_stat reads per operation (exact)"),
     "folds": ("folds", "folds into shared counters per operation (exact)"),
-    "locks": ("lock_acquires", "zone locks per operation, machine-wide (exact)"),
+    "locks": ("lock_acquires", "spin_lock acquisitions (zone->lock; remote: pcp->lock too) per operation, machine-wide (exact)"),
+    "cf_locks": ("call_function_locks", "call_function.lock acquisitions per operation (exact; 2.6.32-3.4 smp.c)"),
     "ipis": ("ipis_sent", "IPIs sent per operation (exact)"),
     "drain_us_mean": ("drain_us_mean", "drain_all_pages latency, mean us"),
     "drain_us_p99": ("drain_us_p99", "drain_all_pages latency, p99 us"),
     "victim_lost_pct": ("victim_lost_pct", "victim throughput lost, % (lower is better)"),
     "ipis_per_drain": ("ipis_per_drain", "IPIs per drain (exact)"),
-    "locks_per_drain": ("locks_per_drain", "zone locks per drain, machine-wide (exact)"),
+    "locks_per_drain": ("locks_per_drain", "spin_lock acquisitions per drain (zone->lock; remote: every allocation's and free's pcp->lock too), machine-wide (exact)"),
     "pass": ("real_time", "ns per cpuset allocation over a fixed pass (lower is better)"),
 }
 FAMILY_METRICS = {
@@ -45,7 +46,7 @@ FAMILY_METRICS = {
     "bdp": ["time", "global_reads", "bdi_reads"],
     "vmstat/global_read": ["time", "global_reads"],
     "vmstat/mod": ["time", "folds"],
-    "drain/empty": ["time", "locks", "ipis"],
+    "drain/empty": ["time", "locks", "ipis", "cf_locks"],
     "drain/swap_cpuset": ["pass", "drain_us_mean", "drain_us_p99", "victim_lost_pct",
                           "ipis_per_drain", "locks_per_drain"],
 }

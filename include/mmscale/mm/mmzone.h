@@ -272,7 +272,15 @@ struct zone_reclaim_stat {
  * folds into. 2.6.32 (ipi-all) clears ZONE_ALL_UNRECLAIMABLE in zone->flags
  * with clear_bit instead: the same second line.
  *
- * Offsets by hand, 2.6.38: watermark[3] 0, percpu_drift_mark 24,
+ * Offsets by hand, 2.6.38. Those before _pad1_ are reconstructed, not
+ * read: ../shared/kernel has 2.6.31's mmzone.h but no 2.6.38 one, so they
+ * come from 2.6.31's struct zone with the fields 2.6.32-2.6.38 added where
+ * 2.6.38's mm/page_alloc.c and the later trees use them (watermark[] for
+ * pages_min/low/high, percpu_drift_mark, all_unreclaimable beside lock,
+ * compact_*). Only lock's and pageset's line (0-127 here) matters to any
+ * count or to the sharing; a difference there would move at most which
+ * of the first group's fields share lock's line. Those after _pad1_ are
+ * 2.6.31's, read from its mmzone.h. watermark[3] 0, percpu_drift_mark 24,
  * lowmem_reserve[4] 32, node 64, min_unmapped_pages 72, min_slab_pages 80,
  * pageset 88, lock 96, all_unreclaimable 100, then (span_seqlock with
  * MEMORY_HOTPLUG) free_area[MAX_ORDER] from 104 or 112 (11 x 88 bytes) and
