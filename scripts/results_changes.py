@@ -143,8 +143,8 @@ def main():
         "",
         *(moved or ["- nothing"]),
         "",
-        "Why, by family (the commits are in `git log dc8a9d2^..`): **drain/empty** of ipi-all "
-        "and quick-scan lost the locked add to one shared pages_drained line that the emulation "
+        "Why, by family (the commits are in `git log dc8a9d2^..`): **drain/empty** and "
+        "**drain/swap_cpuset** of ipi-all and quick-scan lost the locked add to one shared pages_drained line that the emulation "
         "made for every CPU and zone on every drain (the kernel makes no such store; dc8a9d2), "
         "and gained 2.6.32-3.4's global call_function queue (8b4b0fd); the two are not "
         "separated here. **dirty/** now does the kernel's proportion accounting (task_dirty_inc per "

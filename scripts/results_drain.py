@@ -45,6 +45,20 @@ def big_table(path):
     return "\n".join(rows)
 
 
+def kernel_irqs_per_call(path):
+    """ipi/unicast/kernel: the target PU's function-call interrupts per call (/proc/interrupts CAL)."""
+    with open(path) as f:
+        runs = [b for b in json.load(f)["benchmarks"]
+                if b["run_name"].startswith("ipi/unicast/kernel/") and b.get("run_type") == "iteration"
+                and "function_call_irqs" in b]
+    if not runs:
+        return "ipi/unicast/kernel reported no function_call_irqs here (no /proc/interrupts CAL line)."
+    values = sorted(b["function_call_irqs"] for b in runs)
+    return (f"ipi/unicast/kernel: the target's PU took {values[0]:.3f} to {values[-1]:.3f} "
+            f"function-call interrupts per call over {len(values)} runs (/proc/interrupts CAL: "
+            "one real IPI per emulated one), so its time is a real interrupt's plus the mailbox.")
+
+
 def main():
     setup()
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,6 +71,7 @@ def main():
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         floor, drain, big = script("floor_table.py", p_floor), script("quick_tables.py", p_drain), \
             big_table(p_big)
+        irqs = kernel_irqs_per_call(p_floor)
         with open(p_big) as f:
             benches = json.load(f)["benchmarks"]
         series = {}
@@ -87,6 +102,8 @@ def main():
         "### The emulated IPI beside its floor (same run)",
         "",
         floor,
+        "",
+        irqs,
         "",
         "### drain_all_pages per variant: all lists empty (drain/empty), and a swapping cpuset "
         "draining every 256 allocations while the other CPU runs a victim loop or idles "
