@@ -72,6 +72,22 @@ static int take_flag(const char *arg, const char *name, bool *slot, int *status)
 	return 1;
 }
 
+/* "--list" or "--list=text|json". */
+static int take_list(const char *arg, struct mmscale_cli *o, int *status)
+{
+	const char *v = option_value(arg, "--list");
+
+	if (!v)
+		return 0;
+	if (o->list)
+		*status = usage_error("%s", "--list is given twice");
+	else if (strchr(arg, '=') && strcmp(v, "text") && strcmp(v, "json"))
+		*status = usage_error("--list: '%s' is not text or json", v);
+	o->list = true;
+	o->list_json = strcmp(v, "json") == 0;
+	return 1;
+}
+
 /* "--describe" or "--describe=text|json". */
 static int take_describe(const char *arg, struct mmscale_cli *o, int *status)
 {
@@ -182,7 +198,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--cpus", &o->cpus, &status) ||
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
-		    take_flag(a, "--list", &o->list, &status) ||
+		    take_list(a, o, &status) ||
 		    take_describe(a, o, &status) ||
 		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status) ||
 		    take_flag(a, "--verify-placement", &o->verify_placement, &status))

@@ -5,6 +5,7 @@
 
 #include <hwloc.h>
 
+#include "mmscale/harness.h"
 #include "mmscale/topology.h"
 
 /* Distance matrices are printed in full up to this many nodes, summarised beyond. */
@@ -177,7 +178,7 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 	}
 }
 
-static void json_string(FILE *out, const char *s)
+void mmscale_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -212,7 +213,7 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 
 	mmscale_topology_summary(t, summary, sizeof(summary));
 	fputs("{\"topology\": {\"summary\": ", out);
-	json_string(out, summary);
+	mmscale_json_string(out, summary);
 	fprintf(out, ", \"stand_in\": %s, \"nodes\": %d, \"pus\": %d, \"real_pus\": %d},\n",
 		mmscale_topology_stand_in(t) ? "true" : "false", t->nr_nodes, t->nr_pus,
 		t->nr_real_pus);
@@ -247,7 +248,7 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 		fprintf(out, "%s\n  {\"node\": %d, \"pus\": %d, \"memory_bytes\": %llu, "
 			"\"memory_node\": %d, \"cpus\": ", n ? "," : "", n, t->nodes[n].nr_pus,
 			(unsigned long long)t->nodes[n].memory, t->nodes[n].mem_node);
-		json_string(out, cpus ? cpus : "");
+		mmscale_json_string(out, cpus ? cpus : "");
 		fputc('}', out);
 		free(cpus);
 	}

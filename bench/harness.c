@@ -32,6 +32,34 @@ static struct registration *registrations;
 
 static _Thread_local struct mmscale_papi_thread this_papi;
 
+/* A counts_machine_wide case's window (mmscale_machine_counts_begin/end). */
+static _Thread_local struct {
+	struct mmscale_counts start, delta;
+	bool begun, ended;
+} machine_window;
+
+void mmscale_machine_counts_begin(void)
+{
+	mmscale_counts_sum_all(&machine_window.start);
+	machine_window.begun = true;
+	machine_window.ended = false;
+}
+
+void mmscale_machine_counts_end(void)
+{
+	struct mmscale_counts end;
+
+	mmscale_counts_sum_all(&end);
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		machine_window.delta.v[c] = end.v[c] - machine_window.start.v[c];
+	machine_window.ended = machine_window.begun;
+}
+
+const struct mmscale_counts *mmscale_machine_counts(void)
+{
+	return &machine_window.delta;
+}
+
 static void hook_start(struct mmscale_state *st)
 {
 	(void)st;
@@ -93,11 +121,50 @@ static int run_teardown(void *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* The counts this thread publishes: the machine's window, or its own. */
+static void published_counts(const struct registration *reg, struct mmscale_counts *counts)
+{
+	if (reg->run.c->counts_machine_wide && machine_window.ended)
+		*counts = machine_window.delta;
+	else
+		mmscale_counts_snapshot(counts);
+}
+
+/*
+ * The variant's claim, against what this thread publishes: exact, per
+ * operation. Machine-wide counts are claimed for the thread that marked the
+ * window; per-thread counts for every thread. A difference fails the run.
+ */
+static void check_claim(struct mmscale_state *st, const struct registration *reg,
+			const struct mmscale_counts *counts)
+{
+	const struct mmscale_case *c = reg->run.c;
+	struct mmscale_claim claim = { 0 };
+	int64_t ops = mmscale_iterations(st);
+	char msg[512];
+	int len = 0;
+
+	if (!c->claim || ops <= 0 || (c->counts_machine_wide && !machine_window.ended) ||
+	    !c->claim(&reg->run, &claim))
+		return;
+	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
+		if ((claim.which & MMSCALE_COUNT_BIT(i)) &&
+		    counts->v[i] != claim.v[i] * (uint64_t)ops && len < (int)sizeof(msg) - 1)
+			len += snprintf(msg + len, sizeof(msg) - (size_t)len,
+					"%s%s %.4g per operation, the row claims %llu",
+					len ? "; " : "", mmscale_count_name(i),
+					(double)counts->v[i] / (double)ops,
+					(unsigned long long)claim.v[i]);
+	if (len)
+		mmscale_skip_with_error(st, msg);
+}
+
 static void publish(struct mmscale_state *st, const struct registration *reg)
 {
 	struct mmscale_counts counts;
 
-	mmscale_counts_snapshot(&counts);
+	published_counts(reg, &counts);
+	check_claim(st, reg, &counts);
 	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
 		if (reg->run.c->counts & MMSCALE_COUNT_BIT(c))
 			mmscale_counter_set(st, mmscale_count_name(c), (double)counts.v[c],
@@ -147,6 +214,7 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 		return;
 	}
 	mmscale_counts_reset();
+	machine_window.begun = machine_window.ended = false;
 	mmscale_papi_thread_begin(&this_papi);
 
 	reg->run.c->body(st, &reg->run);
@@ -161,6 +229,7 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 }
 
 static void add_variants_context(void);
+static void add_families_context(void);
 
 int mmscale_default_threads(const struct mmscale_plan *p, int *out, int max)
 {
@@ -287,8 +356,8 @@ int mmscale_harness_register(const struct mmscale_plan *p, const int *threads,
 				continue;
 			}
 			for (size_t v = 0; v < c->nr_variants; v++)
-				if (register_one(p, c, &c->variants[v], threads, nr_threads,
-						 err, errlen))
+				if (register_one(p, c, mmscale_case_variant(c, v), threads,
+						 nr_threads, err, errlen))
 					return -1;
 		}
 	}
@@ -351,7 +420,7 @@ static void add_variants_context(void)
 
 			len += strlen(c->name) + 2;
 			for (size_t v = 0; v < c->nr_variants; v++)
-				len += strlen(c->variants[v].name) + 1;
+				len += strlen(mmscale_case_variant(c, v)->name) + 1;
 		}
 	buf = calloc(1, len);
 	if (!buf)
@@ -366,10 +435,26 @@ static void add_variants_context(void)
 						 c->name);
 			for (size_t v = 0; v < c->nr_variants; v++)
 				used += (size_t)snprintf(buf + used, len - used, "%s%s", v ? "," : "",
-							 c->variants[v].name);
+							 mmscale_case_variant(c, v)->name);
 		}
 	mmscale_gbench_add_context("mmscale_variants", buf);
 	free(buf);
+	add_families_context();
+}
+
+/* mmscale_families: what --list=json prints, for scripts reading the results alone. */
+static void add_families_context(void)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+
+	if (!f)
+		return;
+	mmscale_list_json(f);
+	if (fclose(f) == 0 && json)
+		mmscale_gbench_add_context("mmscale_families", json);
+	free(json);
 }
 
 void mmscale_list_cases(FILE *out)
@@ -384,11 +469,69 @@ void mmscale_list_cases(FILE *out)
 					      "thread sweep";
 
 			fprintf(out, "%-28s %s [%s]\n", c->name, c->summary, threads);
-			for (size_t v = 0; v < c->nr_variants; v++)
-				fprintf(out, "  %-26s %s (%s)\n", c->variants[v].name,
-					c->variants[v].summary, c->variants[v].source);
+			for (size_t v = 0; v < c->nr_variants; v++) {
+				const struct mmscale_variant *var = mmscale_case_variant(c, v);
+
+				fprintf(out, "  %-26s %s (%s)\n", var->name, var->summary,
+					var->source);
+			}
 		}
 	}
+}
+
+void mmscale_list_json(FILE *out)
+{
+	static const char *const threads_kind[] = { "one", "pair", "sweep" };
+	bool first_case = true;
+
+	fputc('[', out);
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
+		const struct mmscale_case_table *tab = mmscale_case_tables[t];
+
+		for (size_t i = 0; table_enabled(tab) && i < tab->nr_cases; i++) {
+			const struct mmscale_case *c = &tab->cases[i];
+			bool first = true;
+
+			fputs(first_case ? "\n{\"name\": " : ",\n{\"name\": ", out);
+			first_case = false;
+			mmscale_json_string(out, c->name);
+			fputs(", \"summary\": ", out);
+			mmscale_json_string(out, c->summary);
+			fprintf(out, ", \"threads\": \"%s\", \"baseline\": ", threads_kind[c->threads]);
+			if (c->nr_variants)
+				mmscale_json_string(out, mmscale_case_variant(c, 0)->name);
+			else
+				fputs("null", out);
+			fputs(", \"variants\": [", out);
+			for (size_t v = 0; v < c->nr_variants; v++) {
+				const struct mmscale_variant *var = mmscale_case_variant(c, v);
+
+				fputs(v ? ", {\"name\": " : "{\"name\": ", out);
+				mmscale_json_string(out, var->name);
+				fputs(", \"summary\": ", out);
+				mmscale_json_string(out, var->summary);
+				fputs(", \"source\": ", out);
+				mmscale_json_string(out, var->source);
+				fputc('}', out);
+			}
+			fputs("], \"metrics\": [", out);
+			for (size_t m = 0; m < c->nr_metrics; m++) {
+				fputs(m ? ", {\"name\": " : "{\"name\": ", out);
+				mmscale_json_string(out, c->metrics[m].name);
+				fputs(", \"label\": ", out);
+				mmscale_json_string(out, c->metrics[m].label);
+				fprintf(out, ", \"exact\": %s}", c->metrics[m].exact ? "true" : "false");
+			}
+			fputs("], \"counts\": [", out);
+			for (int k = 0; k < MMSCALE_NR_COUNTS; k++)
+				if (c->counts & MMSCALE_COUNT_BIT(k)) {
+					fprintf(out, "%s\"%s\"", first ? "" : ", ", mmscale_count_name(k));
+					first = false;
+				}
+			fprintf(out, "], \"machine_wide\": %s}", c->counts_machine_wide ? "true" : "false");
+		}
+	}
+	fputs("\n]\n", out);
 }
 
 const struct mmscale_case *mmscale_find_case(const char *name)

@@ -34,7 +34,7 @@
 static const char usage[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
-"               [--list | --describe | --c2c-matrix | --verify-placement] [--help]\n"
+"               [--list[=json] | --describe[=json] | --c2c-matrix | --verify-placement] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
 "per thread, with exact operation counts, PAPI counters where the machine has them,\n"
@@ -55,7 +55,9 @@ static const char usage[] =
 "                       'none' for none). Events this machine lacks are dropped with a note;\n"
 "                       a name PAPI does not know is an error.\n"
 "\0"
-"  --list               print every case with its variants and exit\n"
+"  --list[=json]        print every case with its variants and exit; json: also each\n"
+"                       case's baseline, the metrics its tables show (which are exact\n"
+"                       counts) and its operation counts, for scripts\n"
 "  --describe[=json]    print the topology and the placement plan and exit (runs nothing);\n"
 "                       =json: the same as one JSON object, for scripts\n"
 "  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
@@ -323,7 +325,10 @@ static int run(struct mmscale_cli *o)
 		return 0;
 	}
 	if (o->list) {
-		mmscale_list_cases(stdout);
+		if (o->list_json)
+			mmscale_list_json(stdout);
+		else
+			mmscale_list_cases(stdout);
 		return 0;
 	}
 	if (o->placement && mmscale_parse_placement(o->placement, &placement) != 0)

@@ -54,17 +54,22 @@ static void overhead_shim_batch(struct mmscale_state *st)
 	__asm__ __volatile__("" : : "r"(x));
 }
 
-typedef void (*overhead_fn)(struct mmscale_state *st);
+/* harness/overhead's variants: the loop around the trivial body. */
+struct overhead_variant {
+	struct mmscale_variant v;
+	void (*loop)(struct mmscale_state *st);
+};
 
 static void overhead_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	((overhead_fn)run->v->impl)(st);
+	container_of(run->v, struct overhead_variant, v)->loop(st);
 }
 
-static const struct mmscale_variant overhead_variants[] = {
-	{ "raw", "plain C loop, one batch: two clock reads around it", "harness", overhead_raw },
-	{ "shim", "mmscale_keep_running() per operation", "harness", overhead_shim },
-	{ "shim-batch", "mmscale_keep_running_batch(1024)", "harness", overhead_shim_batch },
+static const struct overhead_variant overhead_variants[] = {
+	{ { "raw", "plain C loop, one batch: two clock reads around it", "harness" },
+	  overhead_raw },
+	{ { "shim", "mmscale_keep_running() per operation", "harness" }, overhead_shim },
+	{ { "shim-batch", "mmscale_keep_running_batch(1024)", "harness" }, overhead_shim_batch },
 };
 
 static const struct mmscale_case overhead_cases[] = {
@@ -73,8 +78,7 @@ static const struct mmscale_case overhead_cases[] = {
 		.summary = "a trivial body through the shim beside the same body in a raw loop",
 		.body = overhead_body,
 		.threads = MMSCALE_THREADS_ONE,
-		.variants = overhead_variants,
-		.nr_variants = ARRAY_SIZE(overhead_variants),
+		MMSCALE_VARIANT_ROWS(overhead_variants),
 	},
 };
 

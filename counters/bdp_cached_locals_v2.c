@@ -23,6 +23,8 @@
 #define BDP_CACHED_LOCALS_LIMITS
 #include "mmscale/mm/writeback.h"
 
+#include "bdp_variants.h"
+
 /* The kernel mixes long and unsigned long in these comparisons; kept verbatim. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
@@ -194,4 +196,4 @@ static void balance_dirty_pages(struct address_space *mapping)
 		pdflush_operation(background_writeout, 0);
 }
 
-const balance_dirty_pages_fn bdp_cached_locals_v2 = balance_dirty_pages;
+MMSCALE_VARIANT_SYMBOL(bdp_cached_locals_v2, balance_dirty_pages);

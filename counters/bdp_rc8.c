@@ -13,6 +13,8 @@
  */
 #include "mmscale/mm/writeback.h"
 
+#include "bdp_variants.h"
+
 /* The kernel mixes long and unsigned long in these comparisons; kept verbatim. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
@@ -126,4 +128,4 @@ static void balance_dirty_pages(struct address_space *mapping)
 		pdflush_operation(background_writeout, 0);
 }
 
-const balance_dirty_pages_fn bdp_2_6_31_rc8 = balance_dirty_pages;
+MMSCALE_VARIANT_SYMBOL(bdp_2_6_31_rc8, balance_dirty_pages);

@@ -22,8 +22,7 @@
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
-extern const balance_dirty_pages_fn bdp_2_6_31_rc8, bdp_reorder_v1, bdp_cached_locals_v2,
-	bdp_cached_locals_v2_wu;
+#include "bdp_variants.h"
 
 struct counters_run {
 	struct writeback_world *world;
@@ -122,7 +121,12 @@ static unsigned long read_cached(int k)
 	return sum;
 }
 
-typedef unsigned long (*global_read_fn)(int k);
+/* vmstat/global_read's variants: how k items needed READ_USES times each are read. */
+struct global_read_variant {
+	struct mmscale_variant v;
+	unsigned long (*read)(int k);
+	unsigned int global_reads_per_item;	/* claim: global_page_state calls per item */
+};
 
 /* The writer CPU folds into the same line as fast as it can: every call folds. */
 static void fold_writer(void *arg)
@@ -156,7 +160,7 @@ static int global_read_setup(struct mmscale_run *run, int nr_threads, char *err,
 
 static void global_read_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	global_read_fn fn = (global_read_fn)run->v->impl;
+	unsigned long (*fn)(int k) = container_of(run->v, struct global_read_variant, v)->read;
 	int k = (int)run->args[0];
 	unsigned long sum = 0;
 
@@ -164,6 +168,21 @@ static void global_read_body(struct mmscale_state *st, struct mmscale_run *run)
 		for (int i = 0; i < READ_BATCH; i++)
 			sum += fn(k);
 	__asm__ __volatile__("" : : "r"(sum));
+}
+
+static void global_read_one_op(struct mmscale_run *run)
+{
+	container_of(run->v, struct global_read_variant, v)->read((int)run->args[0]);
+}
+
+/* Each reader's own reads: READ_USES x k re-reading, k caching, whatever the writers do. */
+static bool global_read_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct global_read_variant *row = container_of(run->v, struct global_read_variant, v);
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_GLOBAL_READS] = (u64)row->global_reads_per_item * (u64)run->args[0];
+	return true;
 }
 
 /* vmstat/mod: one counter update per call on the CPU's own zone. */
@@ -179,7 +198,11 @@ static void mod_mod(struct zone *zone)
 	__mod_zone_page_state(zone, NR_FILE_DIRTY, 1);
 }
 
-typedef void (*mod_fn)(struct zone *zone);
+/* vmstat/mod's variants: the update function. */
+struct mod_variant {
+	struct mmscale_variant v;
+	void (*mod)(struct zone *zone);
+};
 
 static int plain_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
@@ -189,7 +212,7 @@ static int plain_setup(struct mmscale_run *run, int nr_threads, char *err, size_
 
 static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	mod_fn fn = (mod_fn)run->v->impl;
+	void (*fn)(struct zone *zone) = container_of(run->v, struct mod_variant, v)->mod;
 	struct zone *zone = local_zone(smp_processor_id());
 
 	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
@@ -210,7 +233,14 @@ static s64 percpu_sum(struct percpu_counter *fbc)
 	return percpu_counter_sum_positive(fbc);
 }
 
-typedef s64 (*percpu_read_fn)(struct percpu_counter *fbc);
+/* percpu/read_vs_sum's variants: the read, and its claim per call. */
+struct percpu_read_variant {
+	struct mmscale_variant v;
+	s64 (*read)(struct percpu_counter *fbc);
+	unsigned int bdi_reads;		/* approximate reads */
+	unsigned int slots_per_cpu;	/* per-CPU slots read, per online CPU */
+	unsigned int locks;		/* fbc->lock acquisitions */
+};
 
 static int percpu_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
@@ -229,7 +259,8 @@ static int percpu_setup(struct mmscale_run *run, int nr_threads, char *err, size
 static void percpu_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct counters_run *cr = run->data;
-	percpu_read_fn fn = (percpu_read_fn)run->v->impl;
+	s64 (*fn)(struct percpu_counter *fbc) =
+		container_of(run->v, struct percpu_read_variant, v)->read;
 	s64 sum = 0;
 
 	/* Leave a delta in this CPU's slot, as a busy bdi has. */
@@ -238,6 +269,27 @@ static void percpu_body(struct mmscale_state *st, struct mmscale_run *run)
 		for (int i = 0; i < READ_BATCH; i++)
 			sum += fn(&cr->fbc);
 	__asm__ __volatile__("" : : "r"(sum));
+}
+
+static void percpu_one_op(struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+
+	container_of(run->v, struct percpu_read_variant, v)->read(&cr->fbc);
+}
+
+/* One read: one shared load; one sum: the lock and every online CPU's slot. */
+static bool percpu_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct percpu_read_variant *row = container_of(run->v, struct percpu_read_variant, v);
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |
+		     MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |
+		     MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES);
+	out->v[MMSCALE_BDI_READS] = row->bdi_reads;
+	out->v[MMSCALE_PERCPU_SUM_SLOTS] = (u64)row->slots_per_cpu * num_online_cpus();
+	out->v[MMSCALE_LOCK_ACQUIRES] = row->locks;
+	return true;
 }
 
 /* bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no flusher busy. */
@@ -259,7 +311,8 @@ static struct address_space *my_mapping(struct mmscale_run *run)
 	struct counters_run *cr = run->data;
 	struct address_space *mapping = &cr->world->mappings[smp_processor_id()];
 
-	mapping->balance_dirty_pages = *(const balance_dirty_pages_fn *)run->v->impl;
+	mapping->balance_dirty_pages =
+		container_of(run->v, struct bdp_variant, v)->balance_dirty_pages;
 	return mapping;
 }
 
@@ -269,6 +322,24 @@ static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
 
 	while (mmscale_keep_running(st))
 		mapping->balance_dirty_pages(mapping);
+}
+
+static void bdp_one_op(struct mmscale_run *run)
+{
+	struct address_space *mapping = my_mapping(run);
+
+	mapping->balance_dirty_pages(mapping);
+}
+
+/* The row's claim for one unthrottled call, on every thread. */
+static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_READS);
+	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
+	out->v[MMSCALE_BDI_READS] = row->bdi_reads;
+	return true;
 }
 
 /*
@@ -353,38 +424,56 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 			    MMSCALE_COUNTER_AVG_ITERATIONS);
 }
 
-static const struct mmscale_variant global_read_variants[] = {
-	{ "repeated", "global_page_state() at every use (2.6.31-rc8's habit)",
-	  "seed 000/003", read_repeated },
-	{ "cached", "each item read once into a local and reused (the v2 patch's idea)",
-	  "seed 000", read_cached },
+static const struct global_read_variant global_read_variants[] = {
+	{ { "repeated", "global_page_state() at every use (2.6.31-rc8's habit)", "seed 000/003" },
+	  read_repeated, READ_USES },
+	{ { "cached", "each item read once into a local and reused (the v2 patch's idea)",
+	    "seed 000" },
+	  read_cached, 1 },
 };
 
-static const struct mmscale_variant mod_variants[] = {
-	{ "inc", "__inc_zone_state: fold past the threshold with a half-threshold overstep",
-	  "mm/vmstat.c 2.6.31", mod_inc },
-	{ "mod", "__mod_zone_page_state(+1): fold past the threshold, no overstep",
-	  "mm/vmstat.c 2.6.31", mod_mod },
+static const struct mod_variant mod_variants[] = {
+	{ { "inc", "__inc_zone_state: fold past the threshold with a half-threshold overstep",
+	    "mm/vmstat.c 2.6.31" },
+	  mod_inc },
+	{ { "mod", "__mod_zone_page_state(+1): fold past the threshold, no overstep",
+	    "mm/vmstat.c 2.6.31" },
+	  mod_mod },
 };
 
-static const struct mmscale_variant percpu_variants[] = {
-	{ "read", "percpu_counter_read_positive: one shared load (bdi_stat)",
-	  "lib/percpu_counter.c 2.6.31", percpu_read },
-	{ "sum", "percpu_counter_sum_positive: lock, walk every online CPU (bdi_stat_sum)",
-	  "lib/percpu_counter.c 2.6.31", percpu_sum },
+static const struct percpu_read_variant percpu_variants[] = {
+	{ { "read", "percpu_counter_read_positive: one shared load (bdi_stat)",
+	    "lib/percpu_counter.c 2.6.31" },
+	  percpu_read, 1, 0, 0 },
+	{ { "sum", "percpu_counter_sum_positive: lock, walk every online CPU (bdi_stat_sum)",
+	    "lib/percpu_counter.c 2.6.31" },
+	  percpu_sum, 0, 1, 1 },
 };
 
-/* The balance_dirty_pages variants: one file each, counters/bdp_*.c. */
-static const struct mmscale_variant bdp_variants[] = {
-	{ "2.6.31-rc8", "baseline: clip_bdi_dirty_limit, globals re-read after the loop",
-	  "Linux 2.6.31-rc8 mm/page-writeback.c", &bdp_2_6_31_rc8 },
-	{ "reorder-v1", "dirty_exceeded cleared only on the first exit (reconstructed)",
-	  "seed 001, RFC 2009-07-24", &bdp_reorder_v1 },
-	{ "cached-locals-v2", "no clip_bdi_dirty_limit, one limit test, locals reused",
-	  "seed 000, RFC v2 2009-09-04, never merged as posted", &bdp_cached_locals_v2 },
-	{ "cached-locals-v2+wu", "v2 with Wu Fengguang's pages_written simplification",
-	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)",
-	  &bdp_cached_locals_v2_wu },
+/* The balance_dirty_pages variants: one row each in bdp_variants.h. */
+#define BDP_ROW(symbol, name, summary, source, global, bdi)		\
+	{ { name, summary, source }, symbol, global, bdi },
+const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
+#undef BDP_ROW
+const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
+
+/* The tables of each family's variants (scripts/quick_tables.py), in order. */
+#define METRIC_TIME		{ "time", "ns per operation (lower is better)", false }
+#define METRIC_GLOBAL_READS	{ "global_reads", "global_page_state calls per operation (exact)", true }
+#define METRIC_BDI_READS	{ "bdi_reads", "bdi_stat reads per operation (exact)", true }
+
+static const struct mmscale_metric global_read_metrics[] = { METRIC_TIME, METRIC_GLOBAL_READS };
+static const struct mmscale_metric mod_metrics[] = {
+	METRIC_TIME,
+	{ "folds", "folds into shared counters per operation (exact)", true },
+};
+static const struct mmscale_metric bdp_metrics[] = {
+	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+};
+static const struct mmscale_metric dirty_metrics[] = {
+	{ "MiB_per_s", "MiB/s (higher is better)", false },
+	{ "bdp_share", "share of time in balance_dirty_pages", false },
+	METRIC_GLOBAL_READS, METRIC_BDI_READS,
 };
 
 static const int64_t global_read_args[][MMSCALE_MAX_ARGS] = {
@@ -413,8 +502,10 @@ static const struct mmscale_case counter_cases[] = {
 		.counts = COUNTS_VMSTAT,
 		.setup = global_read_setup,
 		.teardown = counters_teardown,
-		.variants = global_read_variants,
-		.nr_variants = ARRAY_SIZE(global_read_variants),
+		.claim = global_read_claim,
+		.one_op = global_read_one_op,
+		MMSCALE_VARIANT_ROWS(global_read_variants),
+		MMSCALE_METRICS(global_read_metrics),
 		.args = global_read_args,
 		.nr_args_rows = ARRAY_SIZE(global_read_args),
 		.nr_args = 2,
@@ -429,8 +520,8 @@ static const struct mmscale_case counter_cases[] = {
 		.counts = COUNTS_VMSTAT,
 		.setup = plain_setup,
 		.teardown = counters_teardown,
-		.variants = mod_variants,
-		.nr_variants = ARRAY_SIZE(mod_variants),
+		MMSCALE_VARIANT_ROWS(mod_variants),
+		MMSCALE_METRICS(mod_metrics),
 	},
 	{
 		.name = "percpu/read_vs_sum",
@@ -442,8 +533,9 @@ static const struct mmscale_case counter_cases[] = {
 			  MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES),
 		.setup = percpu_setup,
 		.teardown = counters_teardown,
-		.variants = percpu_variants,
-		.nr_variants = ARRAY_SIZE(percpu_variants),
+		.claim = percpu_claim,
+		.one_op = percpu_one_op,
+		MMSCALE_VARIANT_ROWS(percpu_variants),
 	},
 	{
 		.name = "bdp",
@@ -453,8 +545,10 @@ static const struct mmscale_case counter_cases[] = {
 		.counts = COUNTS_BDP,
 		.setup = bdp_setup,
 		.teardown = counters_teardown,
-		.variants = bdp_variants,
-		.nr_variants = ARRAY_SIZE(bdp_variants),
+		.claim = bdp_claim,
+		.one_op = bdp_one_op,
+		MMSCALE_VARIANT_ROWS(bdp_variants),
+		MMSCALE_METRICS(bdp_metrics),
 	},
 	{
 		.name = "dirty",
@@ -465,8 +559,8 @@ static const struct mmscale_case counter_cases[] = {
 		.counts = COUNTS_BDP,
 		.setup = dirty_setup,
 		.teardown = counters_teardown,
-		.variants = bdp_variants,
-		.nr_variants = ARRAY_SIZE(bdp_variants),
+		MMSCALE_VARIANT_ROWS(bdp_variants),
+		MMSCALE_METRICS(dirty_metrics),
 		.args = dirty_args,
 		.nr_args_rows = ARRAY_SIZE(dirty_args),
 		.nr_args = 1,

@@ -27,8 +27,23 @@
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
 
-extern const struct drain_variant_ops drain_ops_ipi_all, drain_ops_quick_scan,
-	drain_ops_count_check, drain_ops_ipi_mask, drain_ops_workqueue, drain_ops_remote;
+#include "drain_variants.h"
+
+/* The ipi/ cases' variants: the doorbell that carries the emulated IPI. */
+struct ipi_variant {
+	struct mmscale_variant v;
+	enum mmscale_ipi_mechanism mechanism;
+};
+
+static const struct drain_variant *drain_row(const struct mmscale_run *run)
+{
+	return container_of(run->v, struct drain_variant, v);
+}
+
+static enum mmscale_ipi_mechanism ipi_row_mechanism(const struct mmscale_run *run)
+{
+	return container_of(run->v, struct ipi_variant, v)->mechanism;
+}
 
 enum partner_loop {
 	PARTNER_IDLE,		/* answer calls; spin or sleep per the mechanism */
@@ -203,17 +218,6 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	return status;
 }
 
-/* Publish what the whole machine did during [start, end] as this thread's counts. */
-static void publish_machine_counts(const struct mmscale_counts *start)
-{
-	struct mmscale_counts end;
-
-	mmscale_counts_sum_all(&end);
-	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
-		__atomic_store_n(&mmscale_this_counts.v[c], end.v[c] - start->v[c],
-				 __ATOMIC_RELAXED);
-}
-
 static bool ipi_failed(struct mmscale_state *st)
 {
 	if (!ipi_error()[0])
@@ -225,7 +229,7 @@ static bool ipi_failed(struct mmscale_state *st)
 /* drain/empty: drain_all_pages on a machine whose lists are all empty. */
 static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	const struct drain_variant_ops *ops = run->v->impl;
+	const struct drain_variant_ops *ops = drain_row(run)->ops;
 
 	/* The variant's kernel's kernel/smp.c, unless --smp-model forces one. */
 	return drain_setup_machine(run, nr_threads, (unsigned int)run->args[0], mmscale_params.ipi,
@@ -234,19 +238,51 @@ static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_
 
 static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	struct mmscale_counts start;
-
 	(void)run;
 	ipi_cpu_online();
 	cpu_set_activity("calling drain_all_pages");
-	mmscale_counts_sum_all(&start);
+	mmscale_machine_counts_begin();
 	while (mmscale_keep_running(st)) {
 		drain_ops->drain_all_pages();
 		if (ipi_failed(st))
 			break;
 	}
-	publish_machine_counts(&start);
+	mmscale_machine_counts_end();
 	ipi_cpu_offline();
+}
+
+static void empty_one_op(struct mmscale_run *run)
+{
+	(void)run;
+	ipi_cpu_online();
+	drain_ops->drain_all_pages();
+	ipi_cpu_offline();
+}
+
+/*
+ * The row's claim for one drain on C = args[0] CPUs and the Z zones the run
+ * populated; plus call_function.lock: the 2.6.32-3.4 smp.c takes it twice
+ * per smp_call_function_many to two or more CPUs (queue, and the last
+ * target's unlink), never for one target (the single-call path) or in the
+ * 3.9+ generation. One caller only: concurrent drains overlap.
+ */
+static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct drain_variant *row = drain_row(run);
+	u64 cpus = (u64)run->args[0], zones = (u64)nr_populated_zones();
+	u64 ipis = row->ipis_per_other_cpu * (cpus - 1);
+
+	if (run->nr_threads != 1)
+		return false;
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) |
+		     MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) |
+		     MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS);
+	out->v[MMSCALE_LOCK_ACQUIRES] = row->zone_locks_per_cpu_zone * cpus * zones;
+	out->v[MMSCALE_IPIS_SENT] = ipis;
+	out->v[MMSCALE_IPIS_HANDLED] = ipis;
+	out->v[MMSCALE_CALL_FUNCTION_LOCKS] =
+		ipi_smp_model() == MMSCALE_SMP_GLOBAL_QUEUE && ipis >= 2 ? 2 : 0;
+	return true;
 }
 
 /*
@@ -261,7 +297,7 @@ static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 
 static int swap_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	const struct drain_variant_ops *ops = run->v->impl;
+	const struct drain_variant_ops *ops = drain_row(run)->ops;
 
 	return drain_setup_machine(run, nr_threads, nr_cpu_ids, mmscale_params.ipi, ops,
 				   ops->smp_model, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
@@ -288,7 +324,6 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	int every = (int)run->args[0];
 	struct page *held[HELD] = { NULL };
 	u64 *lat = calloc(MAX_DRAINS, sizeof(*lat));
-	struct mmscale_counts start;
 	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
 	long drains = 0;
 	bool failed = false;
@@ -296,7 +331,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	ipi_cpu_online();
 	cpu_set_activity("cpuset: allocating and freeing");
 	if (mmscale_thread_index(st) == 0)
-		mmscale_counts_sum_all(&start);
+		mmscale_machine_counts_begin();
 	while (mmscale_keep_running_batch(st, n)) {
 		unsigned int spins = 0;
 
@@ -347,9 +382,10 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 		u64 units = victim_units_total(dr) - u0;
 		double secs = (double)(now_ns() - t0) * 1e-9;
 		long total = atomic_long_read(&dr->drains);
-		struct mmscale_counts *me = &mmscale_this_counts;
+		const struct mmscale_counts *me;
 
-		publish_machine_counts(&start);
+		mmscale_machine_counts_end();
+		me = mmscale_machine_counts();
 		if (total > 0) {
 			mmscale_counter_set(st, "ipis_per_drain",
 					    (double)me->v[MMSCALE_IPIS_SENT] / (double)total, 0);
@@ -394,7 +430,7 @@ static void ipi_nop(void *info)
 
 static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	enum mmscale_ipi_mechanism m = (enum mmscale_ipi_mechanism)(uintptr_t)run->v->impl;
+	enum mmscale_ipi_mechanism m = ipi_row_mechanism(run);
 	unsigned int online = run->c->arg0_cpus ? (unsigned int)run->args[0] : 2;
 
 	/*
@@ -409,7 +445,7 @@ static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, si
 /* --ipi=kernel where the kernel refuses membarrier: the spin doorbell ran. */
 static void label_ipi_fallback(struct mmscale_state *st, const struct mmscale_run *run)
 {
-	if ((enum mmscale_ipi_mechanism)(uintptr_t)run->v->impl == MMSCALE_IPI_KERNEL &&
+	if (ipi_row_mechanism(run) == MMSCALE_IPI_KERNEL &&
 	    ipi_mechanism() != MMSCALE_IPI_KERNEL)
 		mmscale_set_label(st, "no membarrier IPI here: the spin doorbell ran");
 }
@@ -418,17 +454,16 @@ static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	int target_pu = mmscale_machine_plan()->cpu[1].run_pu;
 	long long irqs0 = mmscale_function_call_irqs(target_pu), irqs1;
-	struct mmscale_counts start;
 
 	ipi_cpu_online();
-	mmscale_counts_sum_all(&start);
+	mmscale_machine_counts_begin();
 	while (mmscale_keep_running(st)) {
 		smp_call_function_single(1, ipi_nop, NULL, 1);
 		if (ipi_failed(st))
 			break;
 	}
 	irqs1 = mmscale_function_call_irqs(target_pu);
-	publish_machine_counts(&start);
+	mmscale_machine_counts_end();
 	/* Real interrupts the target's PU took: 1 per call only with --ipi=kernel. */
 	if (irqs0 >= 0 && irqs1 >= 0)
 		mmscale_counter_set(st, "function_call_irqs", (double)(irqs1 - irqs0),
@@ -439,47 +474,34 @@ static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
 
 static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	struct mmscale_counts start;
-
 	ipi_cpu_online();
-	mmscale_counts_sum_all(&start);
+	mmscale_machine_counts_begin();
 	while (mmscale_keep_running(st)) {
 		smp_call_function(ipi_nop, NULL, 1);
 		if (ipi_failed(st))
 			break;
 	}
-	publish_machine_counts(&start);
+	mmscale_machine_counts_end();
 	label_ipi_fallback(st, run);
 	ipi_cpu_offline();
 }
 
-/* The drain_all_pages variants: one file each, drain/drain_*.c. */
-static const struct mmscale_variant drain_variants[] = {
-	{ "ipi-all", "on_each_cpu(drain_local_pages); empty lists still take zone->lock",
-	  "Linux 2.6.32 drain_pages over 2.6.38's free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)",
-	  &drain_ops_ipi_all },
-	{ "quick-scan", "free_pcppages_bulk scans the pcp lists before taking zone->lock",
-	  "seed 002, Jack Steiner 2011-02-15", &drain_ops_quick_scan },
-	{ "count-check", "drain_pages calls free_pcppages_bulk only if pcp->count",
-	  "2ff754fa, Linux 2.6.38", &drain_ops_count_check },
-	{ "ipi-mask", "IPIs only to CPUs with pages (on_each_cpu_mask)",
-	  "74046494ea68, Linux 3.4", &drain_ops_ipi_mask },
-	{ "workqueue", "per-CPU work items on mm_percpu_wq, flushed by the caller; concurrent callers skip (pcpu_drain_mutex)",
-	  "Linux 4.11: 0ccce3b92421 + bd233f538d51 + ce612879ddc7", &drain_ops_workqueue },
-	{ "remote", "per-pcp spinlock; the caller drains remote lists itself, no IPI",
-	  "443c2accd1b6, Linux 6.1", &drain_ops_remote },
-};
+/* The drain_all_pages variants: one row each in drain_variants.h. */
+#define DRAIN_ROW(ops_symbol, name, summary, source, locks, ipis)		\
+	{ { name, summary, source }, &ops_symbol, locks, ipis },
+const struct drain_variant drain_variants[] = { DRAIN_VARIANTS(DRAIN_ROW) };
+#undef DRAIN_ROW
+const size_t drain_nr_variants = ARRAY_SIZE(drain_variants);
 
-static const struct mmscale_variant ipi_variants[] = {
-	{ "spin", "polled per-CPU mailbox: the target looks at its queue", "harness",
-	  (const void *)(uintptr_t)MMSCALE_IPI_SPIN },
-	{ "futex", "futex wake of a sleeping target", "harness",
-	  (const void *)(uintptr_t)MMSCALE_IPI_FUTEX },
-	{ "signal", "pthread_kill real-time signal interrupting a busy target", "harness",
-	  (const void *)(uintptr_t)MMSCALE_IPI_SIGNAL },
-	{ "kernel", "a real IPI to the target's PU (membarrier), then the polled mailbox",
-	  "harness; Linux 5.10+ membarrier RSEQ with MEMBARRIER_CMD_FLAG_CPU",
-	  (const void *)(uintptr_t)MMSCALE_IPI_KERNEL },
+static const struct ipi_variant ipi_variants[] = {
+	{ { "spin", "polled per-CPU mailbox: the target looks at its queue", "harness" },
+	  MMSCALE_IPI_SPIN },
+	{ { "futex", "futex wake of a sleeping target", "harness" }, MMSCALE_IPI_FUTEX },
+	{ { "signal", "pthread_kill real-time signal interrupting a busy target", "harness" },
+	  MMSCALE_IPI_SIGNAL },
+	{ { "kernel", "a real IPI to the target's PU (membarrier), then the polled mailbox",
+	    "harness; Linux 5.10+ membarrier RSEQ with MEMBARRIER_CMD_FLAG_CPU" },
+	  MMSCALE_IPI_KERNEL },
 };
 
 static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {
@@ -490,6 +512,25 @@ static const char *const cpus_arg_names[] = { "cpus" };
 
 static const int64_t swap_args[][MMSCALE_MAX_ARGS] = { { 256, 1 }, { 256, 0 } };
 static const char *const swap_arg_names[] = { "drain_every", "victims" };
+
+/* The tables of the drain variants (scripts/quick_tables.py), in order. */
+static const struct mmscale_metric empty_metrics[] = {
+	{ "time", "ns per operation (lower is better)", false },
+	{ "lock_acquires", "spin_lock acquisitions (zone->lock; remote: pcp->lock too) per "
+	  "operation, machine-wide (exact)", true },
+	{ "ipis_sent", "IPIs sent per operation (exact)", true },
+	{ "call_function_locks", "call_function.lock acquisitions per operation (exact; "
+	  "2.6.32-3.4 smp.c)", true },
+};
+static const struct mmscale_metric swap_metrics[] = {
+	{ "time", "ns per cpuset allocation over a fixed pass (lower is better)", false },
+	{ "drain_us_mean", "drain_all_pages latency, mean us", false },
+	{ "drain_us_p99", "drain_all_pages latency, p99 us", false },
+	{ "victim_lost_pct", "victim throughput lost, % (lower is better)", false },
+	{ "ipis_per_drain", "IPIs per drain (exact)", true },
+	{ "locks_per_drain", "spin_lock acquisitions per drain (zone->lock; remote: every "
+	  "allocation's and free's pcp->lock too), machine-wide (exact)", true },
+};
 
 #define DRAIN_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) | \
 		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED) | \
@@ -505,8 +546,11 @@ static const struct mmscale_case drain_cases[] = {
 		.counts = DRAIN_COUNTS,
 		.setup = empty_setup,
 		.teardown = drain_teardown,
-		.variants = drain_variants,
-		.nr_variants = ARRAY_SIZE(drain_variants),
+		.counts_machine_wide = true,
+		.claim = empty_claim,
+		.one_op = empty_one_op,
+		MMSCALE_VARIANT_ROWS(drain_variants),
+		MMSCALE_METRICS(empty_metrics),
 		.args = cpus_args,
 		.nr_args_rows = ARRAY_SIZE(cpus_args),
 		.nr_args = 1,
@@ -522,8 +566,9 @@ static const struct mmscale_case drain_cases[] = {
 		.counts = DRAIN_COUNTS,
 		.setup = swap_setup,
 		.teardown = drain_teardown,
-		.variants = drain_variants,
-		.nr_variants = ARRAY_SIZE(drain_variants),
+		.counts_machine_wide = true,
+		MMSCALE_VARIANT_ROWS(drain_variants),
+		MMSCALE_METRICS(swap_metrics),
 		.args = swap_args,
 		.nr_args_rows = ARRAY_SIZE(swap_args),
 		.nr_args = 2,
@@ -540,8 +585,8 @@ static const struct mmscale_case drain_cases[] = {
 		.counts = MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED),
 		.setup = ipi_setup_case,
 		.teardown = drain_teardown,
-		.variants = ipi_variants,
-		.nr_variants = ARRAY_SIZE(ipi_variants),
+		.counts_machine_wide = true,
+		MMSCALE_VARIANT_ROWS(ipi_variants),
 		.partner_cpus = 1,
 	},
 	{
@@ -552,8 +597,8 @@ static const struct mmscale_case drain_cases[] = {
 		.counts = MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED),
 		.setup = ipi_setup_case,
 		.teardown = drain_teardown,
-		.variants = ipi_variants,
-		.nr_variants = ARRAY_SIZE(ipi_variants),
+		.counts_machine_wide = true,
+		MMSCALE_VARIANT_ROWS(ipi_variants),
 		.args = cpus_args,
 		.nr_args_rows = ARRAY_SIZE(cpus_args),
 		.nr_args = 1,

@@ -12,6 +12,8 @@
  */
 #include "mmscale/mm/page_alloc.h"
 
+#include "drain_variants.h"
+
 /*
  * Drain pages of the indicated processor.
  *

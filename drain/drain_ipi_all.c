@@ -12,6 +12,8 @@
 #include "mmscale/kernel/bitops.h"
 #include "mmscale/mm/page_alloc.h"
 
+#include "drain_variants.h"
+
 /* include/linux/mmzone.h (2.6.31, 2.6.32): zone_flags_t */
 #define ZONE_ALL_UNRECLAIMABLE	0
 

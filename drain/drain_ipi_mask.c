@@ -8,6 +8,8 @@
  */
 #include "mmscale/mm/page_alloc.h"
 
+#include "drain_variants.h"
+
 /*
  * Spill all the per-cpu pages from all CPUs back into the buddy allocator.
  *

@@ -13,6 +13,8 @@
  */
 #include "mmscale/mm/page_alloc.h"
 
+#include "drain_variants.h"
+
 /* free_pcppages_bulk of 2.6.38 (drain/page_alloc.c) with the patch's scan. */
 static void free_pcppages_bulk_quick_scan(struct zone *zone, int count,
 					  struct per_cpu_pages *pcp)

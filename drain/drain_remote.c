@@ -31,6 +31,8 @@
 #include "mmscale/cpu.h"
 #include "mmscale/mm/page_alloc.h"
 
+#include "drain_variants.h"
+
 static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /* 6.1's __free_one_page accounts the page itself (__mod_zone_freepage_state). */

@@ -21,6 +21,8 @@
 
 #include "mmscale/mm/page_alloc.h"
 
+#include "drain_variants.h"
+
 static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 

@@ -46,6 +46,39 @@ def variants_map(context):
     return out
 
 
+def families(context):
+    """{family: {"baseline", "variants": [names], "metrics": [(name, label, exact)],
+    "counts": [names], "machine_wide"}} from the results' context (mmscale_families,
+    what `mmscale --list=json` prints), in --list order. Results of an mmscale
+    that did not write it: the variant lists of mmscale_variants, no metrics."""
+    raw = context.get("mmscale_families")
+    if raw:
+        out = {}
+        for f in json.loads(raw):
+            out[f["name"]] = {
+                "baseline": f["baseline"], "variants": [v["name"] for v in f["variants"]],
+                "metrics": [(m["name"], m["label"], m["exact"]) for m in f["metrics"]],
+                "counts": f["counts"], "machine_wide": f["machine_wide"],
+            }
+        return out
+    return {case: {"baseline": vs[0], "variants": vs, "metrics": [], "counts": [],
+                   "machine_wide": False}
+            for case, vs in variants_map(context).items()}
+
+
+def exact_counts(context):
+    """Every figure some family marks exact (a count the same on any machine)."""
+    names = []
+    for fam in families(context).values():
+        for name, _, exact in fam["metrics"]:
+            if exact and name not in names:
+                names.append(name)
+        for name in fam["counts"]:
+            if name not in names:
+                names.append(name)
+    return names
+
+
 def split_name(run_name, variants):
     """-> (family, variant or '', params 'k:4/writers:1', threads)"""
     m = re.search(r"/threads:(\d+)$", run_name)

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Variant tables from one mmscale Google Benchmark JSON file, in the format
 of the seed threads (seed 004): one row per case, baseline and variant side
-by side, the difference in percent, the case name. The baseline of each case
-is its first variant (the oldest kernel), as listed in the results' context
-(mmscale_variants). Figures are the seeds' statistic when repetitions were
+by side, the difference in percent, the case name. Which families get
+tables, of which figures, with which labels, and each family's baseline
+(its first variant, the oldest kernel) come from the results' context
+(mmscale_families: the case tables, as `mmscale --list=json` prints them);
+nothing here names a family or a variant. Figures are the seeds' statistic when repetitions were
 run (trimmed mean: drop the fastest and the slowest run), else the single run.
 
 usage: scripts/quick_tables.py RESULTS.json [--markdown]
@@ -23,37 +25,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mmresults  # noqa: E402
 
-# metric, label, better-when, per-family selection
-METRICS = {
-    "time": ("real_time", "ns per operation (lower is better)"),
-    "MiB_per_s": ("MiB_per_s", "MiB/s (higher is better)"),
-    "bdp_share": ("bdp_share", "share of time in balance_dirty_pages"),
-    "global_reads": ("global_reads", "global_page_state calls per operation (exact)"),
-    "bdi_reads": ("bdi_reads", "bdi_stat reads per operation (exact)"),
-    "folds": ("folds", "folds into shared counters per operation (exact)"),
-    "locks": ("lock_acquires", "spin_lock acquisitions (zone->lock; remote: pcp->lock too) per operation, machine-wide (exact)"),
-    "cf_locks": ("call_function_locks", "call_function.lock acquisitions per operation (exact; 2.6.32-3.4 smp.c)"),
-    "ipis": ("ipis_sent", "IPIs sent per operation (exact)"),
-    "drain_us_mean": ("drain_us_mean", "drain_all_pages latency, mean us"),
-    "drain_us_p99": ("drain_us_p99", "drain_all_pages latency, p99 us"),
-    "victim_lost_pct": ("victim_lost_pct", "victim throughput lost, % (lower is better)"),
-    "ipis_per_drain": ("ipis_per_drain", "IPIs per drain (exact)"),
-    "locks_per_drain": ("locks_per_drain", "spin_lock acquisitions per drain (zone->lock; remote: every allocation's and free's pcp->lock too), machine-wide (exact)"),
-    "pass": ("real_time", "ns per cpuset allocation over a fixed pass (lower is better)"),
-}
-FAMILY_METRICS = {
-    "dirty": ["MiB_per_s", "bdp_share", "global_reads", "bdi_reads"],
-    "bdp": ["time", "global_reads", "bdi_reads"],
-    "vmstat/global_read": ["time", "global_reads"],
-    "vmstat/mod": ["time", "folds"],
-    "drain/empty": ["time", "locks", "ipis", "cf_locks"],
-    "drain/swap_cpuset": ["pass", "drain_us_mean", "drain_us_p99", "victim_lost_pct",
-                          "ipis_per_drain", "locks_per_drain"],
-}
-
-
 def value(entry, key):
-    if key == "real_time":
+    if key == "time":
         return entry["real_time"]
     return entry.get(key)
 
@@ -98,9 +71,9 @@ def pick(entries):
     if len(runs) == 1:
         return runs[0], 1
     avg = dict(runs[0])
-    for key in ("real_time", "MiB_per_s", "bdp_share", "global_reads", "bdi_reads", "folds"):
-        vals = [r[key] for r in runs if key in r]
-        if vals:
+    for key, v in runs[0].items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            vals = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
             avg[key] = sum(vals) / len(vals)
     return avg, len(runs)
 
@@ -130,13 +103,16 @@ def tables(path, markdown=False):
             case, variant, params = s
             groups.setdefault((case, params), {})[variant] = entries
     out = []
-    for family, metrics in FAMILY_METRICS.items():
+    fams = mmresults.families(ctx)
+    if groups and not any(f["metrics"] for f in fams.values()):
+        out.append("no variant tables: these results carry no mmscale_families (the case tables' "
+                   "metrics; an mmscale older than --list=json wrote them)")
+    for family, fam in fams.items():
         keys = sorted(k for k in groups if k[0] == family)
-        if not keys:
+        if not keys or not fam["metrics"]:
             continue
-        base_name = variants[family][0]
-        for metric in metrics:
-            key, label = METRICS[metric]
+        base_name = fam["baseline"]
+        for key, label, _ in fam["metrics"]:
             rows = []
             for case, params in keys:
                 g = groups[(case, params)]
@@ -146,7 +122,7 @@ def tables(path, markdown=False):
                 bv = value(base, key) if base else None
                 if bv is None:
                     continue
-                for v in variants[family][1:]:
+                for v in fam["variants"][1:]:
                     if v not in g:
                         continue
                     ent, nv = pick(g[v])

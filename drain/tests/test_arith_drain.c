@@ -39,10 +39,12 @@
 
 #define CPUS	4
 
-/* Plain 2.6.38 free_pcppages_bulk and drain_pages (with the pcp->count check). */
-extern const struct drain_variant_ops drain_ops_count_check, drain_ops_ipi_all;
-/* 6.1's allocator paths (pcp_spin_trylock_irqsave, nr_pcp_free, free_pcppages_bulk). */
-extern const struct drain_variant_ops drain_ops_remote;
+/*
+ * drain_ops_count_check: plain 2.6.38 free_pcppages_bulk and drain_pages
+ * (with the pcp->count check); drain_ops_remote: 6.1's allocator paths
+ * (pcp_spin_trylock_irqsave, nr_pcp_free, free_pcppages_bulk).
+ */
+#include "../drain_variants.h"
 
 /* ---- page names ---- */
 

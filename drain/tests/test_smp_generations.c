@@ -44,8 +44,7 @@
 /* A lost call fails in 2 s, not 10: a broken queue shows quickly. */
 #define TIMEOUT_MS	2000
 
-extern const struct drain_variant_ops drain_ops_ipi_all, drain_ops_quick_scan,
-	drain_ops_count_check, drain_ops_ipi_mask, drain_ops_workqueue, drain_ops_remote;
+#include "../drain_variants.h"
 
 static _Atomic long handled[CPUS];
 static _Atomic long wrong_cpu;

@@ -8,9 +8,12 @@
  * PU and makes it an emulated CPU, zeroes and publishes the operation
  * counts, and runs PAPI around the timed region.
  *
- * To add a variant: copy one function and add one row to its case's
- * variant table. To add a case: one row in a module's case table. To add a
- * module: one line in bench/registry.c.
+ * To add a variant: write its function (or ops) in a file of its own and
+ * add one row to its family's variant table (the X-macro list in the
+ * family's *_variants.h header, which also declares the symbol, so its type
+ * is checked where it is defined), and name the file in CMakeLists.txt. To
+ * add a case: one row in a module's case table. To add a module: one line
+ * in bench/registry.c.
  */
 #ifndef MMSCALE_CASE_H
 #define MMSCALE_CASE_H
@@ -22,11 +25,41 @@
 #include "gbench.h"
 #include "opcount.h"
 
+/*
+ * The generic part of a variant, what the harness reads. Each family's row
+ * type embeds it as a member named v beside its typed implementation (a
+ * function of the family's type, an ops struct, an enum) and, where the
+ * variant makes exact counts, its claim; a body gets its row back with
+ * container_of(run->v, struct <family>_variant, v).
+ */
 struct mmscale_variant {
 	const char *name;	/* "2.6.31-rc8", "spin", ... */
 	const char *summary;	/* one line */
 	const char *source;	/* kernel version, commit or seed it mirrors */
-	const void *impl;	/* the variant's function; its case knows the type */
+};
+
+/*
+ * Export a variant's function, which keeps its kernel name (static) in its
+ * own file, under the symbol its row names: an alias of the same function,
+ * with the type the family's variants header declares for that symbol (a
+ * mismatch is a compile error in the variant's file).
+ */
+#define MMSCALE_VARIANT_SYMBOL(symbol, fn)				\
+	extern __typeof__(fn) symbol __attribute__((alias(#fn)))
+
+/* A case's variant table: .variants/.variant_size/.nr_variants from an array of typed rows. */
+#define MMSCALE_VARIANT_ROWS(rows)					\
+	.variants = &(rows)[0].v,					\
+	.variant_size = sizeof((rows)[0]),				\
+	.nr_variants = sizeof(rows) / sizeof((rows)[0])
+
+/*
+ * The exact counts one operation of a run makes, as its variant's row
+ * claims them: which has a MMSCALE_COUNT_BIT() for each count claimed.
+ */
+struct mmscale_claim {
+	unsigned int which;
+	uint64_t v[MMSCALE_NR_COUNTS];
 };
 
 enum mmscale_threads_kind {
@@ -34,6 +67,23 @@ enum mmscale_threads_kind {
 	MMSCALE_THREADS_PAIR,	/* CPU 0 measured; CPU 1 a partner its setup starts */
 	MMSCALE_THREADS_SWEEP,	/* --threads, or 1, 2, 4, ... up to the plan */
 };
+
+/*
+ * A figure a case reports, as the tables scripts draw from its results show
+ * it: name is the figure's name in the results ("time": the real time per
+ * iteration), label says what it is (and which way is better), exact marks
+ * a count that comes out the same on any machine. A case's metrics list the
+ * tables scripts/quick_tables.py prints for it, in order; --list=json and
+ * the results' context (mmscale_families) carry them to the scripts.
+ */
+struct mmscale_metric {
+	const char *name;
+	const char *label;
+	bool exact;
+};
+
+#define MMSCALE_METRICS(arr)						\
+	.metrics = (arr), .nr_metrics = sizeof(arr) / sizeof((arr)[0])
 
 #define MMSCALE_MAX_ARGS 4
 
@@ -86,9 +136,50 @@ struct mmscale_case {
 	 */
 	int (*setup)(struct mmscale_run *run, int nr_threads, char *err, size_t errlen);
 	int (*teardown)(struct mmscale_run *run, char *err, size_t errlen);
-	const struct mmscale_variant *variants;	/* NULL: no variants */
+	/*
+	 * The counts a body publishes: false, the calling thread's own (each
+	 * GB thread's, averaged by GB); true, what the whole emulated machine
+	 * did while thread 0's timed loop ran (IPI targets' locks and calls
+	 * included), published by thread 0 only.
+	 */
+	bool counts_machine_wide;
+	/*
+	 * Optional, with claim: what the variant's row claims one operation of
+	 * this run costs in exact counts (false: no claim for this run, e.g.
+	 * more threads than the claim covers). Every run checks it after the
+	 * body (machine-wide or per thread, as the counts are published): a
+	 * count that differs fails the run. tests/test_claims.c walks every row
+	 * of every case with one_op on a small machine.
+	 */
+	bool (*claim)(const struct mmscale_run *run, struct mmscale_claim *out);
+	/* Optional: one operation of the body, on the calling (set up) CPU, outside GB. */
+	void (*one_op)(struct mmscale_run *run);
+	/* Optional: the tables of its variants (MMSCALE_METRICS); none: no variant table. */
+	const struct mmscale_metric *metrics;
+	size_t nr_metrics;
+	const struct mmscale_variant *variants;	/* NULL: no variants (MMSCALE_VARIANT_ROWS) */
+	size_t variant_size;			/* sizeof one typed row */
 	size_t nr_variants;
 };
+
+/*
+ * For a counts_machine_wide case: the thread that publishes (thread 0)
+ * marks where its measured loop begins and ends; the harness publishes what
+ * every emulated CPU counted in between as that thread's counts, and
+ * mmscale_machine_counts() returns it (for figures per drain). A thread
+ * that does not mark publishes its own counts.
+ */
+void mmscale_machine_counts_begin(void);
+void mmscale_machine_counts_end(void);
+const struct mmscale_counts *mmscale_machine_counts(void);
+
+/* Variant i of case c (its generic part, in its typed row). */
+static inline const struct mmscale_variant *mmscale_case_variant(const struct mmscale_case *c,
+								  size_t i)
+{
+	return (const struct mmscale_variant *)(const void *)
+		((const char *)c->variants + i * c->variant_size);
+}
 
 struct mmscale_case_table {
 	const char *module;

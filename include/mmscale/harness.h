@@ -28,6 +28,19 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 /* --list: every case with its variants and one-line summaries. */
 void mmscale_list_cases(FILE *out);
 
+/*
+ * --list=json, and the results' context (mmscale_families): one JSON array
+ * of every case: name, summary, threads ("one", "pair", "sweep"), baseline
+ * (its first variant, or null), variants [{name, summary, source}], metrics
+ * [{name, label, exact}] (the tables of its variants, in order; empty: none),
+ * counts [the operation counts it publishes], machine_wide (whether those
+ * counts are the whole machine's).
+ */
+void mmscale_list_json(FILE *out);
+
+/* A JSON string literal of s (quotes, backslashes and control characters escaped). */
+void mmscale_json_string(FILE *out, const char *s);
+
 /* Find a case by name (tests). */
 const struct mmscale_case *mmscale_find_case(const char *name);
 

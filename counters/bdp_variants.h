@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The balance_dirty_pages variants (bdp/ and dirty/): one file each
+ * (counters/bdp_*.c, defining its balance_dirty_pages under the symbol of
+ * its row), one row each below, oldest first: the first row is the
+ * baseline of every comparison table.
+ *
+ * A row: the symbol its file defines, its name, a one-line summary, the
+ * kernel version or posting it mirrors, and its claim for one unthrottled
+ * call (nothing near a limit): global_page_state calls and bdi_stat reads.
+ * Every bdp/ run checks its claim, and tests/test_claims.c checks every
+ * row.
+ *
+ * The same list declares each symbol (below), so a variant's file, which
+ * includes this header, is checked against the type its row uses.
+ */
+#ifndef MMSCALE_BDP_VARIANTS_H
+#define MMSCALE_BDP_VARIANTS_H
+
+#include "mmscale/case.h"
+#include "mmscale/mm/writeback.h"
+
+/*
+ * The README's walkthrough, built only with -DMMSCALE_EXAMPLE_VARIANT=ON
+ * (scripts/test's sanitizer tree): a variant added as a newcomer adds one,
+ * to prove it reaches --list, the runs, the claims test and the tables.
+ */
+#ifdef MMSCALE_EXAMPLE_VARIANT
+#define BDP_EXAMPLE_ROW(X)						\
+	X(bdp_example, "example",					\
+	  "the README walkthrough: the v2 limits, then no throttling at all", \
+	  "test-only build (MMSCALE_EXAMPLE_VARIANT)",			\
+	  5, 0)
+#else
+#define BDP_EXAMPLE_ROW(X)
+#endif
+
+/*	  symbol,		name,		summary,
+ *	  source,
+ *	  global_page_state calls, bdi_stat reads per unthrottled call */
+#define BDP_VARIANTS(X)							\
+	X(bdp_2_6_31_rc8, "2.6.31-rc8",					\
+	  "baseline: clip_bdi_dirty_limit, globals re-read after the loop", \
+	  "Linux 2.6.31-rc8 mm/page-writeback.c",			\
+	  14, 4)							\
+	X(bdp_reorder_v1, "reorder-v1",					\
+	  "dirty_exceeded cleared only on the first exit (reconstructed)", \
+	  "seed 001, RFC 2009-07-24",					\
+	  14, 4)							\
+	X(bdp_cached_locals_v2, "cached-locals-v2",			\
+	  "no clip_bdi_dirty_limit, one limit test, locals reused",	\
+	  "seed 000, RFC v2 2009-09-04, never merged as posted",	\
+	  9, 2)								\
+	X(bdp_cached_locals_v2_wu, "cached-locals-v2+wu",		\
+	  "v2 with Wu Fengguang's pages_written simplification",	\
+	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)", \
+	  9, 2)								\
+	BDP_EXAMPLE_ROW(X)
+
+#define X(symbol, ...) void symbol(struct address_space *mapping);
+BDP_VARIANTS(X)
+#undef X
+
+struct bdp_variant {
+	struct mmscale_variant v;
+	balance_dirty_pages_fn balance_dirty_pages;
+	/* The claim for one unthrottled call (see above). */
+	unsigned int global_reads;
+	unsigned int bdi_reads;
+};
+
+/* Every row, in order (counters/cases.c), for the cases and the tests. */
+extern const struct bdp_variant bdp_variants[];
+extern const size_t bdp_nr_variants;
+
+#endif /* MMSCALE_BDP_VARIANTS_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The drain_all_pages variants: one file each (drain/drain_*.c, defining
+ * its struct drain_variant_ops), one row each below, oldest kernel first:
+ * the first row is the baseline of every comparison table.
+ *
+ * A row: the ops symbol its file defines, its name, a one-line summary, the
+ * kernel commit or posting it mirrors, and its claim for one drain_all_pages
+ * on a machine whose pcp lists are all empty, with C online CPUs and Z
+ * populated zones:
+ *   zone_locks: zone->lock acquisitions per CPU and zone (x C x Z);
+ *   ipis:       IPIs sent (and handled) per other CPU (x (C - 1)).
+ * The call_function.lock acquisitions follow from the kernel/smp.c
+ * generation the run uses (drain/cases.c: empty_claim). Every drain/empty
+ * run checks its claim, and tests/test_claims.c checks every row.
+ *
+ * The same list declares each ops symbol (below), so a variant's file,
+ * which includes this header, is checked against the type its row uses.
+ */
+#ifndef MMSCALE_DRAIN_VARIANTS_H
+#define MMSCALE_DRAIN_VARIANTS_H
+
+#include "mmscale/case.h"
+#include "mmscale/mm/page_alloc.h"
+
+/*	  ops symbol,		name,		summary,
+ *	  source,
+ *	  zone_locks per CPU and zone, ipis per other CPU */
+#define DRAIN_VARIANTS(X)						\
+	X(drain_ops_ipi_all, "ipi-all",					\
+	  "on_each_cpu(drain_local_pages); empty lists still take zone->lock", \
+	  "Linux 2.6.32 drain_pages over 2.6.38's free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)", \
+	  1, 1)								\
+	X(drain_ops_quick_scan, "quick-scan",				\
+	  "free_pcppages_bulk scans the pcp lists before taking zone->lock", \
+	  "seed 002, Jack Steiner 2011-02-15",				\
+	  0, 1)								\
+	X(drain_ops_count_check, "count-check",				\
+	  "drain_pages calls free_pcppages_bulk only if pcp->count",	\
+	  "2ff754fa, Linux 2.6.38",					\
+	  0, 1)								\
+	X(drain_ops_ipi_mask, "ipi-mask",				\
+	  "IPIs only to CPUs with pages (on_each_cpu_mask)",		\
+	  "74046494ea68, Linux 3.4",					\
+	  0, 0)								\
+	X(drain_ops_workqueue, "workqueue",				\
+	  "per-CPU work items on mm_percpu_wq, flushed by the caller; concurrent callers skip (pcpu_drain_mutex)", \
+	  "Linux 4.11: 0ccce3b92421 + bd233f538d51 + ce612879ddc7",	\
+	  0, 0)								\
+	X(drain_ops_remote, "remote",					\
+	  "per-pcp spinlock; the caller drains remote lists itself, no IPI", \
+	  "443c2accd1b6, Linux 6.1",					\
+	  0, 0)
+
+#define X(ops, ...) extern const struct drain_variant_ops ops;
+DRAIN_VARIANTS(X)
+#undef X
+
+struct drain_variant {
+	struct mmscale_variant v;
+	const struct drain_variant_ops *ops;
+	/* The claim for one drain of an all-empty machine (see above). */
+	unsigned int zone_locks_per_cpu_zone;
+	unsigned int ipis_per_other_cpu;
+};
+
+/* Every row, in order (drain/cases.c), for the cases and the tests. */
+extern const struct drain_variant drain_variants[];
+extern const size_t drain_nr_variants;
+
+#endif /* MMSCALE_DRAIN_VARIANTS_H */

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every variant row's claim, checked the same way for every family: on a
+ * 4-CPU, 2-node stand-in (2 populated zones), for every case with a claim,
+ * every row of its variant table and every argument row that fits, the
+ * case's own setup, one operation (the case's one_op, on CPU 0, the other
+ * CPUs answering as in a run), then the exact counts that operation made -
+ * machine-wide or the calling CPU's own, as the case publishes them -
+ * against what its row claims; then the case's teardown and its checks.
+ *
+ * Nothing here names a variant: a row added to a family's table is checked
+ * by this test without an edit (the README's walkthrough; scripts/test
+ * builds one such row in its sanitizer tree).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "test_machine.h"
+#include "mmscale/case.h"
+#include "mmscale/kernel/processor.h"
+#include "mmscale/params.h"
+
+#define CPUS	4
+
+static int claims_checked;
+
+static void check_one(const struct mmscale_case *c, const struct mmscale_variant *v,
+		      const int64_t *args)
+{
+	struct mmscale_run run = { .c = c, .v = v, .nr_threads = 1 };
+	struct mmscale_counts before, after;
+	struct mmscale_claim claim = { 0 };
+	char name[256], err[256] = "";
+	int len;
+
+	if (args)
+		memcpy(run.args, args, sizeof(run.args));
+	len = snprintf(name, sizeof(name), "%s/%s", c->name, v->name);
+	for (int a = 0; args && a < c->nr_args && len < (int)sizeof(name); a++)
+		len += snprintf(name + len, sizeof(name) - (size_t)len, "/%s:%lld",
+				c->arg_names[a], (long long)args[a]);
+	if (c->setup && c->setup(&run, 1, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: setup failed: %s\n", name, err);
+		CHECK(!"setup failed");
+		return;
+	}
+	if (c->counts_machine_wide)
+		mmscale_counts_sum_all(&before);
+	else
+		mmscale_counts_snapshot(&before);
+	c->one_op(&run);
+	if (c->counts_machine_wide)
+		mmscale_counts_sum_all(&after);
+	else
+		mmscale_counts_snapshot(&after);
+	if (c->claim(&run, &claim)) {
+		printf("  %-44s", name);
+		for (int i = 0; i < MMSCALE_NR_COUNTS; i++) {
+			unsigned long long got = after.v[i] - before.v[i];
+
+			if (!(claim.which & MMSCALE_COUNT_BIT(i)))
+				continue;
+			printf(" %s %llu", mmscale_count_name(i), got);
+			if (got != claim.v[i])
+				fprintf(stderr, "\n%s: %s %llu, the row claims %llu\n", name,
+					mmscale_count_name(i), got, (unsigned long long)claim.v[i]);
+			CHECK_EQ_LL(got, claim.v[i]);
+		}
+		printf("\n");
+		claims_checked++;
+	}
+	if (c->teardown && c->teardown(&run, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: check after the operation failed: %s\n", name, err);
+		CHECK(!"teardown check failed");
+	}
+}
+
+int main(void)
+{
+	struct test_machine m;
+
+	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
+		return 1;
+	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
+	printf("each row's claim for one operation, on %d CPUs over 2 nodes:\n", CPUS);
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
+		const struct mmscale_case_table *tab = mmscale_case_tables[t];
+
+		for (size_t i = 0; i < tab->nr_cases; i++) {
+			const struct mmscale_case *c = &tab->cases[i];
+
+			if (!c->claim)
+				continue;
+			/* A claim must be checkable: a case with a claim has one_op. */
+			CHECK(c->one_op != NULL);
+			if (!c->one_op)
+				continue;
+			for (size_t v = 0; v < c->nr_variants; v++) {
+				const struct mmscale_variant *var = mmscale_case_variant(c, v);
+
+				if (!c->args) {
+					check_one(c, var, NULL);
+					continue;
+				}
+				for (size_t r = 0; r < c->nr_args_rows; r++)
+					if (!c->arg0_cpus || c->args[r][0] <= CPUS)
+						check_one(c, var, c->args[r]);
+			}
+		}
+	}
+	/* Not vacuous: the families with claims have rows. */
+	CHECK(claims_checked >= 20);
+	printf("%d claims checked\n", claims_checked);
+	test_machine_down(&m);
+	return check_report("test_claims");
+}
