@@ -121,13 +121,19 @@ static int run_teardown(void *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* The counts this thread publishes: the machine's window, or its own. */
+/*
+ * The counts this thread publishes: its own; for a counts_machine_wide case,
+ * the machine's window from the thread that marked it and nothing from the
+ * others, whose counts that window already holds (GB sums every thread's).
+ */
 static void published_counts(const struct registration *reg, struct mmscale_counts *counts)
 {
-	if (reg->run.c->counts_machine_wide && machine_window.ended)
+	if (!reg->run.c->counts_machine_wide)
+		mmscale_counts_snapshot(counts);
+	else if (machine_window.ended)
 		*counts = machine_window.delta;
 	else
-		mmscale_counts_snapshot(counts);
+		memset(counts, 0, sizeof(*counts));
 }
 
 /*

@@ -325,7 +325,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	struct page *held[HELD] = { NULL };
 	u64 *lat = calloc(MAX_DRAINS, sizeof(*lat));
 	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
-	long drains = 0;
+	long drains = 0, drains_told = 0;
 	bool failed = false;
 
 	ipi_cpu_online();
@@ -370,6 +370,9 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 				held[k] = NULL;
 			}
 		pass_ns = now_ns() - t0;
+		/* Before saying done: thread 0 reads the total once every thread is. */
+		atomic_long_add(drains - drains_told, &dr->drains);
+		drains_told = drains;
 		atomic_fetch_add(&dr->done, 1);
 		cpu_set_activity("cpuset: done, answering calls");
 		while (atomic_load(&dr->done) < mmscale_threads(st) && !failed) {
@@ -377,7 +380,6 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			spin_wait_step(&spins);
 		}
 	}
-	atomic_long_add(drains, &dr->drains);
 	if (mmscale_thread_index(st) == 0 && !failed) {
 		u64 units = victim_units_total(dr) - u0;
 		double secs = (double)(now_ns() - t0) * 1e-9;

@@ -166,8 +166,8 @@ struct mmscale_case {
  * For a counts_machine_wide case: the thread that publishes (thread 0)
  * marks where its measured loop begins and ends; the harness publishes what
  * every emulated CPU counted in between as that thread's counts, and
- * mmscale_machine_counts() returns it (for figures per drain). A thread
- * that does not mark publishes its own counts.
+ * mmscale_machine_counts() returns it (for figures per drain). The other
+ * threads publish nothing: the window holds their counts already.
  */
 void mmscale_machine_counts_begin(void);
 void mmscale_machine_counts_end(void);
