@@ -303,21 +303,6 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 	return allocated;
 }
 
-/* mm/vmstat.c zone_statistics as 2.6.38's (see the header). */
-static void zone_statistics(struct zone *preferred_zone, struct zone *z)
-{
-	if (z->zone_pgdat == preferred_zone->zone_pgdat) {
-		__inc_zone_state(z, NUMA_HIT);
-	} else {
-		__inc_zone_state(z, NUMA_MISS);
-		__inc_zone_state(preferred_zone, NUMA_FOREIGN);
-	}
-	if (z->node == numa_node_id())
-		__inc_zone_state(z, NUMA_LOCAL);
-	else
-		__inc_zone_state(z, NUMA_OTHER);
-}
-
 static struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone,
 				  int migratetype)
 {

@@ -150,7 +150,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 }
 
 /* mm/vmstat.c zone_statistics (2.6.38), one zonelist: the local node first. */
-static void zone_statistics(struct zone *preferred_zone, struct zone *z)
+void zone_statistics(struct zone *preferred_zone, struct zone *z)
 {
 	if (z->zone_pgdat == preferred_zone->zone_pgdat) {
 		__inc_zone_state(z, NUMA_HIT);

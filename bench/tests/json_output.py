@@ -10,16 +10,9 @@ import tempfile
 import os
 
 mmscale = sys.argv[1]
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts", "tests"))
+from check import check, report  # noqa: E402  (scripts/tests/check.py)
 
 
 def run(*args):
@@ -298,5 +291,4 @@ rc, stdout, stderr = run("--describe", "--topology=synthetic:node:128 core:8 pu:
 check(rc == 0 and "1024 on each" not in stdout and "8 on each of 128 nodes" in stdout,
       "describe 128 nodes")
 
-print(f"json_output: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+report("json_output")

@@ -45,6 +45,7 @@
  * (pcp_spin_trylock_irqsave, nr_pcp_free, free_pcppages_bulk).
  */
 #include "../drain_variants.h"
+#include "drain_test.h"
 
 /* ---- page names ---- */
 
@@ -158,21 +159,6 @@ static int *range(int *want, int from, int to)
 
 /* ---- counts ---- */
 
-static struct mmscale_counts snap;
-
-static void counts_start(void)
-{
-	mmscale_counts_sum_all(&snap);
-}
-
-static long long counts_delta(enum mmscale_count c)
-{
-	struct mmscale_counts now;
-
-	mmscale_counts_sum_all(&now);
-	return (long long)(now.v[c] - snap.v[c]);
-}
-
 /* A zone counter exactly: the zone's value plus every CPU's pending delta. */
 static long zone_stat_exact(struct zone *zone, enum zone_stat_item item)
 {
@@ -199,6 +185,46 @@ static void stop_mm(void)
 	mm_machine_teardown();
 	drain_ops = NULL;
 	nr_named = 0;
+}
+
+/* Name the first n pages of the zone's free list Z0 .. Zn-1, head first. */
+static void name_zone_head(struct zone *zone, int n)
+{
+	struct page *page;
+	int i = 0;
+
+	list_for_each_entry(page, &zone->free_list, lru) {
+		if (i == n)
+			break;
+		name_page(page, i++);	/* Zi */
+	}
+}
+
+/*
+ * The first allocation from an empty list of 1520 free pages, in either
+ * generation: rmqueue_bulk(31) puts Z0 .. Z30 on list 2 in that order from
+ * its head and Z0 is returned; count 30, 31 pages moved, NR_FREE_PAGES and
+ * nr_free 31 lower; locks: zone->lock, and 6.1's pcp->lock too.
+ */
+static struct page *first_refill(const char *what, struct zone *zone,
+				 struct per_cpu_pages *pcp, int locks)
+{
+	int want[30];
+	char title[64];
+	struct page *page;
+
+	counts_mark();
+	page = alloc_local_page();
+	CHECK_EQ_LL(page_id(page), 0);
+	CHECK_EQ_LL(page->where, PAGE_HELD);
+	snprintf(title, sizeof(title), "%s list 2 after one refill", what);
+	CHECK_LIST(title, &pcp->lists[MIGRATE_MOVABLE], range(want, 1, 30), 30);
+	CHECK_EQ_LL(pcp->count, 30);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), locks);
+	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
+	CHECK_EQ_LL(zone->nr_free, 1520 - 31);
+	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 31);
+	return page;
 }
 
 /*
@@ -275,7 +301,7 @@ static void test_free_pcppages_bulk(void)
 	zone->all_unreclaimable = 1;
 	nr_free0 = zone->nr_free;
 	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
-	counts_start();
+	counts_mark();
 	free_pcppages_bulk(zone, 5, pcp);
 	/* The zone's free list, head first: the pages taken, last taken first. */
 	CHECK_EQ_LL(seq_diff("S1 taken (newest first)", got, zone_head_ids(zone, got, 5),
@@ -305,7 +331,7 @@ static void test_free_pcppages_bulk(void)
 	 * Taken C1 C0 A1 A0. CPU 0's Normal pcp (node 1) is empty: skipped, no lock.
 	 */
 	nr_free0 = zone->nr_free;
-	counts_start();
+	counts_mark();
 	drain_pages_count_check(0);
 	CHECK_EQ_LL(seq_diff("S1b taken (newest first)", got, zone_head_ids(zone, got, 4),
 			     WANT(A(0), A(1), C(0), C(1))), -1);
@@ -328,7 +354,7 @@ static void test_free_pcppages_bulk(void)
 	fill(zone, pcp, s2, 3, 1, 5);
 	nr_free0 = zone->nr_free;
 	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
-	counts_start();
+	counts_mark();
 	drain_pages_count_check(0);
 	CHECK_EQ_LL(seq_diff("S2 taken (newest first)", got, zone_head_ids(zone, got, 9),
 			     WANT(A(0), C(0), C(1), A(1), C(2), C(3), A(2), C(4), B(0))), -1);
@@ -347,7 +373,7 @@ static void test_free_pcppages_bulk(void)
 	 */
 	nr_named = 0;
 	fill(zone, pcp, s3, 0, 0, 4);
-	counts_start();
+	counts_mark();
 	free_pcppages_bulk(zone, 3, pcp);
 	CHECK_EQ_LL(seq_diff("S3 taken (newest first)", got, zone_head_ids(zone, got, 3),
 			     WANT(C(1), C(2), C(3))), -1);
@@ -376,7 +402,7 @@ static void test_free_pcppages_bulk(void)
 		zone->pages_scanned = 7;
 		nr_free0 = zone->nr_free;
 		free0 = zone_stat_exact(zone, NR_FREE_PAGES);
-		counts_start();
+		counts_mark();
 		drain_ops_ipi_all.free_pcppages_bulk(zone, 5, pcp);
 		CHECK_EQ_LL(seq_diff("S4 taken (newest first)", got, zone_head_ids(zone, got, 5),
 				     WANT(C(2), C(3), A(2), C(4), B(0))), -1);
@@ -393,7 +419,7 @@ static void test_free_pcppages_bulk(void)
 		WRITE_ONCE(pcp->count, 0);
 		zone->flags = 0x1;
 		zone->pages_scanned = 3;
-		counts_start();
+		counts_mark();
 		drain_ops_ipi_all.free_pcppages_bulk(zone, 0, pcp);
 		CHECK_EQ_LL(zone->flags, 0);
 		CHECK_EQ_LL(zone->pages_scanned, 0);
@@ -433,15 +459,7 @@ static void test_refill_and_free(void)
 	CHECK_EQ_LL(pcp->high, 186);
 	CHECK_EQ_LL(zone->nr_free, 1520);
 	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520);
-	{
-		int i = 0;
-
-		list_for_each_entry(page, &zone->free_list, lru) {
-			if (i == 256)
-				break;
-			name_page(page, i++);	/* Zi */
-		}
-	}
+	name_zone_head(zone, 256);
 
 	/*
 	 * R1, rmqueue_bulk hot (cold == 0): list_add(page, list); list =
@@ -450,16 +468,7 @@ static void test_refill_and_free(void)
 	 * takes list->next = Z0; pcp->count = 0 + 31 - 1 = 30. One zone->lock.
 	 * (list_add_tail instead: Z30 .. Z0, and the page returned is Z30.)
 	 */
-	counts_start();
-	held[0] = alloc_local_page();
-	CHECK_EQ_LL(page_id(held[0]), 0);
-	CHECK_EQ_LL(held[0]->where, PAGE_HELD);
-	CHECK_LIST("R1 list 2 after one refill", &pcp->lists[MIGRATE_MOVABLE],
-		   range(want, 1, 30), 30);
-	CHECK_EQ_LL(pcp->count, 30);
-	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
-	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
-	CHECK_EQ_LL(zone->nr_free, 1520 - 31);
+	held[0] = first_refill("R1", zone, pcp, 1);
 	/* 185 more: 6 refills in all (186 / 31), allocation i returns Zi. */
 	for (int i = 1; i < 186; i++)
 		held[i] = alloc_local_page();
@@ -486,7 +495,7 @@ static void test_refill_and_free(void)
 	 * free_pcppages_bulk of batch (31). Z0 .. Z184 freed: count 185 < 186,
 	 * no lock; the list is Z184 .. Z0 head first.
 	 */
-	counts_start();
+	counts_mark();
 	for (int i = 0; i < 185; i++)
 		free_hot_cold_page(held[i], 0);
 	CHECK_EQ_LL(pcp->count, 185);
@@ -515,7 +524,7 @@ static void test_refill_and_free(void)
 	 * to the tail (list_add_tail): Z184 .. Z31 Z185; a cold allocation
 	 * (list->prev) takes it back from the tail. No lock in any of these.
 	 */
-	counts_start();
+	counts_mark();
 	page = alloc_local_page();
 	CHECK_EQ_LL(page_id(page), 185);
 	CHECK_EQ_LL(pcp->count, 154);
@@ -542,7 +551,7 @@ static void test_refill_and_free(void)
 	 * tail (2.6.38 __free_one_page). The placement on the pcp list is the
 	 * kernel's whatever the pages are.
 	 */
-	counts_start();
+	counts_mark();
 	page = buffered_rmqueue(zone, zone, 0, __GFP_COLD, MIGRATE_UNMOVABLE);
 	CHECK_EQ_LL(page_id(page), 30);
 	CHECK_EQ_LL(page_private(page), MIGRATE_UNMOVABLE);
@@ -563,7 +572,7 @@ static void test_refill_and_free(void)
 	 *   look 1 empty, look 2 (bf 2): Z50, to_free 0.
 	 * Left: Z0 .. Z19 | - | Z30 Z184 .. Z51 (20 + 135 = 155 = 186 - 31).
 	 */
-	counts_start();
+	counts_mark();
 	free_hot_cold_page(page, 0);
 	CHECK_EQ_LL(pcp->count, 155);
 	{
@@ -610,7 +619,6 @@ static void test_remote_6_1_paths(void)
 	struct per_cpu_pages *pcp;
 	struct zone *zone;
 	struct page *page;
-	int want[40];
 	long free0;
 
 	start_mm();
@@ -619,15 +627,7 @@ static void test_remote_6_1_paths(void)
 	pcp = &this_cpu_ptr(zone->pageset)->pcp;
 	CHECK_EQ_LL(pcp->batch, 31);
 	CHECK_EQ_LL(pcp->high, 186);
-	{
-		int i = 0;
-
-		list_for_each_entry(page, &zone->free_list, lru) {
-			if (i == 40)
-				break;
-			name_page(page, i++);	/* Zi */
-		}
-	}
+	name_zone_head(zone, 40);
 
 	/*
 	 * T1, rmqueue_pcplist: the pcp lock by trylock (one acquisition), an
@@ -635,17 +635,7 @@ static void test_remote_6_1_paths(void)
 	 * tail (list_add_tail), so the list is Z0 .. Z30 head first and
 	 * list_first_entry returns Z0; count 0 + 31 - 1 = 30. Two locks.
 	 */
-	counts_start();
-	held[0] = alloc_local_page();
-	CHECK_EQ_LL(page_id(held[0]), 0);
-	CHECK_EQ_LL(held[0]->where, PAGE_HELD);
-	CHECK_LIST("T1 list 2 after one refill", &pcp->lists[MIGRATE_MOVABLE],
-		   range(want, 1, 30), 30);
-	CHECK_EQ_LL(pcp->count, 30);
-	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 2);
-	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
-	CHECK_EQ_LL(zone->nr_free, 1520 - 31);
-	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 31);
+	held[0] = first_refill("T1", zone, pcp, 2);
 	/* 557 more: 18 refills in all (558 = 18 x 31), every allocation takes the pcp lock. */
 	for (int i = 1; i < 558; i++)
 		held[i] = alloc_local_page();
@@ -668,7 +658,7 @@ static void test_remote_6_1_paths(void)
 	 * 527 pages to the zone, one zone->lock per bulk, a pcp lock per free.
 	 * (2.6.38's free_hot_cold_page frees 31 every time: 17 bulk frees.)
 	 */
-	counts_start();
+	counts_mark();
 	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
 	for (int i = 0; i < 186; i++)
 		free_local_page(held[i]);
@@ -710,7 +700,7 @@ static void test_remote_6_1_paths(void)
 	 * pcp list, its count or free_factor; each takes exactly one lock.
 	 */
 	spin_lock(&pcp->lock);
-	counts_start();
+	counts_mark();
 	{
 		struct page *head = list_first_entry(&zone->free_list, struct page, lru);
 		unsigned long nr_free0 = zone->nr_free;
@@ -748,7 +738,7 @@ static void test_remote_6_1_paths(void)
 	 * free_pcppages_bulk lowers pcp->count page by page to 0 under one
 	 * zone->lock. No IPI.
 	 */
-	counts_start();
+	counts_mark();
 	drain_ops->drain_all_pages();
 	CHECK_EQ_LL(pcp->count, 0);
 	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_DRAINED), 31);
@@ -952,21 +942,21 @@ static void test_ipis(void)
 
 	/* I1: smp_call_function_single to CPU 2, waited: one IPI, run once on CPU 2. */
 	log_reset();
-	counts_start();
+	counts_mark();
 	CHECK(smp_call_function_single(2, rec, NULL, 1) == 0);
 	CHECK_IPIS(1, 1);
 	CHECK_RAN(0, 0, 1, 0);
 
 	/* I2: to the caller itself: run here, irqs off, no IPI (cpu == this_cpu). */
 	log_reset();
-	counts_start();
+	counts_mark();
 	CHECK(smp_call_function_single(0, rec, NULL, 1) == 0);
 	CHECK_IPIS(0, 0);
 	CHECK_RAN(1, 0, 0, 0);
 
 	/* I3: smp_call_function_many({0,1,3}): the caller left out, 2 IPIs. */
 	log_reset();
-	counts_start();
+	counts_mark();
 	m = mask_of(1, 1, 0, 1);
 	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
 	CHECK_IPIS(2, 2);
@@ -974,7 +964,7 @@ static void test_ipis(void)
 
 	/* I4: {0} alone: nothing to call, nothing run (not even here); {2}: one. */
 	log_reset();
-	counts_start();
+	counts_mark();
 	m = mask_of(1, 0, 0, 0);
 	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
 	CHECK_IPIS(0, 0);
@@ -986,14 +976,14 @@ static void test_ipis(void)
 
 	/* I5: smp_call_function: every other online CPU. */
 	log_reset();
-	counts_start();
+	counts_mark();
 	CHECK(smp_call_function(rec, NULL, 1) == 0);
 	CHECK_IPIS(3, 3);
 	CHECK_RAN(0, 1, 1, 1);
 
 	/* I6: on_each_cpu, waited: 3 IPIs; CPU 0 runs it itself, after the others (4th in the log). */
 	log_reset();
-	counts_start();
+	counts_mark();
 	CHECK(on_each_cpu(rec, NULL, 1) == 0);
 	CHECK_IPIS(3, 3);
 	CHECK_RAN(1, 1, 1, 1);
@@ -1002,20 +992,20 @@ static void test_ipis(void)
 
 	/* I7: on_each_cpu_mask: {0,2}: 1 IPI, local run last; {1,2,3}: 3, none here; {0}: 0. */
 	log_reset();
-	counts_start();
+	counts_mark();
 	m = mask_of(1, 0, 1, 0);
 	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
 	CHECK_IPIS(1, 1);
 	CHECK_RAN(1, 0, 1, 0);
 	CHECK_EQ_LL(atomic_load(&log_cpu[1]), 0);
 	log_reset();
-	counts_start();
+	counts_mark();
 	m = mask_of(0, 1, 1, 1);
 	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
 	CHECK_IPIS(3, 3);
 	CHECK_RAN(0, 1, 1, 1);
 	log_reset();
-	counts_start();
+	counts_mark();
 	m = mask_of(1, 0, 0, 0);
 	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
 	CHECK_IPIS(0, 0);
@@ -1037,7 +1027,7 @@ static void test_ipis(void)
 	atomic_store(&hold_release, false);
 	atomic_store(&hold_started, 0);
 	atomic_store(&send_rc, 0);
-	counts_start();
+	counts_mark();
 	CHECK(smp_call_function_single(3, hold, (void *)(intptr_t)100, 0) == 0);
 	CHECK(wait_for(&hold_started, 1));
 	CHECK(smp_call_function_single(3, rec, (void *)(intptr_t)0, 0) == 0);
@@ -1073,7 +1063,7 @@ static void test_ipis(void)
 	atomic_store(&send_rc, 0);
 	post_cmd(3, hold, NULL);
 	CHECK(wait_for(&hold_started, 1));
-	counts_start();
+	counts_mark();
 	CHECK(smp_call_function_single(3, rec, (void *)(intptr_t)0, 0) == 0);
 	post_cmd(1, send_to_3, NULL);
 	CHECK(wait_cmd(1));

@@ -24,25 +24,13 @@
 #define ZONES	2
 
 #include "../drain_variants.h"
+#include "drain_test.h"
 
 static _Atomic bool stop;
 static _Atomic int stress_done;
 static _Atomic bool stress;
 
 #define HOLD 16
-
-/* Fill this CPU's pcp lists: allocate some pages, free them back. */
-static void fill_my_lists(void *arg)
-{
-	struct page *pages[40];
-	int n = (int)(intptr_t)arg;
-
-	for (int i = 0; i < n; i++)
-		pages[i] = alloc_local_page();
-	for (int i = 0; i < n; i++)
-		if (pages[i])
-			free_local_page(pages[i]);
-}
 
 /* Allocate, free and drain; hold nothing at the end. */
 static void stress_loop(int rounds)

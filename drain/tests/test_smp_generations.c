@@ -45,6 +45,7 @@
 #define TIMEOUT_MS	2000
 
 #include "../drain_variants.h"
+#include "drain_test.h"
 
 static _Atomic long handled[CPUS];
 static _Atomic long wrong_cpu;
@@ -60,21 +61,6 @@ static void rec(void *info)
 	if (!(want & (1UL << smp_processor_id())))
 		atomic_fetch_add(&wrong_cpu, 1);
 	atomic_fetch_add(&handled[smp_processor_id()], 1);
-}
-
-static struct mmscale_counts base;
-
-static void counts_mark(void)
-{
-	mmscale_counts_sum_all(&base);
-}
-
-static long long counts_delta(enum mmscale_count c)
-{
-	struct mmscale_counts now;
-
-	mmscale_counts_sum_all(&now);
-	return (long long)(now.v[c] - base.v[c]);
 }
 
 static void mask_of(struct cpumask *m, unsigned long bits)
@@ -278,18 +264,6 @@ static void test_stuck(void)
  * forcing the per-CPU model on ipi-all: 0 locks, the same 3 IPIs.
  */
 #define MCPUS	4
-
-static void fill_my_lists(void *arg)
-{
-	struct page *pages[16];
-	int n = (int)(intptr_t)arg;
-
-	for (int i = 0; i < n; i++)
-		pages[i] = alloc_local_page();
-	for (int i = 0; i < n; i++)
-		if (pages[i])
-			free_local_page(pages[i]);
-}
 
 static void mm_partner_main(void *arg)
 {

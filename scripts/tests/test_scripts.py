@@ -29,17 +29,21 @@ SCRIPTS = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures")
 sys.path.insert(0, SCRIPTS)
 import mmresults  # noqa: E402
+sys.path.insert(0, HERE)
+from check import check, report  # noqa: E402  (scripts/tests/check.py)
 
-passed = failed = 0
 
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+def setup_trap(tmp):
+    """A folder of scripts named like scripts/setup's tools (dpkg-query, cmake,
+    apt-get, sudo) that only note that they ran, in <folder>/ran; put it first
+    on PATH to see that nothing ran setup."""
+    trap = os.path.join(tmp, "trap")
+    os.makedirs(trap)
+    for tool in ("dpkg-query", "cmake", "apt-get", "sudo"):
+        with open(os.path.join(trap, tool), "w") as f:
+            f.write(f"#!/bin/sh\necho {tool} >> {trap}/ran\nexit 1\n")
+        os.chmod(os.path.join(trap, tool), 0o755)
+    return trap
 
 
 def script(name, *args, **kw):
@@ -275,12 +279,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # scripts/run with MMSCALE set: no scripts/setup (a trap on PATH would see it),
     # flags after -- reach mmscale, every table prints, then exit 1 naming the steps.
-    trap = os.path.join(tmp, "trap")
-    os.makedirs(trap)
-    for tool in ("dpkg-query", "cmake", "apt-get", "sudo"):
-        with open(os.path.join(trap, tool), "w") as f:
-            f.write(f"#!/bin/sh\necho {tool} >> {trap}/ran\nexit 1\n")
-        os.chmod(os.path.join(trap, tool), 0o755)
+    trap = setup_trap(tmp)
     run_env = dict(env, PATH=trap + os.pathsep + os.environ["PATH"])
     os.unlink(log)
     out3 = os.path.join(tmp, "run")
@@ -335,12 +334,7 @@ if mmscale and os.access(mmscale, os.X_OK):
     check(sweep.thread_counts("auto", [STANDIN]) == WANT_128, "auto from the real --describe=json")
     # scripts/run as the README has it, end to end: flags after -- go to mmscale.
     with tempfile.TemporaryDirectory() as tmp:
-        trap = os.path.join(tmp, "trap")
-        os.makedirs(trap)
-        for tool in ("dpkg-query", "cmake", "apt-get", "sudo"):
-            with open(os.path.join(trap, tool), "w") as f:
-                f.write(f"#!/bin/sh\necho {tool} >> {trap}/ran\nexit 1\n")
-            os.chmod(os.path.join(trap, tool), 0o755)
+        trap = setup_trap(tmp)
         out = os.path.join(tmp, "quick")
         p = subprocess.run([os.path.join(SCRIPTS, "run"), "--out", out, "--cases", "^c2c/pingpong",
                             "--repetitions", "3", "--min-time", "0.01", "--",
@@ -362,5 +356,4 @@ else:
     print("note: MMSCALE not set: the interrupted-sweep, real --describe=json and scripts/run "
           "checks did not run")
 
-print(f"test_scripts: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+report("test_scripts")

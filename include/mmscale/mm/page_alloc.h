@@ -86,6 +86,12 @@ void free_local_page(struct page *page);
 struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype);
 
 /*
+ * mm/vmstat.c zone_statistics of 2.6.38 (NUMA_HIT/MISS/FOREIGN, LOCAL/OTHER
+ * through __inc_zone_state); remote (6.1) shares it: see drain_remote.c.
+ */
+void zone_statistics(struct zone *preferred_zone, struct zone *z);
+
+/*
  * Page pools, pcp high/batch (zone_batchsize, setup_pageset), per run;
  * needs mm_machine_setup(). pool_pages: pages per zone (0: sized by the
  * CPUs of its node). Returns -1 with err.

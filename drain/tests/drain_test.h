@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the drain tests share: machine-wide operation counts since a mark,
+ * and a CPU filling its own pcp lists (as an IPI'd call or on its own).
+ */
+#ifndef MMSCALE_DRAIN_TEST_H
+#define MMSCALE_DRAIN_TEST_H
+
+#include <stdint.h>
+
+#include "mmscale/mm/page_alloc.h"
+#include "mmscale/opcount.h"
+
+static struct mmscale_counts counts_base;
+
+/* Remember every emulated CPU's counts now. */
+static inline void counts_mark(void)
+{
+	mmscale_counts_sum_all(&counts_base);
+}
+
+/* What the whole machine counted of c since counts_mark(). */
+static inline long long counts_delta(enum mmscale_count c)
+{
+	struct mmscale_counts now;
+
+	mmscale_counts_sum_all(&now);
+	return (long long)(now.v[c] - counts_base.v[c]);
+}
+
+/* Fill this CPU's pcp lists: allocate arg (at most 40) pages, free them back. */
+static inline void fill_my_lists(void *arg)
+{
+	struct page *pages[40];
+	int n = (int)(intptr_t)arg;
+
+	for (int i = 0; i < n && i < 40; i++)
+		pages[i] = alloc_local_page();
+	for (int i = 0; i < n && i < 40; i++)
+		if (pages[i])
+			free_local_page(pages[i]);
+}
+
+#endif /* MMSCALE_DRAIN_TEST_H */
