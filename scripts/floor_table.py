@@ -14,13 +14,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mmresults  # noqa: E402
 
 
-def main():
-    if len(sys.argv) < 2:
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    markdown = "--markdown" in sys.argv[2:]
+    markdown = "--markdown" in argv[1:]
     try:
-        entries = mmresults.read(sys.argv[1], "floor_table")
+        entries = mmresults.read(argv[0], "floor_table")
     except (OSError, ValueError) as e:
         print(f"floor_table: {e}", file=sys.stderr)
         return 2

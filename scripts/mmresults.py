@@ -1,4 +1,8 @@
-"""Reading mmscale results (Google Benchmark JSON) for scripts/compare,
+"""The one results library of scripts/: where the checkout and mmscale are
+(ROOT, MMSCALE), running our own scripts in-process (run_script), drawing
+(save_figure, line_plot), the families the results describe (families:
+the case tables' baselines and metrics, from mmscale_families), and reading
+mmscale results (Google Benchmark JSON) for scripts/compare,
 scripts/sweep, scripts/plot, floor_table.py and quick_tables.py: one record
 per run (repetition), the case family / variant / parameters split out of
 the benchmark name using the variant list the results carry in their
@@ -14,12 +18,74 @@ reported on stderr, one line each,
 
 and kept in the result's .unusable list, so the script can count it in its
 summary (and exit 1). Nothing is dropped without a word."""
+import contextlib
 import glob
+import importlib.machinery
+import importlib.util
+import io
 import json
 import math
 import os
 import re
 import sys
+
+# The checkout and the mmscale every script runs (MMSCALE overrides it).
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MMSCALE = os.environ.get("MMSCALE") or os.path.join(ROOT, "build", "mmscale")
+
+
+def run_script(name, argv):
+    """Run one of scripts/ (compare, plot, floor_table.py, quick_tables.py) in
+    this process, as its command line would: -> (exit status, what it printed
+    on stdout). Its stderr (the unusable runs it names) goes to ours."""
+    path = os.path.join(ROOT, "scripts", name)
+    mod_name = "mmscale_script_" + re.sub(r"\W", "_", name)
+    loader = importlib.machinery.SourceFileLoader(mod_name, path)
+    spec = importlib.util.spec_from_loader(mod_name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            status = module.main(list(argv))
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else 1
+    return status or 0, out.getvalue()
+
+
+def save_figure(fig, out_dir, name):
+    """fig as out_dir/name.png and .svg; -> the paths written."""
+    import matplotlib.pyplot as plt
+
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for ext in ("png", "svg"):
+        path = os.path.join(out_dir, f"{name}.{ext}")
+        fig.savefig(path, bbox_inches="tight")
+        written.append(path)
+    plt.close(fig)
+    return written
+
+
+def line_plot(out_dir, name, title, xlabel, ylabel, series, logx=False, logy=False):
+    """series: {label: [(x, y), ...]}, one line each -> the paths written."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, pts in series.items():
+        pts = sorted(pts)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7)
+    return save_figure(fig, out_dir, name)
 
 NON_COUNTERS = {
     "name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",

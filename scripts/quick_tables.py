@@ -156,12 +156,13 @@ def tables(path, markdown=False):
     return "\n".join(out), unusable
 
 
-def main():
-    if len(sys.argv) < 2:
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        text, unusable = tables(sys.argv[1], "--markdown" in sys.argv[2:])
+        text, unusable = tables(argv[0], "--markdown" in argv[1:])
     except (OSError, ValueError) as e:
         print(f"quick_tables: {e}", file=sys.stderr)
         return 2

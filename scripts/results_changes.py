@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import MMSCALE, ROOT, command, context_line, machine, replace_section, setup  # noqa: E402
+from results_lib import run_script, MMSCALE, ROOT, command, context_line, machine, replace_section, setup  # noqa: E402
 
 # The last commit before the fidelity changes (dc8a9d2 is the first of them).
 BEFORE = "dc8a9d2^"
@@ -118,13 +118,12 @@ def main():
                 json.dump(merged[side], f)
         tables, moved = [], []
         for metric, what in METRICS:
-            p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare"),
-                                paths["before"], paths["after"], "--metric", metric, "--markdown"],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                sys.exit(f"results_changes: compare --metric {metric} failed:\n{p.stderr}")
-            tables += [f"**{what}: before ({rev}) vs after ({after_rev})**", "", p.stdout.rstrip(), ""]
-            moved += moved_rows(metric, what, p.stdout)
+            status, text = run_script("compare", [paths["before"], paths["after"], "--metric",
+                                                  metric, "--markdown"])
+            if status != 0:
+                sys.exit(f"results_changes: compare --metric {metric} exited {status}")
+            tables += [f"**{what}: before ({rev}) vs after ({after_rev})**", "", text.rstrip(), ""]
+            moved += moved_rows(metric, what, text)
         ctx = merged["after"]["context"]
     replace_section("changes (scripts/results_changes.py)", [
         "## What changed in the numbers: before and after the fidelity work (issue 12)",

@@ -9,12 +9,11 @@ repetitions each, the seeds' trimmed statistics.
 usage: scripts/results_counters.py [--print]   (default: rewrite RESULTS.md)"""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import ROOT, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
+from results_lib import table, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
 
 COMMON = ["--threads=1", "--benchmark_repetitions=10",   "--benchmark_enable_random_interleaving=true"]
 RUN_BDP = ["--benchmark_filter=^bdp/|^vmstat/", "--benchmark_min_time=0.1", *COMMON]
@@ -24,9 +23,7 @@ RUN_DIRTY = ["--benchmark_filter=^dirty/", "--device-pages-per-ms=250", *COMMON]
 
 
 def tables(path):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "quick_tables.py"),
-                           path, "--markdown"], capture_output=True, text=True,
-                          check=True).stdout.rstrip()
+    return table("quick_tables.py", path)
 
 
 def trimmed(path):

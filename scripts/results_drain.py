@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import MMSCALE, ROOT, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
+from results_lib import table, MMSCALE, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
 
 REPS = ["--benchmark_repetitions=10", "--benchmark_enable_random_interleaving=true"]
 RUN_FLOOR = ["--benchmark_filter=^ipi/unicast/|^c2c/(mailbox|signal|membarrier)", "--benchmark_min_time=0.1",
@@ -24,11 +24,6 @@ RUN_DRAIN = ["--benchmark_filter=^drain/", "--threads=1", "--benchmark_min_time=
 RUN_BIG = ["--topology=synthetic:node:128 core:8 pu:1",
            "--benchmark_filter=^drain/empty/.*/cpus:(2|8|64|256|1024)/",
            "--benchmark_min_time=0.001", "--papi-events=none"]
-
-
-def script(name, path):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", name), path, "--markdown"],
-                          capture_output=True, text=True, check=True).stdout.rstrip()
 
 
 def big_table(path):
@@ -69,7 +64,7 @@ def main():
         subprocess.run([MMSCALE, *RUN_BIG, "--benchmark_format=json", "--benchmark_out=" + p_big],
                        capture_output=True, text=True, check=True)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        floor, drain, big = script("floor_table.py", p_floor), script("quick_tables.py", p_drain), \
+        floor, drain, big = table("floor_table.py", p_floor), table("quick_tables.py", p_drain), \
             big_table(p_big)
         irqs = kernel_irqs_per_call(p_floor)
         with open(p_big) as f:

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import ROOT, MMSCALE, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
+from results_lib import table, MMSCALE, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
 
 RUN_ARGS = ["--benchmark_filter=c2c|harness", "--threads=1,2", "--benchmark_min_time=0.1",
             "--benchmark_repetitions=10", "--benchmark_enable_random_interleaving=true"]
@@ -24,9 +24,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "floor.json")
         ctx, notes = run_json(RUN_ARGS, out)
-        table = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "floor_table.py"),
-                                out, "--markdown"], capture_output=True, text=True,
-                               check=True).stdout
+        floor = table("floor_table.py", out)
     describe_args = ["--describe", "--topology=synthetic:node:128 core:8 pu:1"]
     times = []
     for _ in range(10):
@@ -47,7 +45,7 @@ def main():
         "read_local/read_shared; for ticket_lock at 2 threads, wall time divided by the "
         "acquisitions of both threads (Google Benchmark's convention for threaded runs).",
         "",
-        table.rstrip(),
+        floor,
         "",
         "Notices printed by that run:",
         "",

@@ -8,8 +8,8 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MMSCALE = os.path.join(ROOT, "build", "mmscale")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mmresults import MMSCALE, ROOT, line_plot, run_script  # noqa: E402,F401
 
 
 def setup():
@@ -72,25 +72,14 @@ PLOTS = os.path.join(ROOT, "docs", "plots")
 
 
 def plot_lines(name, title, xlabel, ylabel, series, logx=False, logy=False):
-    """series: {label: [(x, y), ...]} -> docs/plots/<name>.png; returns the markdown image."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    os.makedirs(PLOTS, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for label, pts in series.items():
-        pts = sorted(pts)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-    if logx:
-        ax.set_xscale("log", base=2)
-    if logy:
-        ax.set_yscale("log")
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend(fontsize=7)
-    fig.savefig(os.path.join(PLOTS, name + ".png"), bbox_inches="tight", dpi=90)
-    fig.savefig(os.path.join(PLOTS, name + ".svg"), bbox_inches="tight")
-    plt.close(fig)
+    """series: {label: [(x, y), ...]} -> docs/plots/<name>.png/.svg; returns the markdown image."""
+    line_plot(PLOTS, name, title, xlabel, ylabel, series, logx, logy)
     return f"![{title}](docs/plots/{name}.png)"
+
+
+def table(script, path):
+    """A table one of our scripts prints for path (floor_table.py, quick_tables.py), in markdown."""
+    status, out = run_script(script, [path, "--markdown"])
+    if status != 0:
+        sys.exit(f"{script} {path} exited {status}: a RESULTS.md section is not written from it")
+    return out.rstrip()
