@@ -19,7 +19,6 @@ trimmed standard deviation in parentheses.
 A run it cannot use (errored, or no real_time) is named on stderr, one line
 each, counted in a last line of the output, and the exit status is then 1."""
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -79,18 +78,11 @@ def pick(entries):
 
 
 def split(run_name, variants):
-    """('bdp', 'cached-locals-v2', 'threads:1') or None."""
-    for case, vs in variants.items():
-        prefix = case + "/"
-        if not run_name.startswith(prefix):
-            continue
-        rest = run_name[len(prefix):]
-        for v in sorted(vs, key=len, reverse=True):
-            if rest == v or rest.startswith(v + "/"):
-                params = rest[len(v) + 1:]
-                params = re.sub(r"(^|/)(real_time|iterations:\d+)", "", params).strip("/")
-                return case, v, params
-    return None
+    """('bdp', 'cached-locals-v2', 'threads:1') or None (mmresults.split_name's names)."""
+    family, variant, params, threads = mmresults.split_name(run_name, variants)
+    if not variant:
+        return None
+    return family, variant, "/".join(p for p in (params, f"threads:{threads}") if p)
 
 
 def tables(path, markdown=False):
