@@ -11,11 +11,20 @@
  * mm/page_alloc.c, identical in 6.1.20 but for __free_pages): rmqueue ->
  * rmqueue_pcplist takes the lock with pcp_spin_trylock_irqsave and, when a
  * drain holds it, falls back to rmqueue_buddy under zone->lock;
- * free_unref_page likewise falls back to free_one_page; past pcp->high,
- * free_unref_page_commit frees nr_pcp_free() pages, which doubles with
- * every free since the last allocation (free_factor). 6.1's
- * free_pcppages_bulk lowers pcp->count page by page and its __free_one_page
- * accounts NR_FREE_PAGES per page.
+ * free_unref_page likewise falls back to free_one_page; when a free brings
+ * pcp->count to pcp->high, free_unref_page_commit frees nr_pcp_free()
+ * pages: batch << free_factor, clamped to [batch, high - batch], and
+ * free_factor grows by one while that is below high - batch; every
+ * allocation halves free_factor. 6.1's free_pcppages_bulk lowers
+ * pcp->count page by page and its __free_one_page accounts NR_FREE_PAGES
+ * per page. free_factor lives in struct per_cpu_pageset here (see
+ * include/mmscale/mm/mmzone.h: the 2.6.x pcp line has no room for it).
+ *
+ * Order 0 only: pindex is the migratetype, and the round robin runs over
+ * MIGRATE_PCPTYPES lists, not NR_PCP_LISTS (the empty higher-order lists
+ * would only be probed and skipped). Left out as inert here: isolated
+ * pageblocks, the check_new_page(s) retries, and rmqueue's read of
+ * ZONE_BOOSTED_WATERMARK in zone->flags (no watermark boosting).
  *
  * Not 6.1's here, and shared with the 2.6.x variants: pcp->high and ->batch
  * (2.6.38's zone_batchsize and 6 x batch, drain_mm_setup; 6.1 derives high
@@ -147,7 +156,8 @@ static void drain_all_pages(void)
 {
 	unsigned int cpu;
 	struct zone *zone;
-	static _Thread_local cpumask_t cpus_with_pcps;
+	/* One mask, as the kernel's: every caller writes it, under pcpu_drain_mutex. */
+	static cpumask_t cpus_with_pcps;
 
 	/*
 	 * Do not drain if one is already in progress unless it's specific to

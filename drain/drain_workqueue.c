@@ -45,7 +45,8 @@ static void drain_all_pages(void)
 {
 	unsigned int cpu;
 	struct zone *zone;
-	static _Thread_local cpumask_t cpus_with_pcps;
+	/* One mask, as the kernel's: every caller writes it, under pcpu_drain_mutex. */
+	static cpumask_t cpus_with_pcps;
 
 	/*
 	 * Do not drain if one is already in progress unless it's specific to

@@ -53,7 +53,12 @@ static __always_inline void spin_lock(spinlock_t *lock)
 
 static __always_inline bool spin_trylock(spinlock_t *lock)
 {
-	__ticket_t head = atomic_load_explicit(&lock->head, memory_order_relaxed);
+	/*
+	 * Acquire: the last holder released the lock by its store to head, and
+	 * a successful trylock must see what that holder wrote (a plain load on
+	 * x86, as spin_lock's spin on head is).
+	 */
+	__ticket_t head = atomic_load_explicit(&lock->head, memory_order_acquire);
 	__ticket_t expect = head;
 
 	if (atomic_load_explicit(&lock->tail, memory_order_relaxed) != head)

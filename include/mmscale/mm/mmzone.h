@@ -151,8 +151,8 @@ struct per_cpu_pages {
 	int high;		/* high watermark, emptying needed */
 	int batch;		/* chunk size for buddy add/remove */
 	/*
-	 * 6.1 only: the allocator paths take it only while the `remote`
-	 * drain variant runs (drain_ops->pcp_locking). In 2.6.x's padding.
+	 * 6.1 only: taken by the remote variant's own (6.1) allocator paths
+	 * and its drain (drain/drain_remote.c). In 2.6.x's padding.
 	 */
 	spinlock_t lock;
 
