@@ -28,6 +28,16 @@
  * GB 1.7 marks its CSV reporter deprecated but still offers
  * --benchmark_format=csv; mmscale keeps offering what GB offers.
  */
+/* mmscale_gbench_add_json_context's entries, added to GB's context after a console has printed it. */
+static std::vector<std::pair<std::string, std::string>> json_only_context;
+
+static void add_json_only_context()
+{
+	for (const auto &kv : json_only_context)
+		benchmark::AddCustomContext(kv.first, kv.second);
+	json_only_context.clear();
+}
+
 static benchmark::BenchmarkReporter *new_csv_reporter()
 {
 #pragma GCC diagnostic push
@@ -133,11 +143,19 @@ public:
 
 	bool ReportContext(const Context &context) override
 	{
+		/* GB's reporters read the custom context when they report it. */
+		bool json_display = dynamic_cast<benchmark::JSONReporter *>(display_) != nullptr;
+		bool ok;
+
 		if (hooks_.started)
 			hooks_.started();
 		context_.reset(new Context(context));
+		if (json_display)
+			add_json_only_context();
+		ok = display_->ReportContext(context);
+		add_json_only_context();
 		write_file();
-		return display_->ReportContext(context);
+		return ok;
 	}
 
 	void ReportRuns(const std::vector<Run> &runs) override
@@ -488,6 +506,11 @@ int mmscale_gbench_initialize(int *argc, char **argv, const char **bad)
 void mmscale_gbench_add_context(const char *key, const char *value)
 {
 	benchmark::AddCustomContext(key, value);
+}
+
+void mmscale_gbench_add_json_context(const char *key, const char *value)
+{
+	json_only_context.emplace_back(key, value);
 }
 
 size_t mmscale_gbench_run(const char *display_format, const char *out_path, const char *out_format,

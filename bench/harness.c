@@ -3,7 +3,9 @@
  * The harness: one trampoline serves every case. It binds the thread to its
  * planned PU (it becomes emulated CPU thread_index), zeroes the operation
  * counts, runs PAPI around the timed region, calls the body, and publishes
- * the counts and PAPI values once, at the end, as per-iteration counters.
+ * the counts (its own, or the machine-wide window a case marks) and PAPI
+ * values once, at the end, as per-iteration counters, after checking them
+ * against the variant row's claim where the case has one.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -150,8 +152,9 @@ static void check_claim(struct mmscale_state *st, const struct registration *reg
 	char msg[512];
 	int len = 0;
 
-	if (!c->claim || ops <= 0 || (c->counts_machine_wide && !machine_window.ended) ||
-	    !c->claim(&reg->run, &claim))
+	/* A run that failed already (a CPU that did not answer) has its reason. */
+	if (!c->claim || ops <= 0 || mmscale_error_occurred(st) ||
+	    (c->counts_machine_wide && !machine_window.ended) || !c->claim(&reg->run, &claim))
 		return;
 	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
 		if ((claim.which & MMSCALE_COUNT_BIT(i)) &&
@@ -459,7 +462,7 @@ static void add_families_context(void)
 		return;
 	mmscale_list_json(f);
 	if (fclose(f) == 0 && json)
-		mmscale_gbench_add_context("mmscale_families", json);
+		mmscale_gbench_add_json_context("mmscale_families", json);
 	free(json);
 }
 

@@ -63,6 +63,7 @@ struct drain_run {
 	 * pool.stop at every work unit, and these are written during the run.
 	 */
 	_Atomic int done ____cacheline_aligned;	/* cpuset CPUs finished with their pass */
+	_Atomic bool counted;			/* thread 0 closed the machine-wide count window */
 	atomic_long_t drains;
 };
 
@@ -379,15 +380,27 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			ipi_interrupt_point();
 			spin_wait_step(&spins);
 		}
+		/*
+		 * Thread 0 closes the machine-wide window now, while every cpuset
+		 * thread is still an emulated CPU: one that went on to leave
+		 * (mmscale_cpu_leave) would take its counts out of the sum. The
+		 * others wait for it.
+		 */
+		if (mmscale_thread_index(st) == 0) {
+			mmscale_machine_counts_end();
+			atomic_store(&dr->counted, true);
+		}
+		while (!atomic_load(&dr->counted) && !failed) {
+			ipi_interrupt_point();
+			spin_wait_step(&spins);
+		}
 	}
 	if (mmscale_thread_index(st) == 0 && !failed) {
 		u64 units = victim_units_total(dr) - u0;
 		double secs = (double)(now_ns() - t0) * 1e-9;
 		long total = atomic_long_read(&dr->drains);
-		const struct mmscale_counts *me;
+		const struct mmscale_counts *me = mmscale_machine_counts();
 
-		mmscale_machine_counts_end();
-		me = mmscale_machine_counts();
 		if (total > 0) {
 			mmscale_counter_set(st, "ipis_per_drain",
 					    (double)me->v[MMSCALE_IPIS_SENT] / (double)total, 0);

@@ -165,6 +165,7 @@ static void test_variant(size_t v)
 		fprintf(stderr, "%s: %s\n", drain_variants[v].v.name, err);
 	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
 	CHECK_EQ_LL(free_list_total(), drain_pool_total());
+	CHECK(ipi_error()[0] == 0);
 	/* ipi-mask and workqueue reach only the CPUs with pages: all 4 here, 3 of them remote. */
 	if (drain_variants[v].ops == &drain_ops_ipi_mask || drain_variants[v].ops == &drain_ops_workqueue)
 		CHECK_EQ_LL(after.v[MMSCALE_IPIS_SENT] - before.v[MMSCALE_IPIS_SENT], CPUS - 1);

@@ -105,6 +105,12 @@ void *mmscale_state_arg(const struct mmscale_state *st);
  */
 int mmscale_gbench_initialize(int *argc, char **argv, const char **bad);
 void mmscale_gbench_add_context(const char *key, const char *value);
+/*
+ * A context entry for the JSON results only (the results file, or a JSON
+ * display): a console display does not print it (a long value, such as the
+ * families' description, would bury the header).
+ */
+void mmscale_gbench_add_json_context(const char *key, const char *value);
 /* What the caller hears during a run; any may be NULL. */
 struct mmscale_report_hooks {
 	/* GB found benchmarks for the filter: the run goes ahead (before any output). */
