@@ -44,22 +44,33 @@ static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
 
 /*
  * hwloc builds whatever a synthetic string asks for (the fuzzer found
- * "pack nno..:129 core:8 pu:141", for which hwloc itself allocates over
- * 2 GiB): refuse, before hwloc sees it, a string whose arities multiply
- * past NR_CPUS PUs, since mmscale could not emulate one CPU per PU. Every
- * number after a ':' is an arity; the product of all of them is the number
- * of leaves (PUs). Returns that product, or NR_CPUS + 1 for anything larger.
+ * "pack nno..:129 core:8 pu:141", and later "no:161 core:2 1612", for which
+ * hwloc itself allocates over 2 GiB): refuse, before hwloc sees it, a
+ * string whose arities multiply past NR_CPUS PUs, since mmscale could not
+ * emulate one CPU per PU. A level is "[type:]arity[(attributes)]",
+ * separated by blanks: the number after the level's last ':', or the whole
+ * level when it has no ':' (hwloc takes bare arities), is an arity; numbers
+ * inside the attributes' parentheses are not. The product of the arities is
+ * the number of leaves (PUs). Returns that product, or NR_CPUS + 1 for
+ * anything larger.
  */
 static unsigned long synthetic_pus(const char *desc)
 {
 	unsigned long total = 1;
 	const char *c = desc;
 
-	while ((c = strchr(c, ':'))) {
+	while (*c) {
+		const char *level, *colon = NULL, *num;
 		unsigned long n = 0;
 
-		for (c++; *c >= '0' && *c <= '9'; c++) {
-			n = n * 10 + (unsigned long)(*c - '0');
+		while (*c == ' ' || *c == '\t' || *c == '\n')
+			c++;
+		level = c;
+		for (; *c && *c != ' ' && *c != '\t' && *c != '\n' && *c != '('; c++)
+			if (*c == ':')
+				colon = c;
+		for (num = colon ? colon + 1 : level; num < c && *num >= '0' && *num <= '9'; num++) {
+			n = n * 10 + (unsigned long)(*num - '0');
 			if (n > NR_CPUS)
 				return NR_CPUS + 1;
 		}
@@ -67,6 +78,12 @@ static unsigned long synthetic_pus(const char *desc)
 			return NR_CPUS + 1;
 		if (n)
 			total *= n;
+		if (*c == '(') {	/* attributes: up to the closing parenthesis */
+			while (*c && *c != ')')
+				c++;
+			if (*c)
+				c++;
+		}
 	}
 	return total;
 }
