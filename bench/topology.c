@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -44,33 +45,43 @@ static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
 
 /*
  * hwloc builds whatever a synthetic string asks for (the fuzzer found
- * "pack nno..:129 core:8 pu:141", and later "no:161 core:2 1612", for which
- * hwloc itself allocates over 2 GiB): refuse, before hwloc sees it, a
- * string whose arities multiply past NR_CPUS PUs, since mmscale could not
- * emulate one CPU per PU. A level is "[type:]arity[(attributes)]",
- * separated by blanks: the number after the level's last ':', or the whole
- * level when it has no ':' (hwloc takes bare arities), is an arity; numbers
- * inside the attributes' parentheses are not. The product of the arities is
- * the number of leaves (PUs). Returns that product, or NR_CPUS + 1 for
- * anything larger.
+ * "pack nno..:129 core:8 pu:141", "no:161 core:2 1612" and
+ * "pack nnno..:129no..:129 core:8 pu:1", for which hwloc itself allocates
+ * over 2 GiB): refuse, before hwloc sees it, a string whose arities could
+ * multiply past NR_CPUS PUs, since mmscale could not emulate one CPU per
+ * PU. hwloc's parser is lenient (a level may follow another without a
+ * blank; a level may be a bare arity), so count generously: every number
+ * right after a ':', and every number that starts a blank-separated word,
+ * is taken as an arity; numbers inside attributes' parentheses are not.
+ * Counting too many only refuses a string hwloc might have read as
+ * smaller. Returns the product, or NR_CPUS + 1 for anything larger.
  */
 static unsigned long synthetic_pus(const char *desc)
 {
 	unsigned long total = 1;
-	const char *c = desc;
+	bool word_start = true;
 
-	while (*c) {
-		const char *level, *colon = NULL, *num;
+	for (const char *c = desc; *c; ) {
 		unsigned long n = 0;
+		bool arity = *c == ':' || (word_start && *c >= '0' && *c <= '9');
 
-		while (*c == ' ' || *c == '\t' || *c == '\n')
+		if (*c == '(') {	/* attributes: up to the closing parenthesis */
+			while (*c && *c != ')')
+				c++;
+			word_start = false;
+			if (*c)
+				c++;
+			continue;
+		}
+		word_start = *c == ' ' || *c == '\t' || *c == '\n';
+		if (!arity) {
 			c++;
-		level = c;
-		for (; *c && *c != ' ' && *c != '\t' && *c != '\n' && *c != '('; c++)
-			if (*c == ':')
-				colon = c;
-		for (num = colon ? colon + 1 : level; num < c && *num >= '0' && *num <= '9'; num++) {
-			n = n * 10 + (unsigned long)(*num - '0');
+			continue;
+		}
+		if (*c == ':')
+			c++;
+		for (; *c >= '0' && *c <= '9'; c++) {
+			n = n * 10 + (unsigned long)(*c - '0');
 			if (n > NR_CPUS)
 				return NR_CPUS + 1;
 		}
@@ -78,12 +89,6 @@ static unsigned long synthetic_pus(const char *desc)
 			return NR_CPUS + 1;
 		if (n)
 			total *= n;
-		if (*c == '(') {	/* attributes: up to the closing parenthesis */
-			while (*c && *c != ')')
-				c++;
-			if (*c)
-				c++;
-		}
 	}
 	return total;
 }
