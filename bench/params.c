@@ -8,21 +8,7 @@
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
-struct mmscale_params mmscale_params = {
-	/* The seeds' test box: 3 GB, dirty threshold about 600 MB. */
-	.mem_bytes = 3ULL << 30,
-	.counter_layout = MMSCALE_LAYOUT_PACKED,
-	/* HZ/10 is 100 ms in the kernel; scaled down 1000x so runs stay short. */
-	.congestion_wait_us = 100,
-	/* sysctl_stat_interval = HZ: the per-CPU vmstat work runs once a second. */
-	.vmstat_interval_ms = 1000,
-	/* 100 MiB/s of 4 KiB pages. */
-	.device_pages_per_ms = 25,
-	.ipi = MMSCALE_IPI_AUTO,
-	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */
-	.ipi_timeout_ms = 10000,
-	.smp_model = MMSCALE_SMP_AUTO,
-};
+struct mmscale_params mmscale_params = MMSCALE_PARAMS_DEFAULTS;
 
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m)
 {
@@ -208,15 +194,15 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-uint64_t mmscale_vmstat_interval_ns(void)
+uint64_t mmscale_vmstat_interval_ns(const struct mmscale_params *p)
 {
-	return (uint64_t)mmscale_params.vmstat_interval_ms * 1000000u;
+	return (uint64_t)p->vmstat_interval_ms * 1000000u;
 }
 
-uint64_t mmscale_vmstat_interval_scaled_ns(void)
+uint64_t mmscale_vmstat_interval_scaled_ns(const struct mmscale_params *p)
 {
 	/* HZ/10 = 100000 us in the kernel; at least 1 us so the period never vanishes. */
-	uint64_t ns = mmscale_vmstat_interval_ns() * mmscale_params.congestion_wait_us / 100000u;
+	uint64_t ns = mmscale_vmstat_interval_ns(p) * p->congestion_wait_us / 100000u;
 
 	return ns ? ns : 1000u;
 }
@@ -229,7 +215,7 @@ void mmscale_params_describe(char *buf, size_t len)
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
-		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns() / 1000u),
+		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns(&mmscale_params) / 1000u),
 		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
 		 mmscale_smp_model_name(mmscale_params.smp_model));

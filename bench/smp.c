@@ -133,6 +133,9 @@ static unsigned long long now_ms(void)
 	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
 }
 
+/* The run's parameters (ipi_setup_config): timeout, the test-only stuck CPU. */
+static struct ipi_config ipi_cfg = { .timeout_ms = 10000 };
+
 /*
  * One step of a sender's wait for a target: it keeps answering calls
  * itself (interrupts are on in the kernel here) and spins; every 4096
@@ -145,7 +148,7 @@ static bool ipi_wait_step_timed_out(unsigned int *spins, unsigned long long *dea
 	if ((*spins & 4095) != 0)
 		return false;
 	if (!*deadline) {
-		*deadline = now_ms() + mmscale_params.ipi_timeout_ms;
+		*deadline = now_ms() + ipi_cfg.timeout_ms;
 		return false;
 	}
 	return now_ms() > *deadline;
@@ -158,7 +161,7 @@ static int ipi_no_answer(int cpu)
 
 	snprintf(ipi_last_error, sizeof(ipi_last_error),
 		 "CPU %d did not answer a cross-CPU call within %u ms (it was: %s)", cpu,
-		 mmscale_params.ipi_timeout_ms, what ? what : "not started");
+		 ipi_cfg.timeout_ms, what ? what : "not started");
 	return -1;
 }
 
@@ -257,7 +260,7 @@ static void flush_smp_call_function_queue(void)
 
 void ipi_interrupt_point_slow(void)
 {
-	if (mmscale_params.stuck_cpu && (unsigned int)mmscale_this_cpu == mmscale_params.stuck_cpu)
+	if (ipi_cfg.stuck_cpu && (unsigned int)mmscale_this_cpu == ipi_cfg.stuck_cpu)
 		return;		/* test only: this CPU never answers */
 	if (mmscale_irqs_off) {
 		mmscale_ipi_pending = 1;
@@ -386,6 +389,7 @@ static struct call_single_data_list *csd_data;		/* percpu: !wait single calls */
 static struct call_single_data_list *csd_on_stack;	/* percpu: the wait path's on-stack d */
 static _Thread_local int csd_data_target = -1;		/* for smp_call_function_many_wait */
 static enum mmscale_smp_model smp_model = MMSCALE_SMP_PERCPU;
+
 static struct list_head *list_next_rcu(struct list_head *p);
 
 enum mmscale_smp_model ipi_smp_model(void)
@@ -1031,20 +1035,30 @@ void ipi_stop_idle(_Atomic bool *stop)
 	}
 }
 
-int ipi_setup(enum mmscale_ipi_mechanism m, char *err, size_t errlen)
+void ipi_config_default(struct ipi_config *cfg, enum mmscale_ipi_mechanism m)
 {
-	return ipi_setup_model(m, MMSCALE_SMP_PERCPU, err, errlen);
+	cfg->mechanism = m;
+	cfg->smp_model = MMSCALE_SMP_PERCPU;
+	cfg->timeout_ms = 10000;
+	cfg->stuck_cpu = 0;
 }
 
-int ipi_setup_model(enum mmscale_ipi_mechanism m, enum mmscale_smp_model kernel_model,
-		    char *err, size_t errlen)
+int ipi_setup(enum mmscale_ipi_mechanism m, char *err, size_t errlen)
 {
+	struct ipi_config cfg;
+
+	ipi_config_default(&cfg, m);
+	return ipi_setup_config(&cfg, err, errlen);
+}
+
+int ipi_setup_config(const struct ipi_config *cfg, char *err, size_t errlen)
+{
+	enum mmscale_ipi_mechanism m = cfg->mechanism;
 	unsigned int cpu;
 
 	ipi_teardown();
-	/* --smp-model forces one; else the kernel's own (AUTO: per-CPU). */
-	smp_model = mmscale_params.smp_model != MMSCALE_SMP_AUTO ? mmscale_params.smp_model :
-		    kernel_model == MMSCALE_SMP_GLOBAL_QUEUE ? MMSCALE_SMP_GLOBAL_QUEUE :
+	ipi_cfg = *cfg;
+	smp_model = cfg->smp_model == MMSCALE_SMP_GLOBAL_QUEUE ? MMSCALE_SMP_GLOBAL_QUEUE :
 		    MMSCALE_SMP_PERCPU;
 	if (m == MMSCALE_IPI_KERNEL) {
 		static bool said;

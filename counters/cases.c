@@ -35,8 +35,10 @@ struct counters_run {
 static int counters_setup_common(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = calloc(1, sizeof(*cr));
+	struct mm_machine_config cfg;
 
-	if (!cr || mm_machine_setup(mmscale_params.mem_bytes, err, errlen) != 0) {
+	mm_config_from_params(&cfg);	/* the machine's parameters, from the flags */
+	if (!cr || mm_machine_setup_config(&cfg, err, errlen) != 0) {
 		if (!cr)
 			mmscale_errorf(err, errlen, "out of memory");
 		free(cr);
@@ -218,7 +220,7 @@ static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
 		for (int i = 0; i < MOD_BATCH; i++)
 			fn(zone);
-		vmstat_work_tick(mmscale_vmstat_interval_ns());	/* vmstat_update */
+		vmstat_work_tick(mm_config()->vmstat_interval_ns);	/* vmstat_update */
 	}
 }
 
@@ -410,7 +412,7 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 		emu_store_page(mapping);
 		emu_write_next_page(mapping);
 		balance_dirty_pages_ratelimited(mapping);
-		vmstat_work_tick(mmscale_vmstat_interval_scaled_ns());
+		vmstat_work_tick(mm_config()->vmstat_interval_scaled_ns);
 	}
 	total = now_ns() - start;
 	mmscale_counter_set(st, "MiB_per_s",

@@ -74,7 +74,46 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 	return 0;
 }
 
+/* The running machine's parameters (mm_machine_setup_config keeps a copy). */
+static struct mm_machine_config machine_config;
+
+static void config_from(struct mm_machine_config *cfg, const struct mmscale_params *p)
+{
+	cfg->mem_bytes = p->mem_bytes;
+	cfg->counter_layout = p->counter_layout;
+	cfg->congestion_wait_us = p->congestion_wait_us;
+	cfg->device_pages_per_ms = p->device_pages_per_ms;
+	cfg->vmstat_interval_ns = mmscale_vmstat_interval_ns(p);
+	cfg->vmstat_interval_scaled_ns = mmscale_vmstat_interval_scaled_ns(p);
+}
+
+void mm_config_from_params(struct mm_machine_config *cfg)
+{
+	config_from(cfg, &mmscale_params);
+}
+
+void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
+{
+	static const struct mmscale_params defaults = MMSCALE_PARAMS_DEFAULTS;
+
+	config_from(cfg, &defaults);
+	cfg->mem_bytes = mem_bytes;
+}
+
+const struct mm_machine_config *mm_config(void)
+{
+	return &machine_config;
+}
+
 int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)
+{
+	struct mm_machine_config cfg;
+
+	mm_config_default(&cfg, mem_bytes);
+	return mm_machine_setup_config(&cfg, err, errlen);
+}
+
+int mm_machine_setup_config(const struct mm_machine_config *cfg, char *err, size_t errlen)
 {
 	const struct mmscale_plan *plan = mmscale_machine_plan();
 	int nodes;
@@ -84,8 +123,9 @@ int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)
 	if (!plan)
 		return mmscale_errorf(err, errlen, "mm_machine_setup before the machine");
 	mm_machine_teardown();
+	machine_config = *cfg;
 	nodes = plan->topo->nr_nodes;
-	per_node = (mem_bytes >> PAGE_SHIFT) / (unsigned long long)nodes;
+	per_node = (cfg->mem_bytes >> PAGE_SHIFT) / (unsigned long long)nodes;
 	node_data = calloc((size_t)nodes, sizeof(*node_data));
 	if (!node_data)
 		return mmscale_errorf(err, errlen, "out of memory");
@@ -111,7 +151,7 @@ int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	vm_stat_stride = mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ?
+	vm_stat_stride = cfg->counter_layout == MMSCALE_LAYOUT_PADDED ?
 			 L1_CACHE_BYTES : sizeof(atomic_long_t);
 	vm_stat_bytes = vm_stat_stride * NR_VM_ZONE_STAT_ITEMS;
 	/*

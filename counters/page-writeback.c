@@ -446,13 +446,13 @@ void writeback_inodes(struct writeback_control *wbc)
 long congestion_wait(int rw, long timeout)
 {
 	struct timespec ts = {
-		.tv_sec = mmscale_params.congestion_wait_us / 1000000,
-		.tv_nsec = (long)(mmscale_params.congestion_wait_us % 1000000) * 1000,
+		.tv_sec = mm_config()->congestion_wait_us / 1000000,
+		.tv_nsec = (long)(mm_config()->congestion_wait_us % 1000000) * 1000,
 	};
 
 	(void)rw;
 	(void)timeout;	/* every caller passes HZ/10 */
-	if (mmscale_params.congestion_wait_us && !(wb_world && wb_world->complete_on_submit))
+	if (mm_config()->congestion_wait_us && !(wb_world && wb_world->complete_on_submit))
 		nanosleep(&ts, NULL);
 	return 0;
 }
@@ -558,7 +558,7 @@ static void flusher_main(void *arg)
 
 		nanosleep(&tick, NULL);
 		t = now_ms();
-		budget += (t - last) * mmscale_params.device_pages_per_ms;
+		budget += (t - last) * mm_config()->device_pages_per_ms;
 		last = t;
 		/* Complete whole pages, oldest file first, round-robin. */
 		for (int i = 0; i < w->nr_writers && budget >= 1; i++) {
@@ -567,14 +567,14 @@ static void flusher_main(void *arg)
 			budget -= (double)complete_writeback(w, inode, (long)budget);
 		}
 		next = (next + 1) % (w->nr_writers ? w->nr_writers : 1);
-		if (budget > mmscale_params.device_pages_per_ms)
-			budget = mmscale_params.device_pages_per_ms;	/* an idle device saves nothing */
+		if (budget > mm_config()->device_pages_per_ms)
+			budget = mm_config()->device_pages_per_ms;	/* an idle device saves nothing */
 		if (atomic_exchange(&w->background_requested, false)) {
 			set_bit(BDI_pdflush, &w->bdi.state);
 			background_writeout(0);
 			clear_bit(BDI_pdflush, &w->bdi.state);
 		}
-		vmstat_work_tick(mmscale_vmstat_interval_scaled_ns());
+		vmstat_work_tick(mm_config()->vmstat_interval_scaled_ns);
 	}
 }
 

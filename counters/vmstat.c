@@ -203,7 +203,7 @@ void refresh_cpu_vm_stats(int cpu)
 
 /*
  * The kernel folds every sysctl_stat_interval = HZ (1 s): the caller passes
- * the period (mmscale_vmstat_interval_ns(), --vmstat-interval-ms, the
+ * the period (mm_config()->vmstat_interval_ns: --vmstat-interval-ms, the
  * kernel's 1 s by default; the dirty/ cases scale it with their congestion
  * wait). The clock is CLOCK_MONOTONIC_COARSE, looked at every
  * VMSTAT_CHECK_EVERY calls, so a period shorter than the coarse clock's

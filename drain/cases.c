@@ -132,8 +132,9 @@ static u64 victim_units_total(struct drain_run *dr)
 
 /*
  * The machine for one run: online CPUs (args[0] when the case has a CPU
- * count), zones and pools, IPIs with the given doorbell, partners for the
- * CPUs after the GB threads.
+ * count), zones and pools, IPIs with the given doorbell and the variant's
+ * kernel's smp.c (smp_model) unless --smp-model forces one, partners for
+ * the CPUs after the GB threads.
  */
 static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned int online,
 			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
@@ -145,6 +146,8 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 	 * bytes); that member makes sizeof a multiple of the alignment.
 	 */
 	struct drain_run *dr = aligned_alloc(SMP_CACHE_BYTES, sizeof(*dr));
+	struct ipi_config ipi;
+	struct mm_machine_config mm;
 	char ignored[8];
 
 	if (!dr)
@@ -154,16 +157,22 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 	dr->online = online;
 	dr->loop = loop;
 	mmscale_set_online_cpus(online);
-	if (mm_machine_setup(mmscale_params.mem_bytes, err, errlen) != 0)
+	mm_config_from_params(&mm);	/* the machine's parameters, from the flags */
+	if (mm_machine_setup_config(&mm, err, errlen) != 0)
 		goto fail;
 	dr->mm_up = true;
 	if (drain_mm_setup(0, err, errlen) != 0)
 		goto fail;
 	dr->drain_up = true;
-	if (m == MMSCALE_IPI_AUTO)
-		m = mmscale_plan_oversubscribed(mmscale_machine_plan(), (int)online) ?
-		    MMSCALE_IPI_FUTEX : MMSCALE_IPI_SPIN;
-	if (ipi_setup_model(m, smp_model, err, errlen) != 0)
+	/* The machine's cross-CPU calls, from the flags: the emulated smp.c reads only this. */
+	ipi.mechanism = m != MMSCALE_IPI_AUTO ? m :
+			mmscale_plan_oversubscribed(mmscale_machine_plan(), (int)online) ?
+			MMSCALE_IPI_FUTEX : MMSCALE_IPI_SPIN;
+	ipi.smp_model = mmscale_params.smp_model != MMSCALE_SMP_AUTO ? mmscale_params.smp_model :
+			smp_model;
+	ipi.timeout_ms = mmscale_params.ipi_timeout_ms;
+	ipi.stuck_cpu = mmscale_params.stuck_cpu;
+	if (ipi_setup_config(&ipi, err, errlen) != 0)
 		goto fail;
 	dr->ipi_up = true;
 	drain_ops = ops;

@@ -122,8 +122,11 @@ static void check_machine(enum mmscale_counter_layout layout)
 	struct zone *zone;
 	int zones = 0;
 
-	mmscale_params.counter_layout = layout;
-	if (mm_machine_setup(1ULL << 30, err, sizeof(err)) != 0) {
+	struct mm_machine_config cfg;
+
+	mm_config_default(&cfg, 1ULL << 30);
+	cfg.counter_layout = layout;
+	if (mm_machine_setup_config(&cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		CHECK(0);
 		return;
@@ -189,7 +192,6 @@ int main(void)
 	check_machine(MMSCALE_LAYOUT_PACKED);
 	check_machine(MMSCALE_LAYOUT_PADDED);
 	check_machine(MMSCALE_LAYOUT_PACKED);
-	mmscale_params.counter_layout = MMSCALE_LAYOUT_PACKED;
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);
 	mmscale_topology_destroy(&t);

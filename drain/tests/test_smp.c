@@ -120,11 +120,14 @@ static void test_stuck_cpu(void)
 	struct mmscale_partner partners[CPUS];
 	char err[256];
 
-	mmscale_params.stuck_cpu = 2;
-	mmscale_params.ipi_timeout_ms = 200;
+	struct ipi_config ipi;
+
+	ipi_config_default(&ipi, MMSCALE_IPI_SPIN);
+	ipi.stuck_cpu = 2;
+	ipi.timeout_ms = 200;
 	atomic_store(&stop, false);
 	atomic_store(&busy_targets, false);
-	CHECK(ipi_setup(MMSCALE_IPI_SPIN, err, sizeof(err)) == 0);
+	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	for (int c = 1; c < CPUS; c++)
 		CHECK(mmscale_partner_start(&partners[c], c, target_main, NULL, err, sizeof(err)) == 0);
 	ipi_cpu_online();
@@ -140,8 +143,6 @@ static void test_stuck_cpu(void)
 	for (int c = 1; c < CPUS; c++)
 		mmscale_partner_join(&partners[c]);
 	ipi_teardown();
-	mmscale_params.stuck_cpu = 0;
-	mmscale_params.ipi_timeout_ms = 10000;
 }
 
 int main(void)

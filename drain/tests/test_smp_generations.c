@@ -93,6 +93,9 @@ static void partner_main(void *arg)
 	ipi_cpu_offline();
 }
 
+/* The machine's cross-CPU calls for the next start(): a test changes them here. */
+static struct ipi_config ipi;
+
 static void start(struct mmscale_partner *partners, enum mmscale_ipi_mechanism m,
 		  enum mmscale_smp_model model)
 {
@@ -102,7 +105,9 @@ static void start(struct mmscale_partner *partners, enum mmscale_ipi_mechanism m
 	atomic_store(&wrong_cpu, 0);
 	atomic_store(&stop, false);
 	atomic_store(&second_done, false);
-	CHECK(ipi_setup_model(m, model, err, sizeof(err)) == 0);
+	ipi.mechanism = m;
+	ipi.smp_model = model;
+	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	for (int c = 1; c < CPUS; c++)
 		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
 	ipi_cpu_online();
@@ -239,16 +244,16 @@ static void test_stuck(void)
 	struct mmscale_partner partners[CPUS];
 	struct cpumask mask;
 
-	mmscale_params.stuck_cpu = 3;
-	mmscale_params.ipi_timeout_ms = 200;
+	ipi.stuck_cpu = 3;
+	ipi.timeout_ms = 200;
 	start(partners, MMSCALE_IPI_SPIN, MMSCALE_SMP_GLOBAL_QUEUE);
 	mask_of(&mask, 0x3e);
 	CHECK(smp_call_function_many(&mask, rec, (void *)(uintptr_t)0x3e, true) != 0);
 	printf("  stuck CPU: %s\n", ipi_error());
 	CHECK(strstr(ipi_error(), "CPU 3 did not answer") != NULL);
 	finish(partners);
-	mmscale_params.stuck_cpu = 0;
-	mmscale_params.ipi_timeout_ms = TIMEOUT_MS;
+	ipi.stuck_cpu = 0;
+	ipi.timeout_ms = TIMEOUT_MS;
 }
 
 /*
@@ -280,11 +285,12 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	struct mmscale_partner partners[MCPUS];
 	char err[256];
 
-	mmscale_params.smp_model = forced;
 	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
 	/* What drain/cases.c does: the variant's kernel's model, unless forced. */
-	CHECK(ipi_setup_model(MMSCALE_IPI_SPIN, ops->smp_model, err, sizeof(err)) == 0);
+	ipi.mechanism = MMSCALE_IPI_SPIN;
+	ipi.smp_model = forced != MMSCALE_SMP_AUTO ? forced : ops->smp_model;
+	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	drain_ops = ops;
 	atomic_store(&stop, false);
 	for (int c = 1; c < MCPUS; c++)
@@ -313,7 +319,6 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	drain_mm_teardown();
 	mm_machine_teardown();
 	drain_ops = NULL;
-	mmscale_params.smp_model = MMSCALE_SMP_AUTO;
 }
 
 static void test_drains(void)
@@ -346,7 +351,8 @@ int main(void)
 	if (test_machine_up(&m, "synthetic:node:2 core:3 pu:1") != 0)
 		return 1;
 	mmscale_spin_yields = true;	/* 6 emulated CPUs on this machine's PUs */
-	mmscale_params.ipi_timeout_ms = TIMEOUT_MS;
+	ipi_config_default(&ipi, MMSCALE_IPI_SPIN);
+	ipi.timeout_ms = TIMEOUT_MS;
 	test_one_sender(MMSCALE_IPI_SPIN, "spin", MMSCALE_SMP_GLOBAL_QUEUE);
 	test_one_sender(MMSCALE_IPI_FUTEX, "futex", MMSCALE_SMP_GLOBAL_QUEUE);
 	test_one_sender(MMSCALE_IPI_SIGNAL, "signal", MMSCALE_SMP_GLOBAL_QUEUE);

@@ -36,6 +36,26 @@ enum mmscale_smp_model {
 	MMSCALE_SMP_PERCPU,		/* 3.9+: per-target call_single_queue (llist from 3.14) */
 };
 
+/*
+ * The flags' defaults (bench/params.c starts from them; so does
+ * mm_config_default for a machine a test builds).
+ */
+#define MMSCALE_PARAMS_DEFAULTS {					\
+	/* The seeds' test box: 3 GB, dirty threshold about 600 MB. */	\
+	.mem_bytes = 3ULL << 30,					\
+	.counter_layout = MMSCALE_LAYOUT_PACKED,			\
+	/* HZ/10 is 100 ms in the kernel; scaled down 1000x so runs stay short. */ \
+	.congestion_wait_us = 100,					\
+	/* sysctl_stat_interval = HZ: the per-CPU vmstat work runs once a second. */ \
+	.vmstat_interval_ms = 1000,					\
+	/* 100 MiB/s of 4 KiB pages. */					\
+	.device_pages_per_ms = 25,					\
+	.ipi = MMSCALE_IPI_AUTO,					\
+	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */ \
+	.ipi_timeout_ms = 10000,					\
+	.smp_model = MMSCALE_SMP_AUTO,					\
+}
+
 struct mmscale_params {
 	uint64_t mem_bytes;		/* emulated memory, split over the nodes */
 	enum mmscale_counter_layout counter_layout;
@@ -61,8 +81,9 @@ const char *mmscale_smp_model_name(enum mmscale_smp_model m);
  * the same period scaled by the same factor, so the fold comes as often
  * per throttling wait as in the kernel (1 ms at the defaults).
  */
-uint64_t mmscale_vmstat_interval_ns(void);
-uint64_t mmscale_vmstat_interval_scaled_ns(void);
+struct mmscale_params;
+uint64_t mmscale_vmstat_interval_ns(const struct mmscale_params *p);
+uint64_t mmscale_vmstat_interval_scaled_ns(const struct mmscale_params *p);
 
 extern struct mmscale_params mmscale_params;
 

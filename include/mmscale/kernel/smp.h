@@ -85,13 +85,26 @@ int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *inf
 int smp_call_function_many_wait(const struct cpumask *mask);
 
 /*
- * Set up queues, csds and doorbells for the machine's CPUs, per run, with
- * the kernel/smp.c generation of the kernel being emulated (kernel_model;
- * AUTO: per-CPU), unless --smp-model forces one. ipi_setup() is
- * ipi_setup_model(m, MMSCALE_SMP_PERCPU, ...).
+ * The emulated machine's cross-CPU calls, as a run sets them up: the
+ * parameters the emulated smp.c reads (never the command line's globals),
+ * so that a test can set up machines that differ in one process.
  */
-int ipi_setup_model(enum mmscale_ipi_mechanism mechanism, enum mmscale_smp_model kernel_model,
-		    char *err, size_t errlen);
+struct ipi_config {
+	enum mmscale_ipi_mechanism mechanism;	/* the doorbell (not AUTO) */
+	enum mmscale_smp_model smp_model;	/* GLOBAL_QUEUE or PERCPU (AUTO: PERCPU) */
+	unsigned int timeout_ms;		/* a call not answered by then fails, named */
+	unsigned int stuck_cpu;			/* test only: this CPU never answers (0: none) */
+};
+
+/* The doorbell m, the per-CPU queues, the default 10 s timeout: what the tests mostly want. */
+void ipi_config_default(struct ipi_config *cfg, enum mmscale_ipi_mechanism m);
+
+/*
+ * Set up queues, csds and doorbells for the machine's CPUs, per run, with
+ * cfg's doorbell and kernel/smp.c generation (the caller decides it: the
+ * variant's kernel's, or the one --smp-model forces).
+ */
+int ipi_setup_config(const struct ipi_config *cfg, char *err, size_t errlen);
 /* The generation the current run uses (GLOBAL_QUEUE or PERCPU). */
 enum mmscale_smp_model ipi_smp_model(void);
 /* For the tests: entries on the global call_function.queue now (0 in the per-CPU model). */
@@ -99,7 +112,7 @@ unsigned int ipi_call_function_queued(void);
 
 /* The emulation around it. */
 
-/* Set up queues, csds and doorbells for the machine's CPUs; per run. */
+/* ipi_setup_config() with ipi_config_default(m). */
 int ipi_setup(enum mmscale_ipi_mechanism mechanism, char *err, size_t errlen);
 void ipi_teardown(void);
 enum mmscale_ipi_mechanism ipi_mechanism(void);
