@@ -15,6 +15,7 @@
 
 #include "mmscale/cpu.h"
 #include "mmscale/harness.h"
+#include "mmscale/kernel/cpumask.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
@@ -108,8 +109,11 @@ static int run_setup(void *arg, char *err, size_t errlen)
 
 	mmscale_gbench_set_running(reg->title);
 	atomic_store(&reg->migrated, false);
-	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads, why, sizeof(why)) != 0)
+	mmscale_set_online_cpus((unsigned int)reg->run.nr_online);
+	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads, why, sizeof(why)) != 0) {
+		mmscale_set_online_cpus(nr_cpu_ids);
 		return case_failed(reg, "setup failed: ", why, err, errlen);
+	}
 	return 0;
 }
 
@@ -118,9 +122,12 @@ static int run_teardown(void *arg, char *err, size_t errlen)
 	struct registration *reg = arg;
 	char why[256] = "";
 
+	int status = 0;
+
 	if (reg->run.c->teardown && reg->run.c->teardown(&reg->run, why, sizeof(why)) != 0)
-		return case_failed(reg, "check failed after the run: ", why, err, errlen);
-	return 0;
+		status = case_failed(reg, "check failed after the run: ", why, err, errlen);
+	mmscale_set_online_cpus(nr_cpu_ids);	/* the whole plan again */
+	return status;
 }
 
 /*
@@ -183,23 +190,23 @@ static void publish(struct mmscale_state *st, const struct registration *reg)
 				    MMSCALE_COUNTER_AVG_ITERATIONS);
 }
 
-/* The emulated CPUs a run keeps busy: its threads, partners, online CPUs. */
-static int cpus_in_use(const struct registration *reg, int threads)
+void mmscale_run_prepare(struct mmscale_run *run, int plan_cpus)
 {
-	const struct mmscale_case *c = reg->run.c;
-	int n = threads + c->partner_cpus;
+	const struct mmscale_case *c = run->c;
+	int n = run->nr_threads + c->partner_cpus;
 
-	if (c->arg0_cpus && reg->run.args[0] > n)
-		n = (int)reg->run.args[0];
+	if (c->arg0_cpus && run->args[0] > n)
+		n = (int)run->args[0];
 	if (c->uses_all_cpus)
-		n = reg->plan->nr_cpus;
-	return n;
+		n = plan_cpus;
+	run->nr_cpus_used = n;
+	run->nr_online = c->online_in_use ? n : plan_cpus;
 }
 
 static void set_label(struct mmscale_state *st, struct registration *reg)
 {
 	const struct mmscale_plan *p = reg->plan;
-	int threads = cpus_in_use(reg, mmscale_threads(st));
+	int threads = reg->run.nr_cpus_used;
 	char label[128] = "";
 
 	if (mmscale_plan_oversubscribed(p, threads))
@@ -273,6 +280,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 		mmscale_bench_args(b, args, c->nr_args);
 		mmscale_bench_arg_names(b, c->arg_names, c->nr_args);
 	}
+	mmscale_run_prepare(&reg->run, p->nr_cpus);
 	mmscale_bench_threads(b, threads);
 	if (c->manual_time)
 		mmscale_bench_manual_time(b);

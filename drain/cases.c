@@ -131,12 +131,13 @@ static u64 victim_units_total(struct drain_run *dr)
 }
 
 /*
- * The machine for one run: online CPUs (args[0] when the case has a CPU
- * count), zones and pools, IPIs with the given doorbell and the variant's
+ * The machine for one run, on the CPUs the harness put online for it
+ * (run->nr_online: the CPUs it uses, online_in_use), zones and pools,
+ * IPIs with the given doorbell and the variant's
  * kernel's smp.c (smp_model) unless --smp-model forces one, partners for
  * the CPUs after the GB threads.
  */
-static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned int online,
+static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
 			       enum mmscale_smp_model smp_model, enum partner_loop loop,
 			       char *err, size_t errlen)
@@ -146,6 +147,7 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 	 * bytes); that member makes sizeof a multiple of the alignment.
 	 */
 	struct drain_run *dr = aligned_alloc(SMP_CACHE_BYTES, sizeof(*dr));
+	unsigned int online = (unsigned int)run->nr_online;	/* the harness's decision */
 	struct ipi_config ipi;
 	struct mm_machine_config mm;
 	char ignored[8];
@@ -156,7 +158,6 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads, unsigned
 	run->data = dr;
 	dr->online = online;
 	dr->loop = loop;
-	mmscale_set_online_cpus(online);
 	mm_config_from_params(&mm);	/* the machine's parameters, from the flags */
 	if (mm_machine_setup_config(&mm, err, errlen) != 0)
 		goto fail;
@@ -222,7 +223,6 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	if (dr->mm_up)
 		mm_machine_teardown();
 	drain_ops = NULL;
-	mmscale_set_online_cpus(nr_cpu_ids);
 	free(dr);
 	run->data = NULL;
 	return status;
@@ -242,7 +242,7 @@ static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_
 	const struct drain_variant_ops *ops = drain_row(run)->ops;
 
 	/* The variant's kernel's kernel/smp.c, unless --smp-model forces one. */
-	return drain_setup_machine(run, nr_threads, (unsigned int)run->args[0], mmscale_params.ipi,
+	return drain_setup_machine(run, nr_threads, mmscale_params.ipi,
 				   ops, ops->smp_model, PARTNER_IDLE, err, errlen);
 }
 
@@ -309,7 +309,7 @@ static int swap_setup(struct mmscale_run *run, int nr_threads, char *err, size_t
 {
 	const struct drain_variant_ops *ops = drain_row(run)->ops;
 
-	return drain_setup_machine(run, nr_threads, nr_cpu_ids, mmscale_params.ipi, ops,
+	return drain_setup_machine(run, nr_threads, mmscale_params.ipi, ops,
 				   ops->smp_model, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
 				   err, errlen);
 }
@@ -455,13 +455,12 @@ static void ipi_nop(void *info)
 static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	enum mmscale_ipi_mechanism m = ipi_row_mechanism(run);
-	unsigned int online = run->c->arg0_cpus ? (unsigned int)run->args[0] : 2;
 
 	/*
 	 * A signal must interrupt a busy CPU; a futex wakes a sleeping one.
 	 * Today's kernel/smp.c (per-CPU queues), unless --smp-model forces one.
 	 */
-	return drain_setup_machine(run, nr_threads, online, m, &drain_ops_count_check,
+	return drain_setup_machine(run, nr_threads, m, &drain_ops_count_check,
 				   MMSCALE_SMP_PERCPU,
 				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
 }
@@ -571,6 +570,7 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = empty_setup,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
+		.online_in_use = true,
 		.claim = empty_claim,
 		.one_op = empty_one_op,
 		MMSCALE_VARIANT_ROWS(drain_variants),
@@ -591,6 +591,7 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = swap_setup,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
+		.online_in_use = true,
 		MMSCALE_VARIANT_ROWS(drain_variants),
 		MMSCALE_METRICS(swap_metrics),
 		.args = swap_args,
@@ -610,6 +611,7 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = ipi_setup_case,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
+		.online_in_use = true,
 		MMSCALE_VARIANT_ROWS(ipi_variants),
 		.partner_cpus = 1,
 	},
@@ -622,6 +624,7 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = ipi_setup_case,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
+		.online_in_use = true,
 		MMSCALE_VARIANT_ROWS(ipi_variants),
 		.args = cpus_args,
 		.nr_args_rows = ARRAY_SIZE(cpus_args),

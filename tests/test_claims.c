@@ -19,6 +19,8 @@
 #include "check.h"
 #include "test_machine.h"
 #include "mmscale/case.h"
+#include "mmscale/harness.h"
+#include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/params.h"
 
@@ -37,6 +39,9 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 
 	if (args)
 		memcpy(run.args, args, sizeof(run.args));
+	/* The CPUs the harness would put online for this run. */
+	mmscale_run_prepare(&run, CPUS);
+	mmscale_set_online_cpus((unsigned int)run.nr_online);
 	len = snprintf(name, sizeof(name), "%s/%s", c->name, v->name);
 	for (int a = 0; args && a < c->nr_args && len < (int)sizeof(name); a++)
 		len += snprintf(name + len, sizeof(name) - (size_t)len, "/%s:%lld",
@@ -44,6 +49,7 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 	if (c->setup && c->setup(&run, 1, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: setup failed: %s\n", name, err);
 		CHECK(!"setup failed");
+		mmscale_set_online_cpus(nr_cpu_ids);
 		return;
 	}
 	if (c->counts_machine_wide)
@@ -75,6 +81,7 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 		fprintf(stderr, "%s: check after the operation failed: %s\n", name, err);
 		CHECK(!"teardown check failed");
 	}
+	mmscale_set_online_cpus(nr_cpu_ids);
 }
 
 int main(void)

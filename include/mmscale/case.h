@@ -99,6 +99,16 @@ struct mmscale_run {
 	void *data;		/* set by the case's setup, for all its threads */
 	int64_t args[MMSCALE_MAX_ARGS];	/* this registration's argument row */
 	int nr_threads;		/* GB threads of this registration */
+	/*
+	 * Decided once, by the harness (mmscale_run_prepare), before setup:
+	 * the emulated CPUs the run keeps busy (its threads and partners,
+	 * args[0] for a CPU-count case, the whole plan for a whole-machine
+	 * one), and the CPUs online during it (those, for a case with
+	 * online_in_use; else every CPU of the plan). The harness sets the
+	 * machine's online CPUs to nr_online around setup, body and teardown.
+	 */
+	int nr_cpus_used;
+	int nr_online;
 };
 
 struct mmscale_case {
@@ -122,6 +132,12 @@ struct mmscale_case {
 	bool arg0_cpus;
 	/* Every CPU of the plan takes part (the rest as partners). */
 	bool uses_all_cpus;
+	/*
+	 * Only the CPUs the run uses are online (a drain walks the online
+	 * CPUs, and each one is a partner that answers cross-CPU calls);
+	 * otherwise the whole plan is.
+	 */
+	bool online_in_use;
 	/*
 	 * Optional: false, with why, where this machine cannot run the case
 	 * at all (a kernel feature it lacks): not registered, said in one note.

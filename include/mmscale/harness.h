@@ -18,6 +18,13 @@ int mmscale_default_threads(const struct mmscale_plan *p, int *out, int max);
 int mmscale_harness_register(const struct mmscale_plan *p, const int *threads,
 			     int nr_threads, char *err, size_t errlen);
 
+/*
+ * Decide run's CPUs (nr_cpus_used, nr_online) from its case, argument row
+ * and nr_threads on a plan of plan_cpus CPUs: what registration does, and
+ * what a test that runs a case's setup itself does first.
+ */
+void mmscale_run_prepare(struct mmscale_run *run, int plan_cpus);
+
 /* Free what mmscale_harness_register made (after mmscale_gbench_shutdown). */
 void mmscale_harness_release(void);
 
