@@ -45,50 +45,39 @@ static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
 
 /*
  * hwloc builds whatever a synthetic string asks for (the fuzzer found
- * "pack nno..:129 core:8 pu:141", "no:161 core:2 1612" and
- * "pack nnno..:129no..:129 core:8 pu:1", for which hwloc itself allocates
- * over 2 GiB): refuse, before hwloc sees it, a string whose arities could
- * multiply past NR_CPUS PUs, since mmscale could not emulate one CPU per
- * PU. hwloc's parser is lenient (a level may follow another without a
- * blank; a level may be a bare arity), so count generously: every number
- * right after a ':', and every number that starts a blank-separated word,
- * is taken as an arity; numbers inside attributes' parentheses are not.
- * Counting too many only refuses a string hwloc might have read as
- * smaller. Returns the product, or NR_CPUS + 1 for anything larger.
+ * "pack nno..:129 core:8 pu:141", "no:161 core:2 1612",
+ * "pack nnno..:129no..:129 core:8 pu:1" and "no:161 cor(e:2 1612", for
+ * which hwloc itself allocates over 2 GiB): refuse, before hwloc sees it, a
+ * string whose arities could multiply past NR_CPUS PUs, since mmscale could
+ * not emulate one CPU per PU. hwloc's parser is lenient (a level may follow
+ * another without a blank, be a bare arity, sit after a stray parenthesis),
+ * so count generously: every run of digits is taken as an arity, except a
+ * value after '=' (an attribute's, "memory=1GB"). Counting too many only
+ * refuses a string hwloc might have read as smaller (a long "indexes="
+ * list, say). Returns the product, or NR_CPUS + 1 for anything larger.
  */
 static unsigned long synthetic_pus(const char *desc)
 {
 	unsigned long total = 1;
-	bool word_start = true;
 
 	for (const char *c = desc; *c; ) {
 		unsigned long n = 0;
-		bool arity = *c == ':' || (word_start && *c >= '0' && *c <= '9');
+		bool value = c > desc && c[-1] == '=';
 
-		if (*c == '(') {	/* attributes: up to the closing parenthesis */
-			while (*c && *c != ')')
-				c++;
-			word_start = false;
-			if (*c)
-				c++;
-			continue;
-		}
-		word_start = *c == ' ' || *c == '\t' || *c == '\n';
-		if (!arity) {
+		if (*c < '0' || *c > '9') {
 			c++;
 			continue;
 		}
-		if (*c == ':')
-			c++;
 		for (; *c >= '0' && *c <= '9'; c++) {
 			n = n * 10 + (unsigned long)(*c - '0');
-			if (n > NR_CPUS)
+			if (n > NR_CPUS && !value)
 				return NR_CPUS + 1;
 		}
-		if (n && total > NR_CPUS / n)
+		if (value || !n)
+			continue;
+		if (total > NR_CPUS / n)
 			return NR_CPUS + 1;
-		if (n)
-			total *= n;
+		total *= n;
 	}
 	return total;
 }

@@ -76,6 +76,7 @@ cases=(
   "has more than 4096 PUs|--topology=synthetic:pack nno..:129 core:8 pu:141|--describe"
   "has more than 4096 PUs|--topology=synthetic:no:161 core:2 1612|--describe"
   "has more than 4096 PUs|--topology=synthetic:pack nnno..:129no..:129 core:8 pu:1|--describe"
+  "has more than 4096 PUs|--topology=synthetic:no:161 cor(e:2 1612|--describe"
   "--mem: ' -1' is not a memory size|--mem= -1"
   "PAPI knows no event 'MMSCALE_NO_SUCH_EVENT'|--papi-events=MMSCALE_NO_SUCH_EVENT|--benchmark_filter=^bdp/"
   "--verify-placement checks this machine|--verify-placement|--topology=synthetic:node:2 core:1 pu:1"
