@@ -309,6 +309,7 @@ def trimmed(values):
 
 
 def num(v):
+    """Plain digits: 26400.3 -> '26400', 41.27 -> '41.3', 0.0134 -> '0.0134'; NaN -> '-'."""
     if v != v:
         return "-"
     if abs(v) >= 1000:

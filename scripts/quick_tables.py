@@ -36,16 +36,8 @@ def spread(entries, key):
     return value(sd[0], key) if sd else None
 
 
-def num(v):
-    """Plain digits: 26400.3 -> '26400', 41.27 -> '41.3', 0.0134 -> '0.0134'."""
-    if abs(v) >= 1000:
-        return f"{v:.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    return f"{v:.3g}"
-
-
 def fmt(v, sd):
+    num = mmresults.num
     return num(v) if sd is None else f"{num(v)} ({num(sd)})"
 
 
