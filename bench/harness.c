@@ -195,12 +195,23 @@ void mmscale_run_prepare(struct mmscale_run *run, int plan_cpus)
 	const struct mmscale_case *c = run->c;
 	int n = run->nr_threads + c->partner_cpus;
 
-	if (c->arg0_cpus && run->args[0] > n)
-		n = (int)run->args[0];
-	if (c->uses_all_cpus)
+	switch (c->cpus) {
+	case MMSCALE_CPUS_THREADS:
+		run->nr_cpus_used = n;
+		run->nr_online = plan_cpus;
+		return;
+	case MMSCALE_CPUS_ARG0_ONLINE:
+		if (run->args[0] > n)
+			n = (int)run->args[0];
+		break;
+	case MMSCALE_CPUS_WHOLE_PLAN:
 		n = plan_cpus;
+		break;
+	case MMSCALE_CPUS_THREADS_ONLINE:
+		break;
+	}
 	run->nr_cpus_used = n;
-	run->nr_online = c->online_in_use ? n : plan_cpus;
+	run->nr_online = n;
 }
 
 static void set_label(struct mmscale_state *st, struct registration *reg)
@@ -333,7 +344,7 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 			continue;
 		}
 		for (size_t r = 0; r < c->nr_args_rows; r++) {
-			if (c->arg0_cpus && (c->args[r][0] > p->nr_cpus || c->args[r][0] <= threads[i]))
+			if (c->cpus == MMSCALE_CPUS_ARG0_ONLINE && (c->args[r][0] > p->nr_cpus || c->args[r][0] <= threads[i]))
 				continue;
 			if (register_row(p, c, v, name, threads[i], c->args[r], err, errlen))
 				return -1;

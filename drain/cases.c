@@ -132,10 +132,10 @@ static u64 victim_units_total(struct drain_run *dr)
 
 /*
  * The machine for one run, on the CPUs the harness put online for it
- * (run->nr_online: the CPUs it uses, online_in_use), zones and pools,
- * IPIs with the given doorbell and the variant's
- * kernel's smp.c (smp_model) unless --smp-model forces one, partners for
- * the CPUs after the GB threads.
+ * (run->nr_online: the CPUs it uses, as its case's .cpus says), zones and
+ * pools, IPIs with the given doorbell and the variant's kernel's smp.c
+ * (smp_model) unless --smp-model forces one, partners for the CPUs after
+ * the GB threads.
  */
 static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
@@ -570,16 +570,12 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = empty_setup,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
-		.online_in_use = true,
 		.claim = empty_claim,
 		.one_op = empty_one_op,
 		MMSCALE_VARIANT_ROWS(drain_variants),
 		MMSCALE_METRICS(empty_metrics),
-		.args = cpus_args,
-		.nr_args_rows = ARRAY_SIZE(cpus_args),
-		.nr_args = 1,
-		.arg_names = cpus_arg_names,
-		.arg0_cpus = true,
+		MMSCALE_ARGS(cpus_args, cpus_arg_names),
+		.cpus = MMSCALE_CPUS_ARG0_ONLINE,
 	},
 	{
 		.name = "drain/swap_cpuset",
@@ -591,15 +587,11 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = swap_setup,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
-		.online_in_use = true,
 		MMSCALE_VARIANT_ROWS(drain_variants),
 		MMSCALE_METRICS(swap_metrics),
-		.args = swap_args,
-		.nr_args_rows = ARRAY_SIZE(swap_args),
-		.nr_args = 2,
-		.arg_names = swap_arg_names,
+		MMSCALE_ARGS(swap_args, swap_arg_names),
 		.partner_cpus = 1,
-		.uses_all_cpus = true,
+		.cpus = MMSCALE_CPUS_WHOLE_PLAN,
 		.iterations = swap_iterations,
 	},
 	{
@@ -611,9 +603,9 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = ipi_setup_case,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
-		.online_in_use = true,
 		MMSCALE_VARIANT_ROWS(ipi_variants),
 		.partner_cpus = 1,
+		.cpus = MMSCALE_CPUS_THREADS_ONLINE,
 	},
 	{
 		.name = "ipi/broadcast",
@@ -624,13 +616,9 @@ static const struct mmscale_case drain_cases[] = {
 		.setup = ipi_setup_case,
 		.teardown = drain_teardown,
 		.counts_machine_wide = true,
-		.online_in_use = true,
 		MMSCALE_VARIANT_ROWS(ipi_variants),
-		.args = cpus_args,
-		.nr_args_rows = ARRAY_SIZE(cpus_args),
-		.nr_args = 1,
-		.arg_names = cpus_arg_names,
-		.arg0_cpus = true,
+		MMSCALE_ARGS(cpus_args, cpus_arg_names),
+		.cpus = MMSCALE_CPUS_ARG0_ONLINE,
 	},
 };
 

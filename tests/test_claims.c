@@ -112,7 +112,7 @@ int main(void)
 					continue;
 				}
 				for (size_t r = 0; r < c->nr_args_rows; r++)
-					if (!c->arg0_cpus || c->args[r][0] <= CPUS)
+					if (c->cpus != MMSCALE_CPUS_ARG0_ONLINE || c->args[r][0] <= CPUS)
 						check_one(c, var, c->args[r]);
 			}
 		}

@@ -90,6 +90,33 @@ struct mmscale_metric {
 
 #define MMSCALE_MAX_ARGS 4
 
+/*
+ * Which emulated CPUs a run keeps busy and which are online during it: one
+ * decision per case, made by the harness (mmscale_run_prepare).
+ */
+enum mmscale_cpus {
+	/* Its GB threads and partner CPUs busy; every CPU of the plan online. */
+	MMSCALE_CPUS_THREADS = 0,
+	/*
+	 * The same busy CPUs, and only those online: a drain or an IPI walks
+	 * the online CPUs, and each one is a partner answering cross-CPU calls.
+	 */
+	MMSCALE_CPUS_THREADS_ONLINE,
+	/*
+	 * args[0] is a CPU count: that many busy and online. Rows beyond the
+	 * plan, or not above the thread count, are not registered.
+	 */
+	MMSCALE_CPUS_ARG0_ONLINE,
+	/* Every CPU of the plan busy and online (those without a thread as partners). */
+	MMSCALE_CPUS_WHOLE_PLAN,
+};
+
+/* A case's argument rows and their names (one name per column). */
+#define MMSCALE_ARGS(rows, names)					\
+	.args = (rows), .nr_args_rows = sizeof(rows) / sizeof((rows)[0]),	\
+	.nr_args = (int)(sizeof(names) / sizeof((names)[0])), .arg_names = (names)
+
+
 struct mmscale_case;
 
 /* What a body is given: its case and variant, and its run's shared data. */
@@ -103,9 +130,9 @@ struct mmscale_run {
 	 * Decided once, by the harness (mmscale_run_prepare), before setup:
 	 * the emulated CPUs the run keeps busy (its threads and partners,
 	 * args[0] for a CPU-count case, the whole plan for a whole-machine
-	 * one), and the CPUs online during it (those, for a case with
-	 * online_in_use; else every CPU of the plan). The harness sets the
-	 * machine's online CPUs to nr_online around setup, body and teardown.
+	 * one), and the CPUs online during it (enum mmscale_cpus). The
+	 * harness sets the machine's online CPUs to nr_online around setup,
+	 * body and teardown.
 	 */
 	int nr_cpus_used;
 	int nr_online;
@@ -128,16 +155,8 @@ struct mmscale_case {
 	 * flushers): thread counts are capped so that they fit in the plan.
 	 */
 	int partner_cpus;
-	/* args[0] is a CPU count: rows beyond the plan are not registered. */
-	bool arg0_cpus;
-	/* Every CPU of the plan takes part (the rest as partners). */
-	bool uses_all_cpus;
-	/*
-	 * Only the CPUs the run uses are online (a drain walks the online
-	 * CPUs, and each one is a partner that answers cross-CPU calls);
-	 * otherwise the whole plan is.
-	 */
-	bool online_in_use;
+	/* Which CPUs its runs keep busy and which are online (enum mmscale_cpus). */
+	enum mmscale_cpus cpus;
 	/*
 	 * Optional: false, with why, where this machine cannot run the case
 	 * at all (a kernel feature it lacks): not registered, said in one note.
