@@ -29,6 +29,18 @@ static _Atomic int check_passed, check_failed;
 	}									\
 } while (0)
 
+/* CHECK with the failure said in the test's words (printf format). */
+#define CHECK_MSG(cond, ...) do {						\
+	if (cond) {								\
+		check_passed++;							\
+	} else {								\
+		check_failed++;							\
+		fprintf(stderr, "%s:%d: CHECK failed: ", __FILE__, __LINE__);	\
+		fprintf(stderr, __VA_ARGS__);					\
+		fputc('\n', stderr);						\
+	}									\
+} while (0)
+
 /* The closing line, and the exit status ctest reads; a test that checked nothing fails. */
 static inline int check_report(const char *name)
 {

@@ -194,6 +194,34 @@ static void cpu1_mod_dirty(void *arg)
 	__mod_zone_page_state(zone_a, NR_FILE_DIRTY, 3);
 }
 
+/*
+ * __mod_zone_page_state (mm/vmstat.c:156-162) on CPU 0's delta of one item
+ * with T = 20, after twenty +1s left it at 20: each step, by hand.
+ */
+struct mod_step {
+	int delta;
+	long diff, zone, global;	/* CPU 0's delta, the zone's and vm_stat's counts after */
+	long long folds;		/* MMSCALE_FOLDS so far */
+	const char *why;
+};
+
+static const struct mod_step mod_steps[] = {
+	{ 1, 0, 21, 21, 1, "one past: x = 21 > 20: fold 21, delta 0" },
+	{ -7, -7, 21, 21, 1, "negative: x = -7" },
+	{ -13, -20, 21, 21, 1, "x = -7 - 13 = -20, not < -20: no fold" },
+	{ -1, 0, 0, 0, 2, "one past -T: x = -21 < -20: fold -21: 21 - 21 = 0" },
+	{ 50, 0, 50, 50, 3, "a delta larger than T folds whole: x = 50: 0 + 50" },
+	{ -3, -3, 50, 50, 3, "x = -3" },
+	{ -45, 0, 2, 2, 4, "x = -3 - 45 = -48 < -20: fold -48: 50 - 48 = 2" },
+	/* The test is on x, not on delta: none of these folds. */
+	{ 3, 3, 2, 2, 4, "x = 3" },
+	{ -3, 0, 2, 2, 4, "x = 0" },
+	{ 20, 20, 2, 2, 4, "x = 20, not > 20" },
+	{ -40, -20, 2, 2, 4, "a step of 40: x = -20, not < -20" },
+	{ 40, 20, 2, 2, 4, "a step of 40: x = 20" },
+	{ -20, 0, 2, 2, 4, "x = 0" },
+};
+
 static void test_vmstat_sequence(void)
 {
 	const enum zone_stat_item D = NR_FILE_DIRTY, W = NR_WRITEBACK;
@@ -226,40 +254,20 @@ static void test_vmstat_sequence(void)
 		__mod_zone_page_state(zone_a, D, 1);
 		EXPECT_VM(zone_a, D, i, 0, 0, 0);
 	}
-	/* One past: x = 21 > 20: fold 21, delta 0. */
-	__mod_zone_page_state(zone_a, D, 1);
-	EXPECT_VM(zone_a, D, 0, 21, 21, 1);
-	/* Negative: x = -7, then -7 - 13 = -20, not < -20: no fold. */
-	__mod_zone_page_state(zone_a, D, -7);
-	EXPECT_VM(zone_a, D, -7, 21, 21, 1);
-	__mod_zone_page_state(zone_a, D, -13);
-	EXPECT_VM(zone_a, D, -20, 21, 21, 1);
-	/* One past -T: x = -21 < -20: fold -21: 21 - 21 = 0. */
-	__mod_zone_page_state(zone_a, D, -1);
-	EXPECT_VM(zone_a, D, 0, 0, 0, 2);
-	/* A delta larger than T folds whole: x = 50: 0 + 50. */
-	__mod_zone_page_state(zone_a, D, 50);
-	EXPECT_VM(zone_a, D, 0, 50, 50, 3);
-	/* -3, then -3 - 45 = -48 < -20: fold -48: 50 - 48 = 2. */
-	__mod_zone_page_state(zone_a, D, -3);
-	EXPECT_VM(zone_a, D, -3, 50, 50, 3);
-	__mod_zone_page_state(zone_a, D, -45);
-	EXPECT_VM(zone_a, D, 0, 2, 2, 4);
-	/*
-	 * The test is on x, not on delta: +20 gives x = 20 (no fold), -40
-	 * gives x = -20 (no fold), +40 gives x = 20 (no fold), -20 gives 0.
-	 */
-	__mod_zone_page_state(zone_a, D, 3);
-	__mod_zone_page_state(zone_a, D, -3);
-	EXPECT_VM(zone_a, D, 0, 2, 2, 4);
-	__mod_zone_page_state(zone_a, D, 20);
-	EXPECT_VM(zone_a, D, 20, 2, 2, 4);
-	__mod_zone_page_state(zone_a, D, -40);
-	EXPECT_VM(zone_a, D, -20, 2, 2, 4);
-	__mod_zone_page_state(zone_a, D, 40);
-	EXPECT_VM(zone_a, D, 20, 2, 2, 4);
-	__mod_zone_page_state(zone_a, D, -20);
-	EXPECT_VM(zone_a, D, 0, 2, 2, 4);
+	for (size_t k = 0; k < ARRAY_SIZE(mod_steps); k++) {
+		const struct mod_step *m = &mod_steps[k];
+
+		__mod_zone_page_state(zone_a, D, m->delta);
+		CHECK_MSG(diff_of(zone_a, 0, D) == m->diff &&
+			  atomic_long_read(&zone_a->vm_stat[D]) == m->zone &&
+			  atomic_long_read(vm_stat_slot(D)) == m->global &&
+			  COUNT(MMSCALE_FOLDS) == m->folds,
+			  "__mod_zone_page_state(%+d), %s: delta %ld, zone %ld, global %ld, "
+			  "%llu folds (want %ld, %ld, %ld, %lld)", m->delta, m->why,
+			  (long)diff_of(zone_a, 0, D), atomic_long_read(&zone_a->vm_stat[D]),
+			  atomic_long_read(vm_stat_slot(D)), (unsigned long long)COUNT(MMSCALE_FOLDS),
+			  m->diff, m->zone, m->global, m->folds);
+	}
 
 	/*
 	 * __inc_zone_state (mm/vmstat.c:208-215): (*p)++; if *p > T:

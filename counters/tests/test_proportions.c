@@ -350,6 +350,20 @@ static void test_norm_percpu(void)
 	prop_descriptor_destroy(&pd);
 }
 
+/*
+ * prop_fraction_single, then pl's events and period after its
+ * prop_norm_single and the fraction it gave, as worked out by hand.
+ */
+#define expect_fraction_single(pd, pl, w_events, w_period, w_num, w_den) do {		\
+	long num_, den_;							\
+									\
+	prop_fraction_single((pd), (pl), &num_, &den_);			\
+	CHECK_EQ_LL((pl)->events, (w_events));					\
+	CHECK_EQ_LL((pl)->period, (w_period));					\
+	CHECK_EQ_LL(num_, (w_num));						\
+	CHECK_EQ_LL(den_, (w_den));						\
+} while (0)
+
 static void test_norm_single(void)
 {
 	struct prop_descriptor pd;
@@ -388,20 +402,12 @@ static void test_norm_single(void)
 	 */
 	mmscale_counts_reset();
 	percpu_counter_add(&pd.pg[0].events, 64);
-	prop_fraction_single(&pd, &pl, &num, &den);
-	CHECK_EQ_LL(pl.events, 6);
-	CHECK_EQ_LL(pl.period, 96);
-	CHECK_EQ_LL(num, 6);
-	CHECK_EQ_LL(den, 40);
+	expect_fraction_single(&pd, &pl, 6, 96, 6, 40);
 	EXPECT_COUNTS(1, 2, 0);
 
 	/* 64 steps (2048 more: count 2152, & ~31 = 2144; (2144 - 96) >> 5 = 64): x = 0. */
 	percpu_counter_add(&pd.pg[0].events, 2048);
-	prop_fraction_single(&pd, &pl, &num, &den);
-	CHECK_EQ_LL(pl.events, 0);
-	CHECK_EQ_LL(pl.period, 2144);
-	CHECK_EQ_LL(num, 0);
-	CHECK_EQ_LL(den, 40);
+	expect_fraction_single(&pd, &pl, 0, 2144, 0, 40);
 
 	prop_local_destroy_single(&pl);
 	prop_descriptor_destroy(&pd);

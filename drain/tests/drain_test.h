@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the drain tests share: machine-wide operation counts since a mark,
- * and a CPU filling its own pcp lists (as an IPI'd call or on its own).
+ * a CPU filling its own pcp lists (as an IPI'd call or on its own), and
+ * the partner CPUs leaving the machine.
  */
 #ifndef MMSCALE_DRAIN_TEST_H
 #define MMSCALE_DRAIN_TEST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "mmscale/cpu.h"
+#include "mmscale/kernel/smp.h"
 #include "mmscale/mm/page_alloc.h"
 #include "mmscale/opcount.h"
 
@@ -39,6 +43,18 @@ static inline void fill_my_lists(void *arg)
 	for (int i = 0; i < n && i < 40; i++)
 		if (pages[i])
 			free_local_page(pages[i]);
+}
+
+/*
+ * CPU 0 goes offline, the partners (CPUs 1 .. nr_cpus - 1) are told to
+ * stop, woken from ipi_idle_loop and joined. The IPI machine stays up.
+ */
+static inline void partners_stop(struct mmscale_partner *partners, int nr_cpus, _Atomic bool *stop)
+{
+	ipi_cpu_offline();
+	ipi_stop_idle(stop);
+	for (int c = 1; c < nr_cpus; c++)
+		mmscale_partner_join(&partners[c]);
 }
 
 #endif /* MMSCALE_DRAIN_TEST_H */

@@ -609,6 +609,13 @@ static short free_factor(struct per_cpu_pages *pcp)
 	return container_of(pcp, struct per_cpu_pageset, pcp)->free_factor;
 }
 
+/* 6.1's free_unref_page_commit, after so many frees (worked out where they are checked). */
+static const struct {
+	int frees, count, factor;
+} free_steps[] = {
+	{ 186, 155, 1 }, { 217, 124, 2 }, { 279, 62, 3 }, { 403, 31, 3 }, { 558, 31, 3 },
+};
+
 /*
  * Part 2b: the remote variant's 6.1 paths (6.1-rc7 mm/page_alloc.c), on the
  * same CPU 0 DMA32 pcp (batch 31, high 186) and 1520 free pages.
@@ -660,26 +667,14 @@ static void test_remote_6_1_paths(void)
 	 */
 	counts_mark();
 	free0 = zone_stat_exact(zone, NR_FREE_PAGES);
-	for (int i = 0; i < 186; i++)
-		free_local_page(held[i]);
-	CHECK_EQ_LL(pcp->count, 155);
-	CHECK_EQ_LL(free_factor(pcp), 1);
-	for (int i = 186; i < 217; i++)
-		free_local_page(held[i]);
-	CHECK_EQ_LL(pcp->count, 124);
-	CHECK_EQ_LL(free_factor(pcp), 2);
-	for (int i = 217; i < 279; i++)
-		free_local_page(held[i]);
-	CHECK_EQ_LL(pcp->count, 62);
-	CHECK_EQ_LL(free_factor(pcp), 3);
-	for (int i = 279; i < 403; i++)
-		free_local_page(held[i]);
-	CHECK_EQ_LL(pcp->count, 31);
-	CHECK_EQ_LL(free_factor(pcp), 3);
-	for (int i = 403; i < 558; i++)
-		free_local_page(held[i]);
-	CHECK_EQ_LL(pcp->count, 31);
-	CHECK_EQ_LL(free_factor(pcp), 3);
+	for (size_t k = 0, i = 0; k < ARRAY_SIZE(free_steps); k++) {
+		for (; i < (size_t)free_steps[k].frees; i++)
+			free_local_page(held[i]);
+		CHECK_MSG(pcp->count == free_steps[k].count && free_factor(pcp) == free_steps[k].factor,
+			  "after %d frees: pcp->count %d, free_factor %d (want %d, %d)",
+			  free_steps[k].frees, pcp->count, free_factor(pcp), free_steps[k].count,
+			  free_steps[k].factor);
+	}
 	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 558 + 5);
 	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 527);
 	/* 6.1's __free_one_page accounts each page: NR_FREE_PAGES exact. */
@@ -900,22 +895,6 @@ static void hold(void *info)
 		spin_wait_step(&spins);
 }
 
-static struct cpumask mask_of(int c0, int c1, int c2, int c3)
-{
-	struct cpumask m;
-
-	cpumask_clear(&m);
-	if (c0)
-		cpumask_set_cpu(0, &m);
-	if (c1)
-		cpumask_set_cpu(1, &m);
-	if (c2)
-		cpumask_set_cpu(2, &m);
-	if (c3)
-		cpumask_set_cpu(3, &m);
-	return m;
-}
-
 #define CHECK_RAN(r0, r1, r2, r3) do {						\
 	CHECK_EQ_LL(atomic_load(&ran[0]), (r0));				\
 	CHECK_EQ_LL(atomic_load(&ran[1]), (r1));				\
@@ -928,10 +907,98 @@ static struct cpumask mask_of(int c0, int c1, int c2, int c3)
 	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), (handled));		\
 } while (0)
 
+/* Which cross-CPU call a step makes from CPU 0, waited. */
+enum smp_call {
+	CALL_SINGLE,		/* smp_call_function_single(target) */
+	CALL_MANY,		/* smp_call_function_many(mask) */
+	CALL_OTHERS,		/* smp_call_function: every other online CPU */
+	CALL_EACH,		/* on_each_cpu */
+	CALL_EACH_MASK,		/* on_each_cpu_mask(mask) */
+};
+
+/* One waited call and what it must cost (IPIs sent = handled) and run where. */
+struct smp_step {
+	const char *what;
+	enum smp_call call;
+	int target;		/* CALL_SINGLE */
+	unsigned int mask;	/* CALL_MANY, CALL_EACH_MASK: bit c is CPU c */
+	int ipis;
+	int ran[CPUS];
+	bool local_last;	/* CPU 0 ran it itself, after every other CPU */
+};
+
+/* 2.6.38 kernel/smp.c; the same in 3.4 and 3.14+ (test_smp_generations). */
+static const struct smp_step smp_steps[] = {
+	{ "I1: single to CPU 2: one IPI, run once there", CALL_SINGLE, .target = 2,
+	  .ipis = 1, .ran = { 0, 0, 1, 0 } },
+	{ "I2: single to the caller: run here, irqs off, no IPI", CALL_SINGLE, .target = 0,
+	  .ipis = 0, .ran = { 1, 0, 0, 0 } },
+	{ "I3: many {0,1,3}: the caller left out, 2 IPIs", CALL_MANY, .mask = 0xb,
+	  .ipis = 2, .ran = { 0, 1, 0, 1 } },
+	{ "I4: many {0} alone: nothing to call, nothing run (not even here)", CALL_MANY,
+	  .mask = 0x1, .ipis = 0, .ran = { 0, 0, 0, 0 } },
+	{ "I4: many {2}: one", CALL_MANY, .mask = 0x4, .ipis = 1, .ran = { 0, 0, 1, 0 } },
+	{ "I5: smp_call_function: every other online CPU", CALL_OTHERS,
+	  .ipis = 3, .ran = { 0, 1, 1, 1 } },
+	{ "I6: on_each_cpu: 3 IPIs, CPU 0 runs it itself after the others", CALL_EACH,
+	  .ipis = 3, .ran = { 1, 1, 1, 1 }, .local_last = true },
+	{ "I7: on_each_cpu_mask {0,2}: 1 IPI, the local run last", CALL_EACH_MASK, .mask = 0x5,
+	  .ipis = 1, .ran = { 1, 0, 1, 0 }, .local_last = true },
+	{ "I7: on_each_cpu_mask {1,2,3}: 3, none here", CALL_EACH_MASK, .mask = 0xe,
+	  .ipis = 3, .ran = { 0, 1, 1, 1 } },
+	{ "I7: on_each_cpu_mask {0}: 0 IPIs, run here", CALL_EACH_MASK, .mask = 0x1,
+	  .ipis = 0, .ran = { 1, 0, 0, 0 } },
+	{ "I7: on_each_cpu_mask {}: nothing", CALL_EACH_MASK, .mask = 0x0,
+	  .ipis = 0, .ran = { 0, 0, 0, 0 } },
+};
+
+static void check_smp_step(const struct smp_step *step)
+{
+	struct cpumask m;
+	int rc = -1, nr_ran = 0;
+
+	cpumask_clear(&m);
+	for (int c = 0; c < CPUS; c++)
+		if (step->mask & (1u << c))
+			cpumask_set_cpu(c, &m);
+	log_reset();
+	counts_mark();
+	switch (step->call) {
+	case CALL_SINGLE:
+		rc = smp_call_function_single(step->target, rec, NULL, 1);
+		break;
+	case CALL_MANY:
+		rc = smp_call_function_many(&m, rec, NULL, true);
+		break;
+	case CALL_OTHERS:
+		rc = smp_call_function(rec, NULL, 1);
+		break;
+	case CALL_EACH:
+		rc = on_each_cpu(rec, NULL, 1);
+		break;
+	case CALL_EACH_MASK:
+		rc = on_each_cpu_mask(&m, rec, NULL, true);
+		break;
+	}
+	CHECK_MSG(rc == 0, "%s: returned %d", step->what, rc);
+	CHECK_MSG(counts_delta(MMSCALE_IPIS_SENT) == step->ipis &&
+		  counts_delta(MMSCALE_IPIS_HANDLED) == step->ipis,
+		  "%s: %lld IPIs sent, %lld handled (want %d)", step->what,
+		  (long long)counts_delta(MMSCALE_IPIS_SENT),
+		  (long long)counts_delta(MMSCALE_IPIS_HANDLED), step->ipis);
+	for (int c = 0; c < CPUS; c++) {
+		CHECK_MSG(atomic_load(&ran[c]) == step->ran[c], "%s: ran %d times on CPU %d (want %d)",
+			  step->what, atomic_load(&ran[c]), c, step->ran[c]);
+		nr_ran += step->ran[c];
+	}
+	if (step->local_last)
+		CHECK_MSG(atomic_load(&log_n) == nr_ran && atomic_load(&log_cpu[nr_ran - 1]) == 0,
+			  "%s: CPU 0 did not run it last", step->what);
+}
+
 static void test_ipis(void)
 {
 	struct mmscale_partner partners[CPUS];
-	struct cpumask m;
 	char err[256];
 
 	atomic_store(&stop, false);
@@ -940,80 +1007,8 @@ static void test_ipis(void)
 		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
 	ipi_cpu_online();
 
-	/* I1: smp_call_function_single to CPU 2, waited: one IPI, run once on CPU 2. */
-	log_reset();
-	counts_mark();
-	CHECK(smp_call_function_single(2, rec, NULL, 1) == 0);
-	CHECK_IPIS(1, 1);
-	CHECK_RAN(0, 0, 1, 0);
-
-	/* I2: to the caller itself: run here, irqs off, no IPI (cpu == this_cpu). */
-	log_reset();
-	counts_mark();
-	CHECK(smp_call_function_single(0, rec, NULL, 1) == 0);
-	CHECK_IPIS(0, 0);
-	CHECK_RAN(1, 0, 0, 0);
-
-	/* I3: smp_call_function_many({0,1,3}): the caller left out, 2 IPIs. */
-	log_reset();
-	counts_mark();
-	m = mask_of(1, 1, 0, 1);
-	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(2, 2);
-	CHECK_RAN(0, 1, 0, 1);
-
-	/* I4: {0} alone: nothing to call, nothing run (not even here); {2}: one. */
-	log_reset();
-	counts_mark();
-	m = mask_of(1, 0, 0, 0);
-	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(0, 0);
-	CHECK_RAN(0, 0, 0, 0);
-	m = mask_of(0, 0, 1, 0);
-	CHECK(smp_call_function_many(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(1, 1);
-	CHECK_RAN(0, 0, 1, 0);
-
-	/* I5: smp_call_function: every other online CPU. */
-	log_reset();
-	counts_mark();
-	CHECK(smp_call_function(rec, NULL, 1) == 0);
-	CHECK_IPIS(3, 3);
-	CHECK_RAN(0, 1, 1, 1);
-
-	/* I6: on_each_cpu, waited: 3 IPIs; CPU 0 runs it itself, after the others (4th in the log). */
-	log_reset();
-	counts_mark();
-	CHECK(on_each_cpu(rec, NULL, 1) == 0);
-	CHECK_IPIS(3, 3);
-	CHECK_RAN(1, 1, 1, 1);
-	CHECK_EQ_LL(atomic_load(&log_n), 4);
-	CHECK_EQ_LL(atomic_load(&log_cpu[3]), 0);
-
-	/* I7: on_each_cpu_mask: {0,2}: 1 IPI, local run last; {1,2,3}: 3, none here; {0}: 0. */
-	log_reset();
-	counts_mark();
-	m = mask_of(1, 0, 1, 0);
-	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(1, 1);
-	CHECK_RAN(1, 0, 1, 0);
-	CHECK_EQ_LL(atomic_load(&log_cpu[1]), 0);
-	log_reset();
-	counts_mark();
-	m = mask_of(0, 1, 1, 1);
-	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(3, 3);
-	CHECK_RAN(0, 1, 1, 1);
-	log_reset();
-	counts_mark();
-	m = mask_of(1, 0, 0, 0);
-	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(0, 0);
-	CHECK_RAN(1, 0, 0, 0);
-	m = mask_of(0, 0, 0, 0);
-	CHECK(on_each_cpu_mask(&m, rec, NULL, true) == 0);
-	CHECK_IPIS(0, 0);
-	CHECK_RAN(1, 0, 0, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(smp_steps); i++)
+		check_smp_step(&smp_steps[i]);
 
 	/*
 	 * I8, FIFO behind a running call: CPU 0 calls hold(G = 100) on CPU 3
@@ -1082,10 +1077,7 @@ static void test_ipis(void)
 	}
 
 	CHECK(ipi_error()[0] == 0);
-	ipi_cpu_offline();
-	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
-	for (int c = 1; c < CPUS; c++)
-		mmscale_partner_join(&partners[c]);
+	partners_stop(partners, CPUS, &stop);
 	ipi_teardown();
 }
 

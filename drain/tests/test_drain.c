@@ -125,10 +125,7 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 
 static void stop_machine(struct mmscale_partner *partners)
 {
-	ipi_cpu_offline();
-	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
-	for (int c = 1; c < CPUS; c++)
-		mmscale_partner_join(&partners[c]);
+	partners_stop(partners, CPUS, &stop);
 	ipi_teardown();
 	drain_mm_teardown();
 	mm_machine_teardown();
@@ -194,10 +191,7 @@ static void test_stress(size_t v)
 	if (pages_conserved(0, err, sizeof(err)) != 0)
 		fprintf(stderr, "%s stress: %s\n", drain_variants[v].v.name, err);
 	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
-	ipi_cpu_offline();
-	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
-	for (int c = 1; c < CPUS; c++)
-		mmscale_partner_join(&partners[c]);
+	partners_stop(partners, CPUS, &stop);
 	/* NR_FREE_PAGES, once every CPU's deltas are folded, counts the free lists. */
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		refresh_cpu_vm_stats((int)cpu);

@@ -18,6 +18,8 @@
 #include "mmscale/notice.h"
 #include "mmscale/opcount.h"
 
+#include "drain_test.h"
+
 #define CPUS	4
 #define ROUNDS	300
 
@@ -138,10 +140,7 @@ static void test_stuck_cpu(void)
 	CHECK(strstr(ipi_error(), "(it was: idle)") != NULL);
 	/* A broadcast fails too, and still reaches the CPUs that answer. */
 	CHECK(smp_call_function(count_call, (void *)(intptr_t)-1, 1) != 0);
-	ipi_cpu_offline();
-	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
-	for (int c = 1; c < CPUS; c++)
-		mmscale_partner_join(&partners[c]);
+	partners_stop(partners, CPUS, &stop);
 	ipi_teardown();
 }
 

@@ -115,10 +115,7 @@ static void start(struct mmscale_partner *partners, enum mmscale_ipi_mechanism m
 
 static void finish(struct mmscale_partner *partners)
 {
-	ipi_cpu_offline();
-	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
-	for (int c = 1; c < CPUS; c++)
-		mmscale_partner_join(&partners[c]);
+	partners_stop(partners, CPUS, &stop);
 	ipi_teardown();
 }
 
@@ -310,10 +307,7 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), want_ipis);
 	CHECK(ipi_error()[0] == 0);
 	CHECK_EQ_LL(ipi_call_function_queued(), 0);
-	ipi_cpu_offline();
-	ipi_stop_idle(&stop);	/* and wake the CPUs asleep in ipi_idle_loop */
-	for (int c = 1; c < MCPUS; c++)
-		mmscale_partner_join(&partners[c]);
+	partners_stop(partners, MCPUS, &stop);
 	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
 	ipi_teardown();
 	drain_mm_teardown();
