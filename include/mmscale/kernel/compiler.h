@@ -58,12 +58,21 @@ typedef uint64_t u64;
 	const typeof(((type *)0)->member) *__mptr = (ptr);		\
 	(type *)(void *)((char *)__mptr - offsetof(type, member)); })
 
-#define min(x, y) ({ typeof(x) _min1 = (x); typeof(y) _min2 = (y);	\
-	(void)(&_min1 == &_min2); _min1 < _min2 ? _min1 : _min2; })
-#define max(x, y) ({ typeof(x) _max1 = (x); typeof(y) _max2 = (y);	\
-	(void)(&_max1 == &_max2); _max1 > _max2 ? _max1 : _max2; })
-#define min_t(type, x, y) ({ type __x = (x); type __y = (y); __x < __y ? __x : __y; })
-#define max_t(type, x, y) ({ type __x = (x); type __y = (y); __x > __y ? __x : __y; })
+/*
+ * min/max with locals of their own names per use (the kernel's
+ * __UNIQUE_ID), so that min(a, min(b, c)) nests as in the kernel.
+ */
+#define __PASTE_(a, b)	a##b
+#define __PASTE(a, b)	__PASTE_(a, b)
+#define __UNIQUE_ID(prefix) __PASTE(__PASTE(__UNIQUE_ID_, prefix), __COUNTER__)
+#define __min(t1, t2, min1, min2, x, y) ({ t1 min1 = (x); t2 min2 = (y);	\
+	(void)(&min1 == &min2); min1 < min2 ? min1 : min2; })
+#define min(x, y) __min(typeof(x), typeof(y), __UNIQUE_ID(min1_), __UNIQUE_ID(min2_), x, y)
+#define __max(t1, t2, max1, max2, x, y) ({ t1 max1 = (x); t2 max2 = (y);	\
+	(void)(&max1 == &max2); max1 > max2 ? max1 : max2; })
+#define max(x, y) __max(typeof(x), typeof(y), __UNIQUE_ID(max1_), __UNIQUE_ID(max2_), x, y)
+#define min_t(type, x, y) __min(type, type, __UNIQUE_ID(min1_), __UNIQUE_ID(min2_), x, y)
+#define max_t(type, x, y) __max(type, type, __UNIQUE_ID(max1_), __UNIQUE_ID(max2_), x, y)
 #define clamp_t(type, v, lo, hi) min_t(type, max_t(type, v, lo), hi)
 
 /*
