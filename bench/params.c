@@ -45,7 +45,11 @@ const char mmscale_params_help[] =
 "                       (default: each drain variant's own kernel's - global-queue for\n"
 "                       ipi-all, quick-scan, count-check and ipi-mask, percpu for workqueue,\n"
 "                       remote, the ipi/ cases and c2c), global-queue (2.6.32-3.4: one\n"
-"                       call_function list under call_function.lock) or percpu (3.9+)\n";
+"                       call_function list under call_function.lock) or percpu (3.9+)\n"
+"  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
+"  --throttle-trace=DIR throttle/: write each run's trace (every 200 ms of virtual time:\n"
+"                       dirty pages, limits, setpoints, disk 0's ratelimits and pauses) to\n"
+"                       DIR/<scenario>_<variant>.csv, for scripts/plot\n";
 
 static int parse_size(const char *s, uint64_t *out)
 {
@@ -133,6 +137,18 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--vmstat-interval-ms: '%s' is not 1 to 3600000", v);
 		return 1;
 	}
+	if ((v = value_of(arg, "--throttle-seconds"))) {
+		if (parse_uint(v, 1, 3600, &mmscale_params.throttle_seconds) != 0)
+			return mmscale_errorf(err, errlen,
+				"--throttle-seconds: '%s' is not 1 to 3600", v);
+		return 1;
+	}
+	if ((v = value_of(arg, "--throttle-trace"))) {
+		if (!*v)
+			return mmscale_errorf(err, errlen, "--throttle-trace: give a directory");
+		mmscale_params.throttle_trace = v;
+		return 1;
+	}
 	if ((v = value_of(arg, "--ipi"))) {
 		if (strcmp(v, "spin") == 0)
 			mmscale_params.ipi = MMSCALE_IPI_SPIN;
@@ -211,12 +227,12 @@ void mmscale_params_describe(char *buf, size_t len)
 {
 	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus "
 		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
-		 "ipi=%s ipi_timeout=%ums smp_model=%s",
+		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
 		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns(&mmscale_params) / 1000u),
 		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
-		 mmscale_smp_model_name(mmscale_params.smp_model));
+		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds);
 }

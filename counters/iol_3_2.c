@@ -2,11 +2,22 @@
 /*
  * IO-less variant "3.2": as merged in Linux 3.2, the bdi reserve area of v12
  * ("[PATCH 10/11] writeback: dirty position control - bdi reserve area",
- * 3 Oct 2011): below half its (adjusted) bdi_thresh a bdi's pos_ratio is
- * raised by x_intercept / bdi_dirty, at most 8 times
- * (mm/page-writeback.c of 3.2, lines 633-644).
+ * 3 Oct 2011): an inactive bdi's threshold is at least 1/8 of the room
+ * under the limit (mm/page-writeback.c of 3.2, lines 602-609), and below
+ * half that threshold a bdi's pos_ratio is raised by x_intercept /
+ * bdi_dirty, at most 8 times (lines 633-644).
  */
 #include "iol_variants.h"
+
+/*
+ * Lines 602-609, added by the same commit: an inactive bdi gets at least
+ * 1/8 of the room left under the limit.
+ */
+static unsigned long bdi_reserve_thresh(unsigned long bdi_thresh, unsigned long limit,
+					unsigned long dirty)
+{
+	return max(bdi_thresh, (limit - dirty) / 8);
+}
 
 static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi_thresh,
 				      unsigned long bdi_dirty, unsigned long write_bw,
@@ -26,9 +37,18 @@ static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi
 	return pos_ratio;
 }
 
-#include "iol_control.h"
 
-const struct iol_variant_ops iol_ops_3_2 = {
-	.bdi_position_ratio = bdi_position_ratio,
-	.bdi_update_dirty_ratelimit = bdi_update_dirty_ratelimit,
-};
+/* 3.2 has no such break. */
+static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
+				  unsigned long bdi_dirty, bool dirty_exceeded)
+{
+	(void)bdi;
+	(void)nr_dirty;
+	(void)bdi_dirty;
+	(void)dirty_exceeded;
+	return false;
+}
+
+#include "iol_balance.h"
+
+const struct iol_variant_ops iol_ops_3_2 = IOL_VARIANT_OPS;

@@ -4,23 +4,28 @@
  * (mm/page-writeback.c lines 525-647 and 751-887), once per IO-less
  * variant: a variant's file (counters/iol_*.c) defines
  *
+ *	static unsigned long bdi_reserve_thresh(unsigned long bdi_thresh,
+ *						unsigned long limit,
+ *						unsigned long dirty);
  *	static unsigned long bdi_reserve_area(unsigned long pos_ratio,
  *					      unsigned long bdi_thresh,
  *					      unsigned long bdi_dirty,
  *					      unsigned long write_bw,
  *					      unsigned long freerun);
  *
- * with the lines its kernel has after the bdi control line, then includes
- * this file, so that each variant's code is the kernel's code with its own
- * block inline (no call the kernel does not make). bdi_thresh is the value
- * bdi_position_ratio has at that point (capped at thresh, raised to
- * (limit - dirty) / 8).
+ * with the lines its kernel has where the bdi threshold is taken (3.2's
+ * line 609, which came with its reserve area) and after the bdi control
+ * line (3.2's lines 633-644), then includes this file: each variant's
+ * bdi_position_ratio is the kernel's with its own lines. bdi_thresh is the
+ * value bdi_position_ratio has at that point.
  */
 #ifndef MMSCALE_IOL_CONTROL_H
 #define MMSCALE_IOL_CONTROL_H
 
 #include "mmscale/mm/writeback-3.2.h"
 
+static unsigned long bdi_reserve_thresh(unsigned long bdi_thresh, unsigned long limit,
+					unsigned long dirty);
 static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi_thresh,
 				      unsigned long bdi_dirty, unsigned long write_bw,
 				      unsigned long freerun);
@@ -32,7 +37,7 @@ static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi
  * limit; the bdi control line scales it by (x_intercept - bdi_dirty) /
  * (x_intercept - bdi_setpoint), never below 1/4.
  */
-static unsigned long bdi_position_ratio(struct bdi_writeback_control_3_2 *bdi,
+static unsigned long bdi_position_ratio(struct backing_dev_info *bdi,
 					unsigned long thresh, unsigned long bg_thresh,
 					unsigned long dirty, unsigned long bdi_thresh,
 					unsigned long bdi_dirty)
@@ -50,7 +55,7 @@ static unsigned long bdi_position_ratio(struct bdi_writeback_control_3_2 *bdi,
 	if (unlikely(dirty >= limit))
 		return 0;
 
-	/* global setpoint: the cubic (lines 560-577) */
+	/* global setpoint: the cubic (lines 545-567) */
 	setpoint = (freerun + limit) / 2;
 	/*
 	 * div_s64(s64, s32): the unsigned difference, shifted, read as
@@ -63,11 +68,11 @@ static unsigned long bdi_position_ratio(struct bdi_writeback_control_3_2 *bdi,
 	pos_ratio = pos_ratio * x >> RATELIMIT_CALC_SHIFT;
 	pos_ratio += 1 << RATELIMIT_CALC_SHIFT;
 
-	/* bdi setpoint (lines 585-631) */
+	/* bdi setpoint (lines 575-631) */
 	if (unlikely(bdi_thresh > thresh))
 		bdi_thresh = thresh;
-	/* an inactive bdi is honoured a reasonable threshold (lines 609-616) */
-	bdi_thresh = max(bdi_thresh, (limit - dirty) / 8);
+	/* the variant's: 3.2 honours an inactive bdi (lines 602-609) */
+	bdi_thresh = bdi_reserve_thresh(bdi_thresh, limit, dirty);
 	/* bdi_setpoint = setpoint * bdi_thresh / thresh; div_u64: u32 divisor */
 	x = (long)(((u64)bdi_thresh << 16) / (u32)(thresh + 1));
 	bdi_setpoint = setpoint * (u64)x >> 16;
@@ -91,11 +96,11 @@ static unsigned long bdi_position_ratio(struct bdi_writeback_control_3_2 *bdi,
 
 /*
  * Lines 751-887: balanced_dirty_ratelimit = task_ratelimit * write_bw /
- * dirty_rate, which dirty_ratelimit follows by at most 1/8 of the gap,
- * only where task_ratelimit agrees on the direction, more slowly as it
- * gets close.
+ * dirty_rate, which dirty_ratelimit follows in steps of about an eighth of
+ * its distance to the nearest of the three rates on its side, only where
+ * task_ratelimit agrees on the direction, more slowly as it gets close.
  */
-static void bdi_update_dirty_ratelimit(struct bdi_writeback_control_3_2 *bdi,
+static void bdi_update_dirty_ratelimit(struct backing_dev_info *bdi,
 				       unsigned long thresh, unsigned long bg_thresh,
 				       unsigned long dirty, unsigned long bdi_thresh,
 				       unsigned long bdi_dirty, unsigned long dirtied,
@@ -128,7 +133,7 @@ static void bdi_update_dirty_ratelimit(struct bdi_writeback_control_3_2 *bdi,
 	/*
 	 * dirty_ratelimit follows balanced_dirty_ratelimit only if
 	 * task_ratelimit is on the same side of it, by at most
-	 * |task_ratelimit - dirty_ratelimit| (lines 843-875).
+	 * |task_ratelimit - dirty_ratelimit| (lines 837-865).
 	 */
 	step = 0;
 	if (dirty < setpoint) {

@@ -3,11 +3,19 @@
  * IO-less variant "freerun": v11 with Wu Fengguang's bdi-freerun patch
  * (attached to his reply of 18 Sep 2011, ../shared/kernel/patches/): the
  * reserve area's lines are removed from bdi_position_ratio, so pos_ratio is
- * the global and bdi control lines alone. The patch's other half, the break
- * out of balance_dirty_pages while bdi_dirty is below the bdi's own freerun
- * point, comes with balance_dirty_pages (not yet ported: issue 11).
+ * the global and bdi control lines alone; and balance_dirty_pages leaves
+ * without a pause while bdi_dirty is below the bdi's own freerun point.
  */
 #include "iol_variants.h"
+
+/* Nor has v11 with the bdi-freerun patch 3.2's floor for an inactive bdi. */
+static unsigned long bdi_reserve_thresh(unsigned long bdi_thresh, unsigned long limit,
+					unsigned long dirty)
+{
+	(void)limit;
+	(void)dirty;
+	return bdi_thresh;
+}
 
 static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi_thresh,
 				      unsigned long bdi_dirty, unsigned long write_bw,
@@ -20,9 +28,27 @@ static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi
 	return pos_ratio;
 }
 
-#include "iol_control.h"
 
-const struct iol_variant_ops iol_ops_freerun = {
-	.bdi_position_ratio = bdi_position_ratio,
-	.bdi_update_dirty_ratelimit = bdi_update_dirty_ratelimit,
-};
+/*
+ * The patch's hunk in balance_dirty_pages: never throttle a bdi below its
+ * own freerun point, 1/8 of min(write_bw + 4 MiB, the room left under
+ * global_dirty_limit), unless the limits are exceeded. Its second break,
+ * bdi_async_underrun(bdi), is in no source here (see iol_reserve_v11.c).
+ */
+static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
+				  unsigned long bdi_dirty, bool dirty_exceeded)
+{
+	unsigned long freerun;
+
+	freerun = min(bdi->avg_write_bandwidth + MIN_WRITEBACK_PAGES,
+		      global_dirty_limit - nr_dirty) / 8;
+	if (!dirty_exceeded) {
+		if (unlikely(bdi_dirty < freerun))
+			return true;
+	}
+	return false;
+}
+
+#include "iol_balance.h"
+
+const struct iol_variant_ops iol_ops_freerun = IOL_VARIANT_OPS;

@@ -4,12 +4,24 @@
  * ("[PATCH 10/18] writeback: dirty position control - bdi reserve area",
  * Wu Fengguang, 4 Sep 2011, ../shared/kernel/patches/): the reserve is
  * x_intercept = min(write_bw, freerun) pages instead of bdi_thresh / 2,
- * the same 8x cap. Applied to 3.2's bdi_position_ratio: v11's own
- * 02/18, on which 10/18 sits, is not in ../shared/kernel (its README), and
- * Wu's tree of 14 Sep 2011 that the seed's "bdi-reserve" column ran had
- * 3.2's 1/4 floor of the bdi control line (the bdi-freerun patch's context).
+ * the same 8x cap, and without 3.2's floor for an inactive bdi (lines
+ * 602-609 of 3.2 came with v12's reserve area; v12's 02/11, in
+ * ../shared/kernel/patches, has not it). Applied to 3.2's
+ * bdi_position_ratio otherwise: v11's own 02/18, on which 10/18 sits, is
+ * not in ../shared/kernel (its README); 10/18's context shows a bdi line
+ * without the 1/4 floor, but Wu's tree of 14 Sep 2011 that the seed's
+ * "bdi-reserve" column ran had the floor (the bdi-freerun patch's context).
  */
 #include "iol_variants.h"
+
+/* v11 has not 3.2's floor for an inactive bdi (it came with v12's reserve area). */
+static unsigned long bdi_reserve_thresh(unsigned long bdi_thresh, unsigned long limit,
+					unsigned long dirty)
+{
+	(void)limit;
+	(void)dirty;
+	return bdi_thresh;
+}
 
 static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi_thresh,
 				      unsigned long bdi_dirty, unsigned long write_bw,
@@ -29,9 +41,22 @@ static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi
 	return pos_ratio;
 }
 
-#include "iol_control.h"
 
-const struct iol_variant_ops iol_ops_reserve_v11 = {
-	.bdi_position_ratio = bdi_position_ratio,
-	.bdi_update_dirty_ratelimit = bdi_update_dirty_ratelimit,
-};
+/*
+ * Nor has v11 as posted. Wu's tree of 14 Sep 2011 (the bdi-freerun patch's
+ * context) breaks here when !dirty_exceeded && bdi_async_underrun(bdi); that
+ * function is in no source here, so neither variant has it.
+ */
+static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
+				  unsigned long bdi_dirty, bool dirty_exceeded)
+{
+	(void)bdi;
+	(void)nr_dirty;
+	(void)bdi_dirty;
+	(void)dirty_exceeded;
+	return false;
+}
+
+#include "iol_balance.h"
+
+const struct iol_variant_ops iol_ops_reserve_v11 = IOL_VARIANT_OPS;

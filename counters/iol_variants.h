@@ -6,23 +6,27 @@
  * each below. The same list declares each symbol, so a variant's file, which
  * includes this header, is checked against it.
  *
- * Issue 11 will add vanilla-3.1 and the cases that run them (bdp/<variant>,
- * throttle/<scenario>/<variant>); today counters/tests/test_iol_control.c
- * walks these rows.
+ * The throttle/<scenario>/<variant> cases (counters/throttle_cases.c) run
+ * every row; counters/tests/test_iol_control.c and test_throttle.c walk
+ * them. (vanilla-3.1 and the per-call bdp/ rows are not here yet: issue 11.)
  */
 #ifndef MMSCALE_IOL_VARIANTS_H
 #define MMSCALE_IOL_VARIANTS_H
 
 #include "mmscale/mm/writeback-3.2.h"
 
-/*	  symbol,		name,		source */
+/*	  symbol,		name,		summary,
+ *	  source */
 #define IOL_VARIANTS(X)							\
 	X(iol_ops_3_2, "3.2",						\
-	  "Linux 3.2 mm/page-writeback.c (v12 10/11: x_intercept = bdi_thresh / 2)") \
+	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\
+	  "Linux 3.2 mm/page-writeback.c (v12 10/11)")			\
 	X(iol_ops_reserve_v11, "reserve-v11",				\
-	  "v11 10/18, 4 Sep 2011 (x_intercept = min(write_bw, freerun))") \
+	  "bdi reserve area below min(write_bw, freerun), up to 8x",	\
+	  "v11 10/18, 4 Sep 2011, on 3.2's control lines")		\
 	X(iol_ops_freerun, "freerun",					\
-	  "v11 10/18 with Wu's bdi-freerun patch, 18 Sep 2011 (no reserve area)")
+	  "no reserve area; no throttling below the bdi's own freerun point", \
+	  "v11 10/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines")
 
 #define X(symbol, ...) extern const struct iol_variant_ops symbol;
 IOL_VARIANTS(X)

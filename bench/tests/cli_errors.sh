@@ -65,6 +65,9 @@ cases=(
   "--ipi: 'carrier-pigeon' is not spin, futex, signal or kernel|--ipi=carrier-pigeon"
   "--ipi-timeout-ms: '0' is not 1 to 3600000|--ipi-timeout-ms=0"
   "--vmstat-interval-ms: '0' is not 1 to 3600000|--vmstat-interval-ms=0"
+  "--throttle-seconds: '0' is not 1 to 3600|--throttle-seconds=0"
+  "--throttle-seconds: 'a minute' is not 1 to 3600|--throttle-seconds=a minute"
+  "--throttle-trace: give a directory|--throttle-trace="
   "Failed to match any benchmarks|--benchmark_filter=^bdp/no-such-variant/|--papi-events=none"
   "Failed to match any benchmarks|--benchmark_filter=^no-such-case|--benchmark_out=out.json|--papi-events=none"
   "--threads: 3 threads, but the plan has 2 CPUs|--threads=1,3|--cpus=0-1"
@@ -118,6 +121,8 @@ declare -A sample=(
   [--ipi]="--ipi=signal --describe" [--ipi-timeout-ms]="--ipi-timeout-ms=500 --describe"
   [--smp-model]="--smp-model=global-queue --describe"
   [--vmstat-interval-ms]="--vmstat-interval-ms=1 --describe"
+  [--throttle-seconds]="--throttle-seconds=5 --describe"
+  [--throttle-trace]="--throttle-trace=/tmp --describe"
   [--verify-placement]="--verify-placement"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do

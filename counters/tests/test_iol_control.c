@@ -22,7 +22,7 @@ static const struct {
 	const struct iol_variant_ops *ops;
 	const char *name;
 } variants[NR_V] = {
-#define X(symbol, name, source) { &symbol, name },
+#define X(symbol, name, summary, source) { &symbol, name },
 	IOL_VARIANTS(X)
 #undef X
 };
@@ -92,6 +92,19 @@ static const struct pos_step pos_steps[] = {
 	 */
 	{ "3.2's cap ends at x_intercept / 8", 900, 100, 7, 100, { 10792, 12088, 1511 } },
 	/*
+	 * An inactive bdi (bdi_thresh 10) at freerun (global 2015, above), 20
+	 * dirty pages. 3.2 raises bdi_thresh to (1000 - 800) / 8 = 25: x =
+	 * (25 << 16) / 1001 = 1636; bdi_setpoint = 900 * 1636 >> 16 = 22; span
+	 * = (1000 - 25 + 800) * 1636 >> 16 = 2903900 >> 16 = 44; x_intercept =
+	 * 66; 20 < 66 - 11: 2015 * 46 / 45 = 92690 / 45 = 2059; its reserve, 25
+	 * / 2 = 12, is not reached.
+	 * The v11 variants keep 10: x = 655360 / 1001 = 654; bdi_setpoint =
+	 * 588600 >> 16 = 8; span = 1790 * 654 >> 16 = 1170660 >> 16 = 17;
+	 * x_intercept = 25; 20 < 25 - 4: 2015 * 5 / 18 = 559. reserve-v11: 20 <
+	 * 100, 20 > 12: 559 * 100 / 20 = 2795. freerun: 559.
+	 */
+	{ "an inactive bdi", 800, 10, 20, 100, { 2059, 2795, 559 } },
+	/*
 	 * Far above the bdi line: bdi_dirty = 250 >= 216: the 1/4 floor,
 	 * 1024 / 4 = 256; no reserve (250 >= 50, >= 100).
 	 */
@@ -104,7 +117,7 @@ static void test_position_ratio(void)
 		const struct pos_step *s = &pos_steps[i];
 
 		for (int v = 0; v < NR_V; v++) {
-			struct bdi_writeback_control_3_2 bdi = { .avg_write_bandwidth = s->write_bw };
+			struct backing_dev_info bdi = { .avg_write_bandwidth = s->write_bw };
 			unsigned long got = variants[v].ops->bdi_position_ratio(&bdi, 1000, 600, s->dirty,
 										  s->bdi_thresh,
 										  s->bdi_dirty);
@@ -151,7 +164,7 @@ static void test_max_pause(void)
 	 * 20000 / 1024 = 58: 78; the pool bound 5000 * 1000 / (8 * 25600 + 1)
 	 * = 5000000 / 204801 = 24: 24 jiffies.
 	 */
-	struct bdi_writeback_control_3_2 bdi = {
+	struct backing_dev_info bdi = {
 		.avg_write_bandwidth = 25600, .dirty_ratelimit = 2560,
 	};
 
@@ -173,7 +186,7 @@ static void test_max_pause(void)
 static void test_write_bandwidth(void)
 {
 	/* period = roundup_pow_of_two(3000) = 4096 jiffies; >> ilog2 = 12. */
-	struct bdi_writeback_control_3_2 bdi = {
+	struct backing_dev_info bdi = {
 		.write_bandwidth = 25600, .avg_write_bandwidth = 25600,
 	};
 
@@ -216,7 +229,7 @@ static void test_dirty_ratelimit(void)
 {
 	for (int v = 0; v < NR_V; v++) {
 		const struct iol_variant_ops *ops = variants[v].ops;
-		struct bdi_writeback_control_3_2 bdi = {
+		struct backing_dev_info bdi = {
 			.avg_write_bandwidth = 100, .dirty_ratelimit = 50,
 			.balanced_dirty_ratelimit = 50,
 		};
@@ -271,11 +284,11 @@ static void test_dirty_ratelimit(void)
 	 * (1000 / 357 = 2) = 44; (44 + 7) / 8 = 6; 1000 > 82: 994.
 	 */
 	for (int v = 0; v < NR_V; v++) {
-		struct bdi_writeback_control_3_2 up = {
+		struct backing_dev_info up = {
 			.avg_write_bandwidth = 100, .dirty_ratelimit = 1000,
 			.balanced_dirty_ratelimit = 1100,
 		};
-		struct bdi_writeback_control_3_2 down = {
+		struct backing_dev_info down = {
 			.avg_write_bandwidth = 100, .dirty_ratelimit = 1000,
 			.balanced_dirty_ratelimit = 700,
 		};
@@ -304,7 +317,7 @@ static void test_dirty_ratelimit(void)
 		static const unsigned long want_balanced[NR_V] = { 698, 1396, 279 };
 
 		for (int v = 0; v < NR_V; v++) {
-			struct bdi_writeback_control_3_2 bdi = {
+			struct backing_dev_info bdi = {
 				.avg_write_bandwidth = 100, .dirty_ratelimit = 1000,
 				.balanced_dirty_ratelimit = 1000,
 			};

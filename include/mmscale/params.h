@@ -54,6 +54,8 @@ enum mmscale_smp_model {
 	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */ \
 	.ipi_timeout_ms = 10000,					\
 	.smp_model = MMSCALE_SMP_AUTO,					\
+	/* throttle/: a minute of virtual time per run. */		\
+	.throttle_seconds = 60,						\
 }
 
 struct mmscale_params {
@@ -65,6 +67,8 @@ struct mmscale_params {
 	enum mmscale_ipi_mechanism ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
 	enum mmscale_smp_model smp_model;	/* --smp-model: AUTO, or forced for every case */
+	unsigned int throttle_seconds;	/* throttle/: virtual seconds per run */
+	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The virtual-time throttling world (counters/throttle_world.c) with every
+ * IO-less variant: the same run twice gives the same result and trace, bit
+ * for bit; every page dirtied is written once or still dirty or under
+ * writeback at the end; and balance_dirty_pages' reads are exact per pass:
+ * 6 global reads in every pass (NR_FILE_DIRTY, NR_UNSTABLE_NFS,
+ * NR_WRITEBACK; global_dirty_limits' NR_FREE_PAGES and the two file LRUs),
+ * 2 bdi reads in a pass over the freerun ceiling (BDI_RECLAIMABLE,
+ * BDI_WRITEBACK), 2 more each time the bandwidth is sampled (BDI_DIRTIED,
+ * BDI_WRITTEN), and bdi_stat_sum's walks 16 slots for each of its 2 items.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "mmscale/mm/throttle.h"
+#include "../iol_variants.h"
+
+static const struct {
+	const struct iol_variant_ops *ops;
+	const char *name;
+} variants[] = {
+#define X(symbol, name, summary, source) { &symbol, name },
+	IOL_VARIANTS(X)
+#undef X
+};
+
+struct trace {
+	struct throttle_sample s[64];
+	int n;
+};
+
+static void keep_sample(const struct throttle_sample *s, void *arg)
+{
+	struct trace *t = arg;
+
+	if (t->n < 64)
+		t->s[t->n++] = *s;
+}
+
+static const struct throttle_scenario *scenario(const char *name)
+{
+	for (size_t i = 0; i < nr_throttle_scenarios; i++)
+		if (strcmp(throttle_scenarios[i].name, name) == 0)
+			return &throttle_scenarios[i];
+	fprintf(stderr, "no scenario %s\n", name);
+	exit(1);
+}
+
+static void check_run(const struct throttle_scenario *sc, int v)
+{
+	struct throttle_params p;
+	struct throttle_result a, b;
+	static struct trace ta, tb;
+	char err[256];
+	const char *name = variants[v].name;
+
+	throttle_params_default(&p);
+	p.run_us = 5 * 1000 * 1000;
+	p.sample_us = 200 * 1000;
+	memset(&ta, 0, sizeof(ta));
+	memset(&tb, 0, sizeof(tb));
+	CHECK(throttle_run(sc, variants[v].ops, &p, &a, keep_sample, &ta, err, sizeof(err)) == 0);
+	CHECK(throttle_run(sc, variants[v].ops, &p, &b, keep_sample, &tb, err, sizeof(err)) == 0);
+
+	/* Determinism: the result and the 25 samples (0 to 4.8 s), bit for bit. */
+	CHECK_MSG(memcmp(&a, &b, sizeof(a)) == 0, "%s %s: two runs differ", sc->name, name);
+	CHECK_EQ_LL(ta.n, 26);
+	CHECK_MSG(ta.n == tb.n && memcmp(ta.s, tb.s, sizeof(ta.s[0]) * (size_t)ta.n) == 0,
+		  "%s %s: two traces differ", sc->name, name);
+
+	/* Conservation. */
+	CHECK_MSG(a.nr_dirtied == a.nr_written + a.nr_dirty_end + a.nr_writeback_end,
+		  "%s %s: dirtied %llu != written %llu + dirty %llu + writeback %llu", sc->name,
+		  name, (unsigned long long)a.nr_dirtied, (unsigned long long)a.nr_written,
+		  (unsigned long long)a.nr_dirty_end, (unsigned long long)a.nr_writeback_end);
+	/* Not vacuous: throttling happened, the disks wrote. */
+	CHECK_MSG(a.pauses > 0 && a.nr_written > 0 && a.bdp_throttled_passes > 0,
+		  "%s %s: %llu pauses, %llu written", sc->name, name,
+		  (unsigned long long)a.pauses, (unsigned long long)a.nr_written);
+	CHECK_MSG(a.pause_p99_ms <= 200 && a.pause_mean_ms <= 200, "%s %s: pauses past MAX_PAUSE",
+		  sc->name, name);
+
+	/* Exact reads per pass. */
+	CHECK_MSG(a.global_reads == 6 * a.bdp_passes, "%s %s: %llu global reads in %llu passes",
+		  sc->name, name, (unsigned long long)a.global_reads,
+		  (unsigned long long)a.bdp_passes);
+	CHECK_MSG(a.bdi_reads == 2 * a.bdp_throttled_passes + 2 * a.bw_samples,
+		  "%s %s: %llu bdi reads, %llu throttled passes, %llu bandwidth samples",
+		  sc->name, name, (unsigned long long)a.bdi_reads,
+		  (unsigned long long)a.bdp_throttled_passes, (unsigned long long)a.bw_samples);
+	CHECK_MSG(a.bdi_sum_slots % (2 * 16) == 0, "%s %s: %llu sum slots", sc->name, name,
+		  (unsigned long long)a.bdi_sum_slots);
+	CHECK(a.bdp_passes >= a.bdp_calls);
+}
+
+int main(void)
+{
+	static const char *const names[] = {
+		"JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M",
+		"JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M",
+		"JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20",
+	};
+
+	CHECK_EQ_LL(nr_throttle_scenarios, 19);
+	for (size_t s = 0; s < sizeof(names) / sizeof(names[0]); s++)
+		for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+			check_run(scenario(names[s]), (int)v);
+	return check_report("test_throttle");
+}

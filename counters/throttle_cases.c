@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * throttle/<scenario>/<variant>: the seed-004 scenarios
+ * (counters/throttle_scenarios.h) run in the virtual-time world
+ * (counters/throttle_world.c) with each IO-less variant
+ * (counters/iol_variants.h), --throttle-seconds of virtual time per run.
+ * A run is deterministic: its counters are the same every time, on every
+ * machine; its time is what the world took to simulate it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "mmscale/case.h"
+#include "mmscale/gbench.h"
+#include "mmscale/params.h"
+#include "mmscale/mm/throttle.h"
+#include "iol_variants.h"
+#include "throttle_scenarios.h"
+
+struct iol_variant {
+	struct mmscale_variant v;
+	const struct iol_variant_ops *ops;
+};
+
+static const struct iol_variant iol_variants[] = {
+#define X(symbol, name, summary, source) { { name, summary, source }, &symbol },
+	IOL_VARIANTS(X)
+#undef X
+};
+
+static const struct mmscale_metric throttle_metrics[] = {
+	{ "nr_written", "pages written in the run (the seed's table: larger is better; "
+	  "deterministic)", true },
+	{ "disk_idle_s", "seconds the disks sat idle, summed over the disks (deterministic)", true },
+	{ "pause_mean_ms", "mean balance_dirty_pages pause, ms (deterministic)", true },
+	{ "pause_p99_ms", "99th percentile pause, ms (deterministic)", true },
+	{ "global_reads_per_call", "global_page_state reads per balance_dirty_pages call "
+	  "(exact)", true },
+};
+
+struct throttle_trace {
+	FILE *f;
+};
+
+static void write_sample(const struct throttle_sample *s, void *arg)
+{
+	struct throttle_trace *tr = arg;
+
+	fprintf(tr->f, "%.3f,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.3f,%lu\n",
+		s->t_s, s->nr_dirty, s->freerun, s->setpoint, s->limit, s->thresh, s->bg_thresh,
+		s->bdi_dirty, s->bdi_thresh, s->bdi_setpoint, s->dirty_ratelimit,
+		s->balanced_dirty_ratelimit, s->write_bw, s->pause_ms, s->pos_ratio);
+}
+
+/* DIR/<scenario>_<variant>.csv, the scenario's '/' as '_'. */
+static FILE *open_trace(const char *scenario, const char *variant, char *err, size_t errlen)
+{
+	const char *dir = mmscale_params.throttle_trace;
+	char path[1024];
+	FILE *f;
+	int n;
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "--throttle-trace: cannot make %s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	n = snprintf(path, sizeof(path), "%s/%s_%s.csv", dir, scenario, variant);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		snprintf(err, errlen, "--throttle-trace: %s: path too long", dir);
+		return NULL;
+	}
+	for (char *p = path + strlen(dir) + 1; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "--throttle-trace: %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	fprintf(f, "# %s %s, %u s of virtual time (mmscale throttle/)\n", scenario, variant,
+		mmscale_params.throttle_seconds);
+	fprintf(f, "t_s,nr_dirty,freerun,setpoint,limit,thresh,bg_thresh,bdi_dirty,bdi_thresh,"
+		"bdi_setpoint,dirty_ratelimit,balanced_dirty_ratelimit,write_bw,pause_ms,"
+		"pos_ratio\n");
+	return f;
+}
+
+static const struct mmscale_case throttle_cases[];
+
+static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	const struct throttle_scenario *sc = &throttle_scenarios[run->c - throttle_cases];
+	const struct iol_variant *v = container_of(run->v, struct iol_variant, v);
+	struct throttle_params params;
+	struct throttle_result res;
+	struct throttle_trace tr = { NULL };
+	struct timespec t0, t1;
+	char err[1536] = "";
+	int rc;
+
+	throttle_params_default(&params);
+	params.run_us = (uint64_t)mmscale_params.throttle_seconds * 1000000;
+	while (mmscale_keep_running(st)) {
+		if (mmscale_params.throttle_trace) {
+			params.sample_us = 200000;
+			tr.f = open_trace(sc->name, v->v.name, err, sizeof(err));
+			if (!tr.f) {
+				mmscale_skip_with_error(st, err);
+				return;
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		rc = throttle_run(sc, v->ops, &params, &res, tr.f ? write_sample : NULL, &tr,
+				  err, sizeof(err));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (tr.f && fclose(tr.f) != 0 && !rc) {
+			snprintf(err, sizeof(err), "--throttle-trace: writing %s's trace failed",
+				 sc->name);
+			rc = -1;
+		}
+		if (rc) {
+			mmscale_skip_with_error(st, err);
+			return;
+		}
+		mmscale_set_iteration_time(st, (double)(t1.tv_sec - t0.tv_sec) +
+					       (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+	}
+	mmscale_counter_set(st, "nr_written", (double)res.nr_written, 0);
+	mmscale_counter_set(st, "nr_dirtied", (double)res.nr_dirtied, 0);
+	mmscale_counter_set(st, "dirty_end", (double)(res.nr_dirty_end + res.nr_writeback_end), 0);
+	mmscale_counter_set(st, "disk_idle_s", res.disk_idle_s, 0);
+	mmscale_counter_set(st, "pauses", (double)res.pauses, 0);
+	mmscale_counter_set(st, "pause_mean_ms", res.pause_mean_ms, 0);
+	mmscale_counter_set(st, "pause_p99_ms", res.pause_p99_ms, 0);
+	mmscale_counter_set(st, "bdp_calls", (double)res.bdp_calls, 0);
+	mmscale_counter_set(st, "global_reads", (double)res.global_reads, 0);
+	mmscale_counter_set(st, "bdi_reads", (double)res.bdi_reads, 0);
+	mmscale_counter_set(st, "bdi_sum_slots", (double)res.bdi_sum_slots, 0);
+	if (res.bdp_calls)
+		mmscale_counter_set(st, "global_reads_per_call",
+				    (double)res.global_reads / (double)res.bdp_calls, 0);
+}
+
+static int64_t one_run(const struct mmscale_run *run)
+{
+	(void)run;
+	return 1;
+}
+
+#define X(name_, dd, mib, ratio) {					\
+	.name = "throttle/" name_,					\
+	.summary = "the throttling loop in virtual time: 10 disks, " #dd " dd each, " \
+		   "3.2's balance_dirty_pages deciding every pause",	\
+	.body = throttle_body,						\
+	.threads = MMSCALE_THREADS_ONE,					\
+	.manual_time = true,						\
+	.iterations = one_run,						\
+	MMSCALE_VARIANT_ROWS(iol_variants),				\
+	MMSCALE_METRICS(throttle_metrics),				\
+},
+static const struct mmscale_case throttle_cases[] = {
+	THROTTLE_SCENARIOS(X)
+};
+#undef X
+
+const struct mmscale_case_table mmscale_throttle_table =
+	MMSCALE_CASE_TABLE("throttle", throttle_cases);

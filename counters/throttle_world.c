@@ -1,0 +1,802 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The throttling loop in virtual time (include/mmscale/mm/throttle.h): a
+ * discrete-event world of dd tasks, one flusher per disk and the disks,
+ * around Linux 3.2's balance_dirty_pages (a variant's, counters/iol_*.c).
+ *
+ * What is the kernel's, ported: every throttling decision
+ * (balance_dirty_pages_ratelimited_nr, balance_dirty_pages, the limits,
+ * the bandwidth and ratelimit estimation, the position ratio, the pause
+ * and poll bounds), the writeout fraction's floating proportion
+ * (lib/proportions.c's prop_norm_percpu and prop_fraction_percpu, on exact
+ * counts), account_page_dirtied's and the writeback completion's counts.
+ *
+ * What is modelled, and how (the parameters: throttle_params_default):
+ * - Time is virtual nanoseconds; jiffies are milliseconds (HZ = 1000). An
+ *   event queue ordered by (time, sequence) makes every run the same.
+ * - A dd task dirties one page per page_copy_ns of CPU time (a 4 KiB copy
+ *   into the page cache), calling balance_dirty_pages_ratelimited_nr(1)
+ *   after each page as generic_perform_write does; a task's pages up to its
+ *   next possible call into balance_dirty_pages are accounted together when
+ *   their copying ends (at most 256, one 1 MiB write()). Tasks do not
+ *   compete for CPUs (there are many more CPUs than tasks awake at once
+ *   once throttling starts); their CPU, for bdp_ratelimits, is task %
+ *   nr_cpus.
+ * - Counts are exact: what the kernel reads through per-CPU counters
+ *   (global_page_state, bdi_stat, percpu_counter_read) the world reads
+ *   without their per-CPU error; bdi_stat_sum's walk over the CPUs is
+ *   counted (bdi_sum_slots) but returns the same exact count.
+ * - Memory: free pages plus the page cache are the scenario's memory less
+ *   reserved_mib (the kernel, the processes), constant: written pages stay
+ *   cached until reclaim frees clean ones, so determine_dirtyable_memory()
+ *   is constant, as on a machine doing nothing but dd.
+ * - Each dd writes its own file on its disk. Writeback is the per-disk
+ *   flusher's (3.2 has no other writer): it runs while the dirty pages are
+ *   over the background threshold (over_bground_thresh), taking the disk's
+ *   files round robin, up to a chunk of one file at a time (3.2's
+ *   writeback_chunk_size for background work, fs/fs-writeback.c, not in
+ *   ../shared/kernel: half a second of the disk's estimated bandwidth, at
+ *   most global_dirty_limit / DIRTY_SCOPE, rounded down to 4 MiB after
+ *   adding 4 MiB), in requests of up to request_pages, and it blocks while
+ *   the disk's queue holds queue_pages (get_request_wait).
+ * - A disk serves its queue as the elevator sorts it (C-LOOK: the files lie
+ *   on the disk in their order, the head sweeps upwards and wraps; a file's
+ *   requests in the order submitted) at disk_pages_per_s, and a request of
+ *   another file than the one before it first costs file_switch_us. It is
+ *   idle when its queue is empty. The flusher blocks while the queue holds
+ *   nr_requests requests.
+ * - Left out: kupdate-style writeback of old inodes (every dd keeps
+ *   dirtying; background writeback is what runs), metadata and journal IO,
+ *   page reclaim's own writeback, the block layer's merging and sorting
+ *   across files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmscale/mm/throttle.h"
+
+#define PAGES_PER_MIB	256UL
+#define WRITE_PAGES	256	/* dd bs=1M */
+#define NS_PER_JIFFY	1000000ULL
+
+void throttle_params_default(struct throttle_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->run_us = 60ULL * 1000 * 1000;
+	/*
+	 * A 7200 rpm SATA disk of 2011 (1-2 TB) writes 100-150 MB/s
+	 * sequentially on its outer tracks: 100 MiB/s.
+	 */
+	p->disk_pages_per_s = 100 * PAGES_PER_MIB;
+	/*
+	 * The dd files of one disk lie in one xfs allocation group, each in its
+	 * own region (speculative preallocation keeps a growing file
+	 * contiguous): moving to another file's region is a short seek (1 ms)
+	 * and, on average, half a turn at 7200 rpm (4.2 ms).
+	 */
+	p->file_switch_us = 5200;
+	/* max_sectors_kb 512; nr_requests 128 (the block layer's defaults). */
+	p->request_pages = 128;
+	p->nr_requests = 128;
+	/* Copying 4 KiB at ~4 GB/s plus the page cache's bookkeeping. */
+	p->page_copy_ns = 1000;
+	p->reserved_mib = 256;
+	p->sample_us = 0;
+}
+
+enum event_kind {
+	EV_TASK_RUN,		/* a task starts copying its next pages */
+	EV_TASK_DIRTIED,	/* ... and has copied them */
+	EV_TASK_WAKE,		/* a task's pause ends */
+	EV_DISK_DONE,		/* a disk completes its head request */
+	EV_FLUSH,		/* a flusher runs */
+	EV_SAMPLE,		/* the trace */
+};
+
+struct event {
+	uint64_t t;
+	uint64_t seq;
+	int kind;
+	int id;
+};
+
+struct tw_file {
+	int disk;
+	long dirty;		/* dirty pages not yet submitted */
+};
+
+struct tw_request {
+	int file;
+	unsigned long pages;
+	uint64_t seq;		/* submission order */
+};
+
+struct tw_disk {
+	struct backing_dev_info bdi;
+	int first_file, nr_files;
+	/* the flusher */
+	bool flusher_active;	/* writeback_in_progress() */
+	bool flusher_blocked;	/* waiting for room in the queue */
+	int next_file;		/* round robin over the disk's files */
+	int cur_file;
+	unsigned long chunk_left;
+	/* the device */
+	struct tw_request *q;	/* unordered; the elevator picks */
+	size_t q_len, q_cap;
+	size_t q_next;		/* the request being served */
+	uint64_t q_seq;
+	bool busy;
+	int last_file;
+	uint64_t idle_since, idle_ns;
+	/* trace: disk 0's tasks' pauses in this sample period */
+	uint64_t sample_pause_ms, sample_pauses;
+};
+
+struct tw_task {
+	struct throttle_task t;
+	struct address_space mapping;
+	int cpu;
+	int disk;
+	int batch;		/* pages being copied (EV_TASK_DIRTIED) */
+};
+
+struct throttle_world {
+	const struct throttle_scenario *sc;
+	const struct throttle_params *p;
+	const struct iol_variant_ops *ops;
+	uint64_t now;		/* ns */
+	uint64_t seq;
+	struct event *heap;
+	size_t heap_len, heap_cap;
+	unsigned long stat[NR_THROTTLE_ITEMS];
+	unsigned long memory;	/* free + page cache, pages */
+	int *bdp_ratelimits;	/* per CPU */
+	int cpu;		/* the running task's */
+	struct tw_disk *disks;
+	struct tw_file *files;
+	struct tw_task *tasks;
+	int nr_tasks;
+	/* vm_completions: the global events and the period shift */
+	s64 completions;
+	int completion_shift;
+	uint64_t pause_hist[HZ / 5 + 1];	/* pauses in jiffies, up to MAX_PAUSE */
+	struct throttle_result *res;
+};
+
+static struct throttle_world *tw;	/* the running world (one at a time) */
+struct throttle_task *throttle_current;
+
+/* ---- the event queue: a binary heap on (t, seq) ---- */
+
+static bool ev_before(const struct event *a, const struct event *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static int schedule(uint64_t t, int kind, int id)
+{
+	struct event e = { .t = t, .seq = tw->seq++, .kind = kind, .id = id };
+	size_t i;
+
+	if (tw->heap_len == tw->heap_cap) {
+		size_t cap = tw->heap_cap ? 2 * tw->heap_cap : 1024;
+		struct event *h = realloc(tw->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		tw->heap = h;
+		tw->heap_cap = cap;
+	}
+	i = tw->heap_len++;
+	while (i && ev_before(&e, &tw->heap[(i - 1) / 2])) {
+		tw->heap[i] = tw->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	tw->heap[i] = e;
+	return 0;
+}
+
+static struct event pop_event(void)
+{
+	struct event top = tw->heap[0], last = tw->heap[--tw->heap_len];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= tw->heap_len)
+			break;
+		if (c + 1 < tw->heap_len && ev_before(&tw->heap[c + 1], &tw->heap[c]))
+			c++;
+		if (!ev_before(&tw->heap[c], &last))
+			break;
+		tw->heap[i] = tw->heap[c];
+		i = c;
+	}
+	if (tw->heap_len)
+		tw->heap[i] = last;
+	return top;
+}
+
+/* ---- what the kernel code reads ---- */
+
+unsigned long throttle_jiffies(void)
+{
+	return (unsigned long)(tw->now / NS_PER_JIFFY);
+}
+
+int throttle_this_cpu(void)
+{
+	return tw->cpu;
+}
+
+int throttle_nr_cpus(void)
+{
+	return tw->sc->nr_cpus;
+}
+
+int *throttle_bdp_ratelimits(void)
+{
+	return &tw->bdp_ratelimits[tw->cpu];
+}
+
+unsigned long global_page_state(enum throttle_stat_item item)
+{
+	tw->res->global_reads++;
+	return tw->stat[item];
+}
+
+/* mm/vmscan.c: the file LRUs (no swap: the anon LRUs do not count). */
+unsigned long global_reclaimable_pages(void)
+{
+	return global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
+}
+
+s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item)
+{
+	tw->res->bdi_reads++;
+	return bdi->bdi_stat[item] > 0 ? bdi->bdi_stat[item] : 0;
+}
+
+s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item)
+{
+	tw->res->bdi_reads++;
+	tw->res->bdi_sum_slots += (uint64_t)tw->sc->nr_cpus;
+	return bdi->bdi_stat[item] > 0 ? bdi->bdi_stat[item] : 0;
+}
+
+s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item)
+{
+	tw->res->bdi_reads++;
+	return bdi->bdi_stat[item];
+}
+
+/* backing-dev.h of 3.2: nr_cpu_ids * BDI_STAT_BATCH, BDI_STAT_BATCH = 8 * (1 + ilog2(nr_cpu_ids)). */
+unsigned long bdi_stat_error(struct backing_dev_info *bdi)
+{
+	unsigned long cpus = (unsigned long)tw->sc->nr_cpus;
+
+	(void)bdi;
+	return cpus * (8 * (1 + (unsigned long)ilog2(cpus)));
+}
+
+static struct tw_disk *disk_of(struct backing_dev_info *bdi)
+{
+	return container_of(bdi, struct tw_disk, bdi);
+}
+
+int writeback_in_progress(struct backing_dev_info *bdi)
+{
+	return disk_of(bdi)->flusher_active;
+}
+
+void bdi_start_background_writeback(struct backing_dev_info *bdi)
+{
+	struct tw_disk *d = disk_of(bdi);
+
+	if (d->flusher_active)
+		return;
+	d->flusher_active = true;
+	schedule(tw->now, EV_FLUSH, (int)(d - tw->disks));
+}
+
+void throttle_count_bdp_call(void)
+{
+	tw->res->bdp_calls++;
+}
+
+void throttle_count_bdp_pass(bool past_freerun)
+{
+	tw->res->bdp_passes++;
+	tw->res->bdp_throttled_passes += past_freerun;
+}
+
+void throttle_count_bw_sample(void)
+{
+	tw->res->bw_samples++;
+}
+
+/*
+ * lib/proportions.c's prop_norm_percpu (2.6.31 lines 171-205, unchanged in
+ * 3.2) on exact counts: the bdi's events halve for every half-period the
+ * global count has moved on.
+ */
+static void prop_norm_exact(struct prop_local_exact *pl)
+{
+	unsigned long period = 1UL << (tw->completion_shift - 1);
+	unsigned long period_mask = ~(period - 1);
+	unsigned long global_period = (unsigned long)tw->completions & period_mask;
+	unsigned long halvings;
+
+	if (pl->period == global_period)
+		return;
+	halvings = (global_period - pl->period) >> (tw->completion_shift - 1);
+	if (halvings < sizeof(long) * 8)	/* BITS_PER_LONG */
+		pl->events >>= halvings;
+	else
+		pl->events = 0;
+	pl->period = global_period;
+}
+
+/* prop_fraction_percpu (lines 236-251): x / (period/2 + t % period/2). */
+void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator)
+{
+	unsigned long period_2 = 1UL << (tw->completion_shift - 1);
+
+	prop_norm_exact(&bdi->completions);
+	*numerator = bdi->completions.events > 0 ? (long)bdi->completions.events : 0;
+	*denominator = (long)(period_2 + ((unsigned long)tw->completions & (period_2 - 1)));
+}
+
+/* __bdi_writeout_inc (3.2 lines 219-224) with max_prop_frac = PROP_FRAC_BASE. */
+static void bdi_writeout_inc(struct backing_dev_info *bdi)
+{
+	bdi->bdi_stat[BDI_WRITTEN]++;
+	prop_norm_exact(&bdi->completions);
+	bdi->completions.events++;
+	tw->completions++;
+}
+
+/* 3.2 calc_period_shift (lines 137-150): period/2 ~ the dirty limit. */
+static int calc_period_shift(void)
+{
+	unsigned long dirty_total;
+
+	if (vm_dirty_bytes)
+		dirty_total = vm_dirty_bytes / 4096;
+	else
+		dirty_total = ((unsigned long)vm_dirty_ratio * tw->memory) / 100;
+	return 2 + ilog2(dirty_total - 1);
+}
+
+/* ---- the flusher ---- */
+
+/* The world's own reads: not counted as balance_dirty_pages' reads. */
+static bool over_bground_thresh(void)
+{
+	unsigned long background, dirty;
+	uint64_t reads = tw->res->global_reads;
+
+	global_dirty_limits(&background, &dirty);
+	tw->res->global_reads = reads;
+	return tw->stat[NR_FILE_DIRTY] + tw->stat[NR_UNSTABLE_NFS] > background;
+}
+
+static unsigned long writeback_chunk_size(struct backing_dev_info *bdi)
+{
+	unsigned long pages;
+
+	pages = min(bdi->avg_write_bandwidth / 2, global_dirty_limit / DIRTY_SCOPE);
+	return (pages + MIN_WRITEBACK_PAGES) / MIN_WRITEBACK_PAGES * MIN_WRITEBACK_PAGES;
+}
+
+/* C-LOOK: the same file or the next one up, wrapping; FIFO within a file. */
+static size_t elevator_next(const struct tw_disk *d)
+{
+	size_t best = 0;
+	int best_key = 0;
+
+	for (size_t i = 0; i < d->q_len; i++) {
+		const struct tw_request *r = &d->q[i];
+		/* distance upwards from the head's file, wrapping */
+		int key = r->file >= d->last_file ? r->file - d->last_file
+						  : r->file - d->last_file + tw->nr_tasks;
+
+		if (i == 0 || key < best_key || (key == best_key && r->seq < d->q[best].seq)) {
+			best = i;
+			best_key = key;
+		}
+	}
+	return best;
+}
+
+static void disk_start(struct tw_disk *d)
+{
+	const struct tw_request *r;
+	uint64_t ns;
+
+	if (d->busy || !d->q_len)
+		return;
+	d->q_next = elevator_next(d);
+	r = &d->q[d->q_next];
+	ns = r->pages * 1000000000ULL / tw->p->disk_pages_per_s;
+	if (r->file != d->last_file)
+		ns += tw->p->file_switch_us * 1000;
+	d->busy = true;
+	d->idle_ns += tw->now - d->idle_since;
+	schedule(tw->now + ns, EV_DISK_DONE, (int)(d - tw->disks));
+}
+
+static int submit(struct tw_disk *d, int file, unsigned long pages)
+{
+	struct tw_file *f = &tw->files[file];
+
+	if (d->q_len == d->q_cap) {
+		size_t cap = d->q_cap ? 2 * d->q_cap : 64;
+		struct tw_request *q = realloc(d->q, cap * sizeof(*q));
+
+		if (!q)
+			return -1;
+		d->q = q;
+		d->q_cap = cap;
+	}
+	d->q[d->q_len++] = (struct tw_request){ file, pages, d->q_seq++ };
+	/* clear_page_dirty_for_io and test_set_page_writeback's counts */
+	f->dirty -= (long)pages;
+	tw->stat[NR_FILE_DIRTY] -= pages;
+	tw->stat[NR_WRITEBACK] += pages;
+	d->bdi.bdi_stat[BDI_RECLAIMABLE] -= (s64)pages;
+	d->bdi.bdi_stat[BDI_WRITEBACK] += (s64)pages;
+	disk_start(d);
+	return 0;
+}
+
+static int flusher_run(struct tw_disk *d)
+{
+	for (;;) {
+		struct tw_file *f;
+		unsigned long k;
+
+		if (!over_bground_thresh()) {
+			d->flusher_active = false;
+			return 0;
+		}
+		if (d->q_len >= tw->p->nr_requests) {	/* get_request_wait */
+			d->flusher_blocked = true;
+			return 0;
+		}
+		if (!d->chunk_left) {
+			int i;
+
+			for (i = 0; i < d->nr_files; i++) {
+				int file = d->first_file + (d->next_file + i) % d->nr_files;
+
+				if (tw->files[file].dirty > 0)
+					break;
+			}
+			if (i == d->nr_files) {
+				d->flusher_active = false;
+				return 0;
+			}
+			d->cur_file = d->first_file + (d->next_file + i) % d->nr_files;
+			d->next_file = (d->next_file + i + 1) % d->nr_files;
+			d->chunk_left = writeback_chunk_size(&d->bdi);
+		}
+		f = &tw->files[d->cur_file];
+		k = min(tw->p->request_pages, d->chunk_left);
+		if ((unsigned long)f->dirty < k)
+			k = (unsigned long)f->dirty;
+		if (!k) {
+			d->chunk_left = 0;
+			continue;
+		}
+		if (submit(d, d->cur_file, k))
+			return -1;
+		d->chunk_left -= k;
+		if (!f->dirty)
+			d->chunk_left = 0;	/* the inode is clean: the next one */
+	}
+}
+
+static void disk_done(struct tw_disk *d)
+{
+	struct tw_request r = d->q[d->q_next];
+
+	d->q[d->q_next] = d->q[--d->q_len];
+	d->last_file = r.file;
+	d->busy = false;
+	/* test_clear_page_writeback, per page */
+	for (unsigned long i = 0; i < r.pages; i++)
+		bdi_writeout_inc(&d->bdi);
+	tw->stat[NR_WRITEBACK] -= r.pages;
+	d->bdi.bdi_stat[BDI_WRITEBACK] -= (s64)r.pages;
+	tw->res->nr_written += r.pages;
+	d->idle_since = tw->now;
+	disk_start(d);
+	if (d->flusher_blocked) {
+		d->flusher_blocked = false;
+		schedule(tw->now, EV_FLUSH, (int)(d - tw->disks));
+	}
+}
+
+/* ---- the dd tasks ---- */
+
+static void record_pause(struct tw_task *t, long pause)
+{
+	struct tw_disk *d = &tw->disks[t->disk];
+
+	tw->res->pauses++;
+	tw->pause_hist[pause < 0 ? 0 : pause > HZ / 5 ? HZ / 5 : pause]++;
+	if (t->disk == 0) {
+		d->sample_pause_ms += (uint64_t)pause;
+		d->sample_pauses++;
+	}
+	schedule(tw->now + (uint64_t)pause * NS_PER_JIFFY, EV_TASK_WAKE, (int)(t - tw->tasks));
+}
+
+/*
+ * The pages a task may copy before its next possible call into
+ * balance_dirty_pages: balance_dirty_pages_ratelimited_nr's two triggers.
+ */
+static int pages_until_check(struct tw_task *t)
+{
+	struct backing_dev_info *bdi = t->mapping.backing_dev_info;
+	int ratelimit = t->t.nr_dirtied_pause;
+	long until_task, until_cpu, n;
+
+	if (bdi->dirty_exceeded)
+		ratelimit = min(ratelimit, 32 >> (12 - 10));
+	until_task = (long)ratelimit - t->t.nr_dirtied;
+	until_cpu = ratelimit_pages - tw->bdp_ratelimits[t->cpu];
+	n = min(until_task, until_cpu);
+	if (n < 1)
+		n = 1;
+	return (int)min(n, (long)WRITE_PAGES);
+}
+
+static void task_run(struct tw_task *t)
+{
+	t->batch = pages_until_check(t);
+	schedule(tw->now + (uint64_t)t->batch * tw->p->page_copy_ns, EV_TASK_DIRTIED,
+		 (int)(t - tw->tasks));
+}
+
+/* account_page_dirtied (3.2 lines 1736-1745) for one page. */
+static void account_page_dirtied(struct tw_task *t)
+{
+	struct backing_dev_info *bdi = t->mapping.backing_dev_info;
+
+	tw->stat[NR_FILE_DIRTY]++;
+	if (tw->stat[NR_FREE_PAGES]) {
+		tw->stat[NR_FREE_PAGES]--;
+		tw->stat[NR_INACTIVE_FILE]++;
+	}
+	bdi->bdi_stat[BDI_RECLAIMABLE]++;
+	bdi->bdi_stat[BDI_DIRTIED]++;
+	tw->files[t->mapping.file].dirty++;
+	tw->res->nr_dirtied++;
+}
+
+static void task_dirtied(struct tw_task *t)
+{
+	for (int i = 0; i < t->batch; i++) {
+		long pause;
+
+		account_page_dirtied(t);
+		pause = tw->ops->balance_dirty_pages_ratelimited_nr(&t->mapping, 1);
+		if (pause >= 0) {
+			/* the rest of the batch is copied after the pause */
+			record_pause(t, pause);
+			return;
+		}
+	}
+	task_run(t);
+}
+
+static void task_wake(struct tw_task *t)
+{
+	long pause = tw->ops->balance_dirty_pages_resume(&t->mapping);
+
+	if (pause >= 0)
+		record_pause(t, pause);
+	else
+		task_run(t);
+}
+
+/* ---- the trace ---- */
+
+static void take_sample(throttle_sample_fn fn, void *arg)
+{
+	struct tw_disk *d = &tw->disks[0];
+	struct backing_dev_info *bdi = &d->bdi;
+	struct throttle_sample s;
+	uint64_t reads = tw->res->global_reads, bdi_reads = tw->res->bdi_reads;
+	long num, den;
+
+	memset(&s, 0, sizeof(s));
+	s.t_s = (double)tw->now / 1e9;
+	s.nr_dirty = tw->stat[NR_FILE_DIRTY] + tw->stat[NR_UNSTABLE_NFS] + tw->stat[NR_WRITEBACK];
+	global_dirty_limits(&s.bg_thresh, &s.thresh);
+	s.freerun = dirty_freerun_ceiling(s.thresh, s.bg_thresh);
+	s.limit = hard_dirty_limit(s.thresh);
+	s.setpoint = (s.freerun + s.limit) / 2;
+	s.bdi_dirty = (unsigned long)(bdi->bdi_stat[BDI_RECLAIMABLE] + bdi->bdi_stat[BDI_WRITEBACK]);
+	s.bdi_thresh = bdi_dirty_limit(bdi, s.thresh);
+	bdi_writeout_fraction(bdi, &num, &den);
+	s.bdi_setpoint = (unsigned long)((u64)s.setpoint * s.bdi_thresh / (s.thresh + 1));
+	s.dirty_ratelimit = bdi->dirty_ratelimit;
+	s.balanced_dirty_ratelimit = bdi->balanced_dirty_ratelimit;
+	s.write_bw = bdi->avg_write_bandwidth;
+	s.pause_ms = d->sample_pauses ? (double)d->sample_pause_ms / (double)d->sample_pauses : 0;
+	s.pos_ratio = tw->ops->bdi_position_ratio(bdi, s.thresh, s.bg_thresh, s.nr_dirty,
+						   s.bdi_thresh, s.bdi_dirty);
+	d->sample_pause_ms = 0;
+	d->sample_pauses = 0;
+	tw->res->global_reads = reads;	/* the trace's reads are not the kernel's */
+	tw->res->bdi_reads = bdi_reads;
+	fn(&s, arg);
+}
+
+/* ---- the run ---- */
+
+static void world_free(struct throttle_world *w)
+{
+	if (w->disks)
+		for (int i = 0; i < w->sc->nr_disks; i++)
+			free(w->disks[i].q);
+	free(w->disks);
+	free(w->files);
+	free(w->tasks);
+	free(w->heap);
+	free(w->bdp_ratelimits);
+}
+
+static int world_init(struct throttle_world *w, char *err, size_t errlen)
+{
+	const struct throttle_scenario *sc = w->sc;
+	int nr_tasks = sc->nr_disks * sc->dd_per_disk;
+
+	if (sc->nr_disks < 1 || sc->dd_per_disk < 1 || sc->nr_cpus < 1 ||
+	    sc->mem_mib <= w->p->reserved_mib + 64) {
+		snprintf(err, errlen, "throttle scenario %s: needs a disk, a dd, a CPU and memory",
+			 sc->name);
+		return -1;
+	}
+	w->memory = (sc->mem_mib - w->p->reserved_mib) * PAGES_PER_MIB;
+	w->stat[NR_FREE_PAGES] = w->memory;
+	w->disks = calloc((size_t)sc->nr_disks, sizeof(*w->disks));
+	w->files = calloc((size_t)nr_tasks, sizeof(*w->files));
+	w->tasks = calloc((size_t)nr_tasks, sizeof(*w->tasks));
+	w->bdp_ratelimits = calloc((size_t)sc->nr_cpus, sizeof(*w->bdp_ratelimits));
+	if (!w->disks || !w->files || !w->tasks || !w->bdp_ratelimits) {
+		snprintf(err, errlen, "throttle scenario %s: out of memory", sc->name);
+		return -1;
+	}
+	w->nr_tasks = nr_tasks;
+
+	/* The sysctls: vm.dirty_bytes, or the ratio; background at its default. */
+	writeback_3_2_reset();
+	dirty_background_ratio = 10;
+	dirty_background_bytes = 0;
+	vm_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio;
+	vm_dirty_bytes = sc->dirty_mib * 1024 * 1024;
+	w->completion_shift = calc_period_shift();
+	writeback_set_ratelimit();
+
+	for (int i = 0; i < sc->nr_disks; i++) {
+		struct tw_disk *d = &w->disks[i];
+
+		/* bdi_init (3.2 mm/backing-dev.c lines 661-699): INIT_BW = 100 MB/s. */
+		d->bdi.bw_time_stamp = 0;
+		d->bdi.write_bandwidth = 100 << (20 - 12);
+		d->bdi.avg_write_bandwidth = d->bdi.write_bandwidth;
+		d->bdi.dirty_ratelimit = d->bdi.write_bandwidth;
+		d->bdi.balanced_dirty_ratelimit = d->bdi.write_bandwidth;
+		d->bdi.min_ratio = 0;
+		d->bdi.max_ratio = 100;
+		d->first_file = i * sc->dd_per_disk;
+		d->nr_files = sc->dd_per_disk;
+		d->last_file = -1;
+	}
+	for (int i = 0; i < nr_tasks; i++) {
+		struct tw_task *t = &w->tasks[i];
+
+		w->files[i].disk = i / sc->dd_per_disk;
+		t->disk = i / sc->dd_per_disk;
+		t->cpu = i % sc->nr_cpus;
+		t->mapping.backing_dev_info = &w->disks[t->disk].bdi;
+		t->mapping.file = i;
+		/* copy_process (3.2 kernel/fork.c): nr_dirtied_pause = 128 >> (PAGE_SHIFT - 10) */
+		t->t.nr_dirtied_pause = 128 >> (12 - 10);
+	}
+	return 0;
+}
+
+int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_ops *ops,
+		 const struct throttle_params *params, struct throttle_result *res,
+		 throttle_sample_fn sample, void *arg, char *err, size_t errlen)
+{
+	struct throttle_world w = { .sc = sc, .p = params, .ops = ops, .res = res };
+	uint64_t end = params->run_us * 1000;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	tw = &w;
+	if (world_init(&w, err, errlen))
+		goto out;
+	memset(res, 0, sizeof(*res));	/* the boot's reads (writeback_set_ratelimit) are not bdp's */
+	for (int i = 0; i < w.nr_tasks; i++)
+		if (schedule(0, EV_TASK_RUN, i))
+			goto oom;
+	if (sample && params->sample_us && schedule(0, EV_SAMPLE, 0))
+		goto oom;
+
+	while (w.heap_len && w.heap[0].t <= end) {
+		struct event e = pop_event();
+
+		w.now = e.t;
+		switch (e.kind) {
+		case EV_TASK_RUN:
+		case EV_TASK_DIRTIED:
+		case EV_TASK_WAKE: {
+			struct tw_task *t = &w.tasks[e.id];
+
+			throttle_current = &t->t;
+			w.cpu = t->cpu;
+			if (e.kind == EV_TASK_RUN)
+				task_run(t);
+			else if (e.kind == EV_TASK_DIRTIED)
+				task_dirtied(t);
+			else
+				task_wake(t);
+			throttle_current = NULL;
+			break;
+		}
+		case EV_DISK_DONE:
+			disk_done(&w.disks[e.id]);
+			break;
+		case EV_FLUSH:
+			if (flusher_run(&w.disks[e.id]))
+				goto oom;
+			break;
+		case EV_SAMPLE:
+			take_sample(sample, arg);
+			schedule(w.now + params->sample_us * 1000, EV_SAMPLE, 0);
+			break;
+		}
+	}
+	w.now = end;
+
+	res->nr_dirty_end = w.stat[NR_FILE_DIRTY];
+	res->nr_writeback_end = w.stat[NR_WRITEBACK];
+	for (int i = 0; i < sc->nr_disks; i++) {
+		struct tw_disk *d = &w.disks[i];
+
+		if (!d->busy)
+			d->idle_ns += w.now - d->idle_since;
+		res->disk_idle_s += (double)d->idle_ns / 1e9;
+	}
+	if (res->pauses) {
+		uint64_t sum = 0, seen = 0, p99 = (res->pauses * 99 + 99) / 100;
+
+		for (int j = 0; j <= HZ / 5; j++)
+			sum += w.pause_hist[j] * (uint64_t)j;
+		res->pause_mean_ms = (double)sum / (double)res->pauses;
+		for (int j = 0; j <= HZ / 5; j++) {
+			seen += w.pause_hist[j];
+			if (seen >= p99) {
+				res->pause_p99_ms = j;
+				break;
+			}
+		}
+	}
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "throttle scenario %s: out of memory", sc->name);
+out:
+	world_free(&w);
+	tw = NULL;
+	return rc;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The throttling loop in virtual time (issue 11, part 3): a deterministic
+ * discrete-event world in which dd tasks dirty pages of their files, a
+ * flusher per disk writes them back in chunks, and each disk completes them
+ * at a bandwidth set by stated physical facts, while the ported kernel
+ * functions (Linux 3.2's balance_dirty_pages and a variant's control)
+ * decide every pause. Virtual microseconds, no sleeping; one thread; the
+ * same scenario, variant and parameters give the same result, bit for bit.
+ *
+ * What the kernel reads through global_page_state, bdi_stat and
+ * percpu_counter_read, the world keeps as exact counts (see
+ * counters/throttle_world.c for every modelling choice).
+ */
+#ifndef MMSCALE_MM_THROTTLE_H
+#define MMSCALE_MM_THROTTLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "writeback-3.2.h"
+
+/* One of the seed's test cases (../shared/seeds/004_*). */
+struct throttle_scenario {
+	const char *name;		/* "JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M" */
+	int nr_disks;			/* JBOD-10HDD: 10, one bdi each */
+	int dd_per_disk;		/* "10dd": 10 dd tasks writing to each disk */
+	int nr_cpus;			/* "16p" */
+	unsigned long mem_mib;		/* "5895M" */
+	unsigned long dirty_mib;	/* vm.dirty_bytes; 0: vm.dirty_ratio */
+	int dirty_ratio;		/* used when dirty_mib is 0 */
+};
+
+/* The seed's 19 (counters/throttle_scenarios.c). */
+extern const struct throttle_scenario throttle_scenarios[];
+extern const size_t nr_throttle_scenarios;
+
+/* The device and the run: physical facts, stated (throttle_params_default). */
+struct throttle_params {
+	uint64_t run_us;		/* virtual run length */
+	unsigned long disk_pages_per_s;	/* sequential write bandwidth of one HDD */
+	uint64_t file_switch_us;	/* a seek to another file's region */
+	unsigned long request_pages;	/* largest request (max_sectors_kb) */
+	unsigned long nr_requests;	/* the queue's depth, in requests */
+	uint64_t page_copy_ns;		/* a dd's CPU time to dirty one page */
+	unsigned long reserved_mib;	/* memory that is neither free nor page cache */
+	uint64_t sample_us;		/* trace period (0: no trace) */
+};
+
+void throttle_params_default(struct throttle_params *p);
+
+/* What a run reports (the case's counters). */
+struct throttle_result {
+	uint64_t nr_dirtied;		/* pages the dd tasks dirtied */
+	uint64_t nr_written;		/* pages the disks completed */
+	uint64_t nr_dirty_end;		/* dirty at the end, not yet submitted */
+	uint64_t nr_writeback_end;	/* submitted, not yet completed */
+	uint64_t pauses;		/* io_schedule_timeout calls */
+	double pause_mean_ms;
+	double pause_p99_ms;
+	double disk_idle_s;		/* summed over the disks */
+	/* balance_dirty_pages' reads, summed over every call */
+	uint64_t bdp_calls;
+	uint64_t bdp_passes;		/* times through balance_dirty_pages' loop */
+	uint64_t bdp_throttled_passes;	/* ... of them over the freerun ceiling */
+	uint64_t bw_samples;		/* __bdi_update_bandwidth past its 200ms gate */
+	uint64_t global_reads;		/* global_page_state and its callees */
+	uint64_t bdi_reads;		/* bdi_stat, percpu_counter_read of a bdi item */
+	uint64_t bdi_sum_slots;		/* per-CPU slots bdi_stat_sum walks */
+};
+
+/* One sample of the trace (every sample_us): what the thread plotted. */
+struct throttle_sample {
+	double t_s;
+	unsigned long nr_dirty;		/* dirty + writeback + unstable */
+	unsigned long freerun, setpoint, limit, thresh, bg_thresh;
+	/* disk 0 */
+	unsigned long bdi_dirty, bdi_thresh, bdi_setpoint;
+	unsigned long dirty_ratelimit, balanced_dirty_ratelimit, write_bw;
+	double pause_ms;		/* mean pause of disk 0's tasks in the period */
+	unsigned long pos_ratio;	/* disk 0's, now */
+};
+
+typedef void (*throttle_sample_fn)(const struct throttle_sample *s, void *arg);
+
+/*
+ * Run one scenario with one IO-less variant. Returns 0, or -1 with err
+ * (a scenario the world cannot hold). sample, when not NULL, gets a sample
+ * every params->sample_us.
+ */
+int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_ops *ops,
+		 const struct throttle_params *params, struct throttle_result *res,
+		 throttle_sample_fn sample, void *arg, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------------
+ * What the ported kernel code (counters/iol_balance.h) reads and calls, as
+ * the world provides it.
+ */
+
+/* The global items balance_dirty_pages reads (include/linux/mmzone.h names). */
+enum throttle_stat_item {
+	NR_FREE_PAGES,
+	NR_ACTIVE_FILE,
+	NR_INACTIVE_FILE,
+	NR_FILE_DIRTY,
+	NR_WRITEBACK,
+	NR_UNSTABLE_NFS,
+	NR_THROTTLE_ITEMS
+};
+
+/* A dd task: task_struct's dirty fields and balance_dirty_pages' frame. */
+struct throttle_task {
+	int nr_dirtied;			/* task_struct's, ints in 3.2 */
+	int nr_dirtied_pause;
+	/* balance_dirty_pages' locals, kept across its sleep */
+	struct {
+		unsigned long pages_dirtied;
+		unsigned long nr_reclaimable, nr_dirty, bdi_dirty;
+		unsigned long background_thresh, dirty_thresh, bdi_thresh;
+		long pause, max_pause;
+		bool dirty_exceeded;
+		unsigned long task_ratelimit, dirty_ratelimit, pos_ratio;
+		unsigned long start_time;
+	} bdp;
+};
+
+struct address_space {
+	struct backing_dev_info *backing_dev_info;
+	int file;			/* the world's file of this mapping */
+};
+
+/* The world's sysctls and globals that 3.2's code reads. */
+extern int dirty_background_ratio;
+extern unsigned long dirty_background_bytes;
+extern int vm_dirty_ratio;
+extern unsigned long vm_dirty_bytes;
+extern long ratelimit_pages;
+
+/* The running world's view for the kernel code (valid inside throttle_run). */
+extern struct throttle_task *throttle_current;
+#define current throttle_current
+unsigned long throttle_jiffies(void);
+#define jiffies throttle_jiffies()
+/* include/linux/jiffies.h */
+#define time_before(a, b)	((long)((a) - (b)) < 0)
+#define time_is_after_eq_jiffies(a) ((long)(jiffies - (a)) <= 0)
+int throttle_this_cpu(void);
+int throttle_nr_cpus(void);
+int *throttle_bdp_ratelimits(void);	/* this CPU's bdp_ratelimits */
+unsigned long global_page_state(enum throttle_stat_item item);
+unsigned long global_reclaimable_pages(void);
+s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item);
+s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item);
+s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item);
+unsigned long bdi_stat_error(struct backing_dev_info *bdi);
+int writeback_in_progress(struct backing_dev_info *bdi);
+void bdi_start_background_writeback(struct backing_dev_info *bdi);
+void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator);
+/* The world's counts of balance_dirty_pages' calls, passes and bandwidth samples. */
+void throttle_count_bdp_call(void);
+void throttle_count_bdp_pass(bool past_freerun);
+void throttle_count_bw_sample(void);
+
+/* 3.2's functions on the world's counts (counters/page-writeback-3.2.c). */
+unsigned long determine_dirtyable_memory(void);
+void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
+unsigned long bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty);
+void writeback_set_ratelimit(void);
+/* Lines 724-742: global_dirty_limit follows thresh every 200ms. */
+void global_update_bandwidth(unsigned long thresh, unsigned long dirty, unsigned long now);
+/* A new world: global_dirty_limit and global_update_bandwidth's time at 0. */
+void writeback_3_2_reset(void);
+
+#endif /* MMSCALE_MM_THROTTLE_H */
