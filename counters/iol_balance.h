@@ -2,7 +2,7 @@
 /*
  * balance_dirty_pages of Linux 3.2 and what calls it (mm/page-writeback.c
  * of 3.2: __bdi_update_bandwidth lines 889-930, bdi_update_bandwidth
- * 932-945, balance_dirty_pages 1008-1199, balance_dirty_pages_ratelimited_nr
+ * 932-945, balance_dirty_pages 1008-1203, balance_dirty_pages_ratelimited_nr
  * 1231-1268), once per IO-less variant, after counters/iol_control.h. The
  * variant's file also defines
  *
@@ -14,7 +14,7 @@
  * (Wu's bdi-freerun break; false in the others).
  *
  * The world has no threads, so the function is split where it sleeps
- * (io_schedule_timeout, line 1142): balance_dirty_pages runs the loop up
+ * (io_schedule_timeout, line 1141): balance_dirty_pages runs the loop up
  * to the sleep and returns the pause in jiffies; the task sleeps that long
  * in virtual time and calls balance_dirty_pages_resume, which runs the
  * lines after the sleep and either loops again (another pause) or leaves

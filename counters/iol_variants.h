@@ -3,7 +3,8 @@
  * The IO-less dirty throttling variants (Linux 3.2's control and the two
  * alternatives of the seed-004 thread): one file each (counters/iol_*.c,
  * defining its struct iol_variant_ops under the symbol of its row), one row
- * each below. The same list declares each symbol, so a variant's file, which
+ * each below, oldest first: the first is the baseline of the comparison
+ * tables, so that reserve-v11 vs freerun is the thread's own table. The same list declares each symbol, so a variant's file, which
  * includes this header, is checked against it.
  *
  * The throttle/<scenario>/<variant> cases (counters/throttle_cases.c) run
@@ -18,15 +19,15 @@
 /*	  symbol,		name,		summary,
  *	  source */
 #define IOL_VARIANTS(X)							\
-	X(iol_ops_3_2, "3.2",						\
-	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\
-	  "Linux 3.2 mm/page-writeback.c (v12 10/11)")			\
 	X(iol_ops_reserve_v11, "reserve-v11",				\
 	  "bdi reserve area below min(write_bw, freerun), up to 8x",	\
 	  "v11 10/18, 4 Sep 2011, on 3.2's control lines")		\
 	X(iol_ops_freerun, "freerun",					\
 	  "no reserve area; no throttling below the bdi's own freerun point", \
-	  "v11 10/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines")
+	  "v11 10/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines") \
+	X(iol_ops_3_2, "3.2",						\
+	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\
+	  "Linux 3.2 mm/page-writeback.c (v12 10/11, 3 Oct 2011)")
 
 #define X(symbol, ...) extern const struct iol_variant_ops symbol;
 IOL_VARIANTS(X)

@@ -40,7 +40,7 @@ unsigned long determine_dirtyable_memory(void)
 }
 
 /*
- * Lines 375-410. The PF_LESS_THROTTLE and real-time boost (lines 403-406)
+ * Lines 375-405. The PF_LESS_THROTTLE and real-time boost (lines 398-401)
  * is left out: no dd task is nfsd or real-time.
  */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty)

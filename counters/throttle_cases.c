@@ -44,20 +44,23 @@ static const struct mmscale_metric throttle_metrics[] = {
 
 struct throttle_trace {
 	FILE *f;
+	struct throttle_sample last;
 };
 
 static void write_sample(const struct throttle_sample *s, void *arg)
 {
 	struct throttle_trace *tr = arg;
 
+	tr->last = *s;
 	fprintf(tr->f, "%.3f,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.3f,%lu\n",
 		s->t_s, s->nr_dirty, s->freerun, s->setpoint, s->limit, s->thresh, s->bg_thresh,
 		s->bdi_dirty, s->bdi_thresh, s->bdi_setpoint, s->dirty_ratelimit,
 		s->balanced_dirty_ratelimit, s->write_bw, s->pause_ms, s->pos_ratio);
 }
 
-/* DIR/<scenario>_<variant>.csv, the scenario's '/' as '_'. */
-static FILE *open_trace(const char *scenario, const char *variant, char *err, size_t errlen)
+/* DIR/<scenario>_<variant><suffix>, the scenario's '/' as '_'. */
+static FILE *open_trace(const char *scenario, const char *variant, const char *suffix,
+			char *err, size_t errlen)
 {
 	const char *dir = mmscale_params.throttle_trace;
 	char path[1024];
@@ -68,7 +71,7 @@ static FILE *open_trace(const char *scenario, const char *variant, char *err, si
 		snprintf(err, errlen, "--throttle-trace: cannot make %s: %s", dir, strerror(errno));
 		return NULL;
 	}
-	n = snprintf(path, sizeof(path), "%s/%s_%s.csv", dir, scenario, variant);
+	n = snprintf(path, sizeof(path), "%s/%s_%s%s", dir, scenario, variant, suffix);
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		snprintf(err, errlen, "--throttle-trace: %s: path too long", dir);
 		return NULL;
@@ -83,10 +86,41 @@ static FILE *open_trace(const char *scenario, const char *variant, char *err, si
 	}
 	fprintf(f, "# %s %s, %u s of virtual time (mmscale throttle/)\n", scenario, variant,
 		mmscale_params.throttle_seconds);
-	fprintf(f, "t_s,nr_dirty,freerun,setpoint,limit,thresh,bg_thresh,bdi_dirty,bdi_thresh,"
-		"bdi_setpoint,dirty_ratelimit,balanced_dirty_ratelimit,write_bw,pause_ms,"
-		"pos_ratio\n");
 	return f;
+}
+
+/*
+ * The variant's two control lines, from its own bdi_position_ratio at the
+ * run's last sample: the global line (dirty pages from freerun to the
+ * limit, one bdi holding its setpoint's share, so that the bdi line is
+ * about 1.0) and the bdi line of disk 0 (its last bdi_thresh, the global
+ * dirty pages at the setpoint, bdi_dirty from 0 to 2 * bdi_thresh), where
+ * the reserve areas differ.
+ */
+static void write_control_lines(FILE *f, const struct iol_variant_ops *ops,
+				const struct throttle_sample *s)
+{
+	struct backing_dev_info bdi = { .avg_write_bandwidth = s->write_bw };
+	unsigned long span = s->limit - s->freerun, x, bdi_setpoint;
+
+	global_dirty_limit = s->limit;
+	fprintf(f, "line,x,pos_ratio\n");
+	x = (unsigned long)(((u64)s->thresh << 16) / (s->thresh + 1));
+	for (unsigned long i = 0; i <= 100; i++) {
+		unsigned long dirty = s->freerun + span * i / 100;
+
+		bdi_setpoint = (unsigned long)((u64)s->setpoint * x >> 16);
+		fprintf(f, "global,%lu,%.4f\n", dirty,
+			(double)ops->bdi_position_ratio(&bdi, s->thresh, s->bg_thresh, dirty,
+							s->thresh, bdi_setpoint) / 1024.0);
+	}
+	for (unsigned long i = 0; i <= 200; i++) {
+		unsigned long bdi_dirty = s->bdi_thresh * i / 100;
+
+		fprintf(f, "bdi,%lu,%.4f\n", bdi_dirty,
+			(double)ops->bdi_position_ratio(&bdi, s->thresh, s->bg_thresh, s->setpoint,
+							s->bdi_thresh, bdi_dirty) / 1024.0);
+	}
 }
 
 static const struct mmscale_case throttle_cases[];
@@ -107,11 +141,14 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 	while (mmscale_keep_running(st)) {
 		if (mmscale_params.throttle_trace) {
 			params.sample_us = 200000;
-			tr.f = open_trace(sc->name, v->v.name, err, sizeof(err));
+			tr.f = open_trace(sc->name, v->v.name, ".csv", err, sizeof(err));
 			if (!tr.f) {
 				mmscale_skip_with_error(st, err);
 				return;
 			}
+			fprintf(tr.f, "t_s,nr_dirty,freerun,setpoint,limit,thresh,bg_thresh,"
+				"bdi_dirty,bdi_thresh,bdi_setpoint,dirty_ratelimit,"
+				"balanced_dirty_ratelimit,write_bw,pause_ms,pos_ratio\n");
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		rc = throttle_run(sc, v->ops, &params, &res, tr.f ? write_sample : NULL, &tr,
@@ -121,6 +158,20 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 			snprintf(err, sizeof(err), "--throttle-trace: writing %s's trace failed",
 				 sc->name);
 			rc = -1;
+		}
+		if (tr.f && !rc) {
+			FILE *lines = open_trace(sc->name, v->v.name, ".lines.csv", err, sizeof(err));
+
+			if (!lines) {
+				rc = -1;
+			} else {
+				write_control_lines(lines, v->ops, &tr.last);
+				if (fclose(lines) != 0) {
+					snprintf(err, sizeof(err),
+						 "--throttle-trace: writing %s's lines failed", sc->name);
+					rc = -1;
+				}
+			}
 		}
 		if (rc) {
 			mmscale_skip_with_error(st, err);

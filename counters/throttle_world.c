@@ -13,15 +13,20 @@
  *
  * What is modelled, and how (the parameters: throttle_params_default):
  * - Time is virtual nanoseconds; jiffies are milliseconds (HZ = 1000). An
- *   event queue ordered by (time, sequence) makes every run the same.
+ *   event queue ordered by (time, sequence) makes every run the same. A
+ *   pause is exactly its jiffies (the kernel's timer can fire up to a tick
+ *   early).
  * - A dd task dirties one page per page_copy_ns of CPU time (a 4 KiB copy
  *   into the page cache), calling balance_dirty_pages_ratelimited_nr(1)
  *   after each page as generic_perform_write does; a task's pages up to its
  *   next possible call into balance_dirty_pages are accounted together when
- *   their copying ends (at most 256, one 1 MiB write()). Tasks do not
- *   compete for CPUs (there are many more CPUs than tasks awake at once
- *   once throttling starts); their CPU, for bdp_ratelimits, is task %
- *   nr_cpus.
+ *   their copying ends (at most 256, one 1 MiB write()); if the call comes
+ *   earlier (another task on its CPU moved bdp_ratelimits), the pages after
+ *   it are copied after the pause, which starts when the call was made.
+ *   Tasks do not compete for the 16 CPUs: a simplification that matters
+ *   only while they run unthrottled (the first fraction of a second), since
+ *   a throttled dd sleeps nearly all the time. A task's CPU, for
+ *   bdp_ratelimits, is task % nr_cpus.
  * - Counts are exact: what the kernel reads through per-CPU counters
  *   (global_page_state, bdi_stat, percpu_counter_read) the world reads
  *   without their per-CPU error; bdi_stat_sum's walk over the CPUs is
@@ -38,7 +43,10 @@
  *   ../shared/kernel: half a second of the disk's estimated bandwidth, at
  *   most global_dirty_limit / DIRTY_SCOPE, rounded down to 4 MiB after
  *   adding 4 MiB), in requests of up to request_pages, and it blocks while
- *   the disk's queue holds queue_pages (get_request_wait).
+ *   the disk's queue holds nr_requests requests (get_request_wait). It
+ *   looks at the background threshold before every request, so it stops
+ *   at the threshold; 3.2's wb_writeback looks once per pass over the
+ *   inodes and so writes somewhat below it.
  * - A disk serves its queue as the elevator sorts it (C-LOOK: the files lie
  *   on the disk in their order, the head sweeps upwards and wraps; a file's
  *   requests in the order submitted) at disk_pages_per_s, and a request of
@@ -161,6 +169,7 @@ struct throttle_world {
 	s64 completions;
 	int completion_shift;
 	uint64_t pause_hist[HZ / 5 + 1];	/* pauses in jiffies, up to MAX_PAUSE */
+	bool failed;		/* an allocation failed: the run reports it */
 	struct throttle_result *res;
 };
 
@@ -183,8 +192,10 @@ static int schedule(uint64_t t, int kind, int id)
 		size_t cap = tw->heap_cap ? 2 * tw->heap_cap : 1024;
 		struct event *h = realloc(tw->heap, cap * sizeof(*h));
 
-		if (!h)
+		if (!h) {
+			tw->failed = true;	/* the run ends, out of memory */
 			return -1;
+		}
 		tw->heap = h;
 		tw->heap_cap = cap;
 	}
@@ -358,7 +369,10 @@ static void bdi_writeout_inc(struct backing_dev_info *bdi)
 	tw->completions++;
 }
 
-/* 3.2 calc_period_shift (lines 137-150): period/2 ~ the dirty limit. */
+/*
+ * 3.2 calc_period_shift (lines 137-150): period/2 ~ the dirty limit;
+ * determine_dirtyable_memory() is the world's memory + 1.
+ */
 static int calc_period_shift(void)
 {
 	unsigned long dirty_total;
@@ -366,7 +380,8 @@ static int calc_period_shift(void)
 	if (vm_dirty_bytes)
 		dirty_total = vm_dirty_bytes / 4096;
 	else
-		dirty_total = ((unsigned long)vm_dirty_ratio * tw->memory) / 100;
+		dirty_total = ((unsigned long)vm_dirty_ratio * (tw->memory + 1)) / 100;
+	/* (prop_change_shift's PROP_MAX_SHIFT cap is far above these shifts) */
 	return 2 + ilog2(dirty_total - 1);
 }
 
@@ -436,8 +451,10 @@ static int submit(struct tw_disk *d, int file, unsigned long pages)
 		size_t cap = d->q_cap ? 2 * d->q_cap : 64;
 		struct tw_request *q = realloc(d->q, cap * sizeof(*q));
 
-		if (!q)
+		if (!q) {
+			tw->failed = true;
 			return -1;
+		}
 		d->q = q;
 		d->q_cap = cap;
 	}
@@ -522,7 +539,13 @@ static void disk_done(struct tw_disk *d)
 
 /* ---- the dd tasks ---- */
 
-static void record_pause(struct tw_task *t, long pause)
+/*
+ * The task sleeps pause jiffies from when it called balance_dirty_pages;
+ * early_ns: how long before now that was (the copying of a batch's pages
+ * after the one that entered, charged but not done: they are copied after
+ * the pause).
+ */
+static void record_pause(struct tw_task *t, long pause, uint64_t early_ns)
 {
 	struct tw_disk *d = &tw->disks[t->disk];
 
@@ -532,7 +555,9 @@ static void record_pause(struct tw_task *t, long pause)
 		d->sample_pause_ms += (uint64_t)pause;
 		d->sample_pauses++;
 	}
-	schedule(tw->now + (uint64_t)pause * NS_PER_JIFFY, EV_TASK_WAKE, (int)(t - tw->tasks));
+	/* a pause is at least a jiffy, longer than any batch: the wake is after now */
+	schedule(tw->now - early_ns + (uint64_t)pause * NS_PER_JIFFY, EV_TASK_WAKE,
+		 (int)(t - tw->tasks));
 }
 
 /*
@@ -587,7 +612,8 @@ static void task_dirtied(struct tw_task *t)
 		pause = tw->ops->balance_dirty_pages_ratelimited_nr(&t->mapping, 1);
 		if (pause >= 0) {
 			/* the rest of the batch is copied after the pause */
-			record_pause(t, pause);
+			record_pause(t, pause,
+				     (uint64_t)(t->batch - i - 1) * tw->p->page_copy_ns);
 			return;
 		}
 	}
@@ -599,7 +625,7 @@ static void task_wake(struct tw_task *t)
 	long pause = tw->ops->balance_dirty_pages_resume(&t->mapping);
 
 	if (pause >= 0)
-		record_pause(t, pause);
+		record_pause(t, pause, 0);
 	else
 		task_run(t);
 }
@@ -612,7 +638,7 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 	struct backing_dev_info *bdi = &d->bdi;
 	struct throttle_sample s;
 	uint64_t reads = tw->res->global_reads, bdi_reads = tw->res->bdi_reads;
-	long num, den;
+	u64 x;
 
 	memset(&s, 0, sizeof(s));
 	s.t_s = (double)tw->now / 1e9;
@@ -623,8 +649,9 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 	s.setpoint = (s.freerun + s.limit) / 2;
 	s.bdi_dirty = (unsigned long)(bdi->bdi_stat[BDI_RECLAIMABLE] + bdi->bdi_stat[BDI_WRITEBACK]);
 	s.bdi_thresh = bdi_dirty_limit(bdi, s.thresh);
-	bdi_writeout_fraction(bdi, &num, &den);
-	s.bdi_setpoint = (unsigned long)((u64)s.setpoint * s.bdi_thresh / (s.thresh + 1));
+	/* bdi_position_ratio's bdi_setpoint (3.2 lines 614-615), before any floor */
+	x = ((u64)min(s.bdi_thresh, s.thresh) << 16) / (u32)(s.thresh + 1);
+	s.bdi_setpoint = (unsigned long)((u64)s.setpoint * x >> 16);
 	s.dirty_ratelimit = bdi->dirty_ratelimit;
 	s.balanced_dirty_ratelimit = bdi->balanced_dirty_ratelimit;
 	s.write_bw = bdi->avg_write_bandwidth;
@@ -765,6 +792,8 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 			schedule(w.now + params->sample_us * 1000, EV_SAMPLE, 0);
 			break;
 		}
+		if (w.failed)
+			goto oom;
 	}
 	w.now = end;
 

@@ -107,7 +107,8 @@ def variants_map(context):
     out = {}
     for part in context.get("mmscale_variants", "").split(";"):
         if "=" in part:
-            case, vs = part.split("=", 1)
+            # A case name may hold '=' (throttle/JBOD-10HDD-thresh=100M/...), a variant's not.
+            case, _, vs = part.rpartition("=")
             out[case] = vs.split(",")
     return out
 

@@ -22,9 +22,9 @@ static const struct {
 	const struct iol_variant_ops *ops;
 	const char *name;
 } variants[NR_V] = {
-#define X(symbol, name, summary, source) { &symbol, name },
-	IOL_VARIANTS(X)
-#undef X
+	[V_3_2] = { &iol_ops_3_2, "3.2" },
+	[V_RESERVE_V11] = { &iol_ops_reserve_v11, "reserve-v11" },
+	[V_FREERUN] = { &iol_ops_freerun, "freerun" },
 };
 
 /* One bdi_position_ratio call and what each variant must return. */
@@ -183,46 +183,45 @@ static void test_max_pause(void)
 	CHECK_EQ_LL(bdi_max_pause(&bdi, 10000000), 200);
 }
 
+/*
+ * bdi_update_write_bandwidth steps, each from the state given: period =
+ * roundup_pow_of_two(3000) = 4096 jiffies, >> ilog2 = 12.
+ */
+static const struct bw_step {
+	const char *what;
+	unsigned long old_bw, old_avg, written_stamp, elapsed, written;
+	unsigned long bw, avg;
+} bw_steps[] = {
+	/* 6000 * 1000 + 25600 * (4096 - 200) = 105737600 >> 12 = 25814; avg = old: kept. */
+	{ "avg equal to old", 25600, 25600, 0, 200, 6000, 25814, 25600 },
+	/*
+	 * 2000 pages: 2000000 + 25600 * 3896 = 101737600 >> 12 = 24838 <=
+	 * old 25600 < avg: avg -= (26000 - 25600) >> 3 = 50: 25950.
+	 */
+	{ "avg above old, old above the new", 25600, 26000, 10000, 200, 12000, 24838, 25950 },
+	/*
+	 * 8000 pages: 8000000 + 99737600 = 107737600 >> 12 = 26303 >= old
+	 * 25600 > avg: avg += (25600 - 25000) >> 3 = 75: 25075.
+	 */
+	{ "avg below old, old below the new", 25600, 25000, 0, 200, 8000, 26303, 25075 },
+	/* Longer than the period: 10000 pages in 5000 jiffies: 2000 pages/s, both. */
+	{ "longer than the period", 26303, 25075, 0, 5000, 10000, 2000, 2000 },
+};
+
 static void test_write_bandwidth(void)
 {
-	/* period = roundup_pow_of_two(3000) = 4096 jiffies; >> ilog2 = 12. */
-	struct backing_dev_info bdi = {
-		.write_bandwidth = 25600, .avg_write_bandwidth = 25600,
-	};
+	for (size_t i = 0; i < ARRAY_SIZE(bw_steps); i++) {
+		const struct bw_step *w = &bw_steps[i];
+		struct backing_dev_info bdi = {
+			.write_bandwidth = w->old_bw, .avg_write_bandwidth = w->old_avg,
+			.written_stamp = w->written_stamp,
+		};
 
-	/*
-	 * 6000 pages in 200 jiffies: 6000 * 1000 + 25600 * (4096 - 200) =
-	 * 6000000 + 99737600 = 105737600 >> 12 = 25814. avg = old: unchanged.
-	 */
-	bdi_update_write_bandwidth(&bdi, 200, 6000);
-	CHECK_EQ_LL(bdi.write_bandwidth, 25814);
-	CHECK_EQ_LL(bdi.avg_write_bandwidth, 25600);
-	/*
-	 * avg above old, old above the new bw: avg = 26000, old = 25600, 2000
-	 * pages: 2000000 + 25600 * 3896 = 101737600 >> 12 = 24838 <= 25600:
-	 * avg -= (26000 - 25600) >> 3 = 50: 25950.
-	 */
-	bdi.write_bandwidth = 25600;
-	bdi.avg_write_bandwidth = 26000;
-	bdi.written_stamp = 10000;
-	bdi_update_write_bandwidth(&bdi, 200, 12000);
-	CHECK_EQ_LL(bdi.write_bandwidth, 24838);
-	CHECK_EQ_LL(bdi.avg_write_bandwidth, 25950);
-	/*
-	 * avg below old, old below the new bw: avg = 25000, old = 25600, 8000
-	 * pages: 8000000 + 99737600 = 107737600 >> 12 = 26303 >= 25600: avg
-	 * += (25600 - 25000) >> 3 = 75: 25075.
-	 */
-	bdi.write_bandwidth = 25600;
-	bdi.avg_write_bandwidth = 25000;
-	bdi.written_stamp = 0;
-	bdi_update_write_bandwidth(&bdi, 200, 8000);
-	CHECK_EQ_LL(bdi.write_bandwidth, 26303);
-	CHECK_EQ_LL(bdi.avg_write_bandwidth, 25075);
-	/* Longer than the period: 10000 pages in 5000 jiffies: 2000 pages/s, both. */
-	bdi_update_write_bandwidth(&bdi, 5000, 10000);
-	CHECK_EQ_LL(bdi.write_bandwidth, 2000);
-	CHECK_EQ_LL(bdi.avg_write_bandwidth, 2000);
+		bdi_update_write_bandwidth(&bdi, w->elapsed, w->written);
+		CHECK_MSG(bdi.write_bandwidth == w->bw && bdi.avg_write_bandwidth == w->avg,
+			  "bdi_update_write_bandwidth, %s: %lu, avg %lu (want %lu, %lu)", w->what,
+			  bdi.write_bandwidth, bdi.avg_write_bandwidth, w->bw, w->avg);
+	}
 }
 
 static void test_dirty_ratelimit(void)

@@ -296,7 +296,7 @@ with tempfile.TemporaryDirectory() as tmp:
           "raw Google Benchmark JSON:" in p.stdout, f"scripts/run printed every table:\n{p.stdout}")
     check(p.stderr.splitlines()[-1:] and p.stderr.splitlines()[-1].startswith(
         "run: FAILED: sweep (exit 1), floor table (exit 1), compare (exit 1), compare --metric "
-        "global_reads,bdi_reads,lock_acquires,ipis_sent,MiB_per_s,victim_lost_pct (exit 1)"),
+        "global_reads,bdi_reads,lock_acquires,ipis_sent,MiB_per_s,victim_lost_pct,nr_written (exit 1)"),
         f"scripts/run names the failed steps: {p.stderr.splitlines()[-1:]}")
 
 # An interrupted sweep keeps what finished and resumes (needs the built mmscale).
@@ -352,6 +352,32 @@ if mmscale and os.access(mmscale, os.X_OK):
             ctx = {"error": str(e)}
         check("'node:2 core:1 pu:1'" in ctx.get("mmscale_topology", ""),
               f"the topology after -- reached mmscale: {ctx.get('mmscale_topology', ctx)}")
+    # throttle/: a case name with '=' splits right (the variants of its family found),
+    # compare prints the seed-004 table, plot draws the traces and the control lines.
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = os.path.join(tmp, "trace")
+        out = os.path.join(tmp, "throttle.json")
+        p = subprocess.run([mmscale, "--benchmark_filter=^throttle/JBOD-10HDD-thresh=100M/xfs-2dd",
+                            "--throttle-seconds=2", "--throttle-trace=" + trace,
+                            "--papi-events=none", "--benchmark_repetitions=2",
+                            "--benchmark_out=" + out], capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, f"a throttle/ run: exit {p.returncode}\n{p.stderr}")
+        p = script("compare", out, "--metric", "nr_written")
+        case = "throttle/JBOD-10HDD-thresh=100M/xfs-2dd-1M-16p-5895M-100M"
+        check(p.returncode == 0 and f"{case}/freerun vs reserve-v11" in p.stdout and
+              f"{case}/3.2 vs reserve-v11" in p.stdout, f"compare --metric nr_written:\n{p.stdout}")
+        # Deterministic runs: the same on both sides of each repetition, no p-value.
+        row = [l for l in p.stdout.splitlines() if "freerun vs reserve-v11" in l]
+        check(len(row) == 1 and " - " in row[0], f"an exact difference has p '-': {row}")
+        p = script("compare", out)
+        check("throttle/" not in p.stdout, f"compare's time table leaves throttle/ out:\n{p.stdout}")
+        p = script("plot", "--throttle-trace", trace, "--out", os.path.join(tmp, "plots"))
+        pngs = sorted(f for f in os.listdir(os.path.join(tmp, "plots")) if f.endswith(".png")) \
+            if p.returncode == 0 else []
+        check(len(pngs) == 4 and sum(f.startswith("throttle-lines-") for f in pngs) == 1,
+              f"plot --throttle-trace: exit {p.returncode}, {pngs}\n{p.stderr}")
+        p = script("plot", "--throttle-trace", os.path.join(tmp, "no-such"))
+        check(p.returncode == 2, f"plot --throttle-trace of no folder: exit {p.returncode}")
 else:
     print("note: MMSCALE not set: the interrupted-sweep, real --describe=json and scripts/run "
           "checks did not run")

@@ -5,7 +5,7 @@
  * flusher per disk writes them back in chunks, and each disk completes them
  * at a bandwidth set by stated physical facts, while the ported kernel
  * functions (Linux 3.2's balance_dirty_pages and a variant's control)
- * decide every pause. Virtual microseconds, no sleeping; one thread; the
+ * decide every pause. Virtual nanoseconds, no sleeping; one thread; the
  * same scenario, variant and parameters give the same result, bit for bit.
  *
  * What the kernel reads through global_page_state, bdi_stat and

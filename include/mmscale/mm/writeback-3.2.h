@@ -125,8 +125,8 @@ struct throttle_task;
  * counters/iol_variants.h): the end of bdi_position_ratio (3.2's bdi
  * reserve area, v11's, or none) and, for freerun, a break in
  * balance_dirty_pages; the functions that call them come with each.
- * balance_dirty_pages_step and _resume are balance_dirty_pages split where
- * it sleeps (counters/iol_balance.h).
+ * balance_dirty_pages_ratelimited_nr and balance_dirty_pages_resume run
+ * balance_dirty_pages split where it sleeps (counters/iol_balance.h).
  */
 struct iol_variant_ops {
 	unsigned long (*bdi_position_ratio)(struct backing_dev_info *bdi,

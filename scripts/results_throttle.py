@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""Regenerate RESULTS.md's IO-less throttling section: the seed-004 table
+(bdi reserve area vs bdi freerun, nr_written over the thread's 19 JBOD
+scenarios) beside the same scenarios in mmscale's virtual-time world, how
+many directions agree, the pauses and idle disks, the control loop in
+pictures, and what such a model can and cannot say.
+
+  scripts/results_throttle.py [--print]
+
+Runs build/mmscale once: every throttle/ case, 60 s of virtual time each,
+with their traces; the plots of four scenarios go to docs/plots/."""
+import glob
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mmresults  # noqa: E402
+import results_lib  # noqa: E402
+
+# The thread's table: Wu Fengguang, 18 Sep 2011, Message-ID
+# <20110918141705.GB15366@localhost> (../shared/kernel/patches/ in the
+# development tree): nr_written with bdi reserve area (v11 10/18, his tree of
+# 3.1.0-rc4) and with bdi freerun, as he reported them.
+SEED = {
+    "JBOD-10HDD-6G/xfs-100dd-1M-16p-5895M-20": (38375271, 31553807),
+    "JBOD-10HDD-6G/xfs-10dd-1M-16p-5895M-20": (30478879, 28631491),
+    "JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20": (29735407, 28871956),
+    "JBOD-10HDD-6G/xfs-2dd-1M-16p-5895M-20": (30850350, 28344165),
+    "JBOD-10HDD-thresh=100M/xfs-100dd-1M-16p-5895M-100M": (17706200, 16174684),
+    "JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M": (23374918, 14376942),
+    "JBOD-10HDD-thresh=100M/xfs-1dd-1M-16p-5895M-100M": (20659278, 19640375),
+    "JBOD-10HDD-thresh=100M/xfs-2dd-1M-16p-5895M-100M": (22517497, 14552321),
+    "JBOD-10HDD-thresh=2G/xfs-100dd-1M-16p-5895M-2048M": (68287850, 61078553),
+    "JBOD-10HDD-thresh=2G/xfs-10dd-1M-16p-5895M-2048M": (33835247, 32018425),
+    "JBOD-10HDD-thresh=2G/xfs-1dd-1M-16p-5895M-2048M": (30187817, 29942083),
+    "JBOD-10HDD-thresh=2G/xfs-2dd-1M-16p-5895M-2048M": (30563144, 30204022),
+    "JBOD-10HDD-thresh=4G/xfs-10dd-1M-16p-5895M-4096M": (34476862, 34645398),
+    "JBOD-10HDD-thresh=4G/xfs-1dd-1M-16p-5895M-4096M": (30326479, 30097263),
+    "JBOD-10HDD-thresh=4G/xfs-2dd-1M-16p-5895M-4096M": (30446767, 30339683),
+    "JBOD-10HDD-thresh=800M/xfs-100dd-1M-16p-5895M-800M": (40793956, 45936678),
+    "JBOD-10HDD-thresh=800M/xfs-10dd-1M-16p-5895M-800M": (27481305, 24867282),
+    "JBOD-10HDD-thresh=800M/xfs-1dd-1M-16p-5895M-800M": (25651257, 22507406),
+    "JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M": (19849350, 21298787),
+}
+# Within this much both ways a difference is "no change" (the thread's own
+# smallest reported differences are 0.4-0.8%).
+TIE_PCT = 0.5
+SECONDS = 60
+PLOTTED = [
+    "JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M",
+    "JBOD-10HDD-thresh=100M/xfs-1dd-1M-16p-5895M-100M",
+    "JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M",
+    "JBOD-10HDD-6G/xfs-2dd-1M-16p-5895M-20",
+]
+
+
+def pct(a, b):
+    return (b - a) / a * 100 if a else float("nan")
+
+
+def sign(d):
+    return 0 if abs(d) < TIE_PCT else (1 if d > 0 else -1)
+
+
+def main():
+    results_lib.setup()
+    tmp = tempfile.mkdtemp(prefix="mmscale-throttle-")
+    trace = os.path.join(tmp, "trace")
+    args = ["--benchmark_filter=^throttle/", f"--throttle-seconds={SECONDS}",
+            f"--throttle-trace={trace}", "--papi-events=none"]
+    t0 = time.monotonic()
+    ctx, notes = results_lib.run_json(args, os.path.join(tmp, "throttle.json"))
+    wall = time.monotonic() - t0
+    with open(os.path.join(tmp, "throttle.json")) as f:
+        runs = json.load(f)["benchmarks"]
+    got = {}
+    for r in runs:
+        family, variant, _, _ = mmresults.split_name(r["name"], mmresults.variants_map(ctx))
+        got[(family.removeprefix("throttle/"), variant)] = r
+    if len(got) != 3 * len(SEED):
+        sys.exit(f"results_throttle: {len(got)} runs, not {3 * len(SEED)}: no section written")
+
+    rows, agree, both_ties, model_ties = [], 0, 0, []
+    for case, (s_res, s_free) in SEED.items():
+        m_res = got[(case, "reserve-v11")]["nr_written"]
+        m_free = got[(case, "freerun")]["nr_written"]
+        m_32 = got[(case, "3.2")]["nr_written"]
+        sd, md = pct(s_res, s_free), pct(m_res, m_free)
+        same = sign(sd) == sign(md)
+        agree += same
+        both_ties += same and sign(md) == 0
+        if sign(md) == 0:
+            model_ties.append(case)
+        rows.append(f"| {s_res} | {s_free} | {sd:+.1f}% | {int(m_res)} | {int(m_free)} | "
+                    f"{md:+.1f}% | {'yes' if same else 'no'} | {int(m_32)} | {case} |")
+    idle = []
+    for case in SEED:
+        cells = []
+        for v in ("reserve-v11", "freerun", "3.2"):
+            r = got[(case, v)]
+            cells.append(f"{r['disk_idle_s']:.1f} / {r['pause_mean_ms']:.1f} / "
+                         f"{r['pause_p99_ms']:.0f}")
+        idle.append(f"| {' | '.join(cells)} | {case} |")
+    calls = int(sum(r["bdp_calls"] for r in got.values()))
+    reads = int(sum(r["global_reads"] for r in got.values()))
+
+    # The plots of four scenarios, from the traces (scripts/plot --throttle-trace).
+    plots = os.path.join(tmp, "plots")
+    status, out = mmresults.run_script("plot", ["--throttle-trace", trace, "--out", plots])
+    if status != 0:
+        sys.exit(f"results_throttle: scripts/plot exited {status}: {out}")
+    dest = os.path.join(results_lib.PLOTS, "throttle")
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    images = []
+    for case in PLOTTED:
+        stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in case.replace("/", "_"))
+        for png in sorted(glob.glob(os.path.join(plots, f"throttle-*{stem}*.png"))):
+            shutil.copy(png, dest)
+            name = os.path.basename(png)
+            images.append(f"![{name[:-4]}](docs/plots/throttle/{name})")
+    shutil.rmtree(tmp)
+
+    lines = [
+        "## IO-less dirty throttling: bdi reserve area vs bdi freerun (seed 004, issue 11)",
+        "",
+        f"Machine: {results_lib.machine()}. {results_lib.context_line(ctx)}.",
+        f"Command: `{results_lib.command(args[:2] + ['--throttle-trace=DIR', args[3]])}` "
+        f"(`scripts/results_throttle.py` runs it and writes this section); the same table: "
+        f"`scripts/compare RESULTS --metric nr_written`.",
+        "",
+        f"All 57 runs (19 scenarios x 3 variants, {SECONDS} s of virtual time each) took "
+        f"{wall:.1f} s of wall time here, traces included. Every run is deterministic: the "
+        "same figures on any machine, every time (test_throttle checks two runs bit for bit).",
+        "",
+        "What runs: Linux 3.2's `balance_dirty_pages`, its ratelimiting, limits, bandwidth and "
+        "ratelimit estimation and position ratio, ported line by line "
+        "(counters/iol_balance.h, iol_control.h, page-writeback-3.2.c), deciding every pause of "
+        "every dd task; the variants differ where their sources do (counters/iol_*.c): "
+        "`reserve-v11` is the thread's \"bdi-reserve\" (v11 10/18, x_intercept = min(write_bw, "
+        "freerun), no floor for an inactive bdi), `freerun` its \"bdi-freerun\" (the reserve "
+        "area removed, no throttling below the bdi's own freerun point), `3.2` what was merged "
+        "(v12: x_intercept = bdi_thresh / 2 and the inactive-bdi floor). Left out of both v11 "
+        "variants: `bdi_async_underrun()`, which Wu's tree had (the patch's context) but no "
+        "source here defines.",
+        "",
+        "### nr_written: the thread's numbers and the model's",
+        "",
+        "Larger is better. The model writes for one virtual minute; the thread's runs were "
+        "longer, so only the directions compare, not the sizes. \"agrees\": the two "
+        f"differences have the same sign (within {TIE_PCT}% both ways counting as no change).",
+        "",
+        "| thread: reserve | thread: freerun | thread diff | model: reserve-v11 | "
+        "model: freerun | model diff | agrees | model: 3.2 | case |",
+        "|---:|---:|---:|---:|---:|---:|---|---:|---|",
+        *rows,
+        "",
+        f"**{agree} of {len(SEED)} directions agree**, {both_ties} of them because both "
+        f"differences are within {TIE_PCT}%. The model's reserve-v11 and freerun differ by "
+        f"less than {TIE_PCT}% in {len(model_ties)} cases ("
+        + ", ".join(c.removeprefix("JBOD-10HDD-") for c in model_ties) + "), where the "
+        "thread's differ by 0.4% to 17.8%: with 2 GiB and more of dirty limit, and with many "
+        "dd per disk at the default ratio, the model's disks rarely run short of dirty pages, "
+        "so a reserve area has little to act on (see the idle seconds below).",
+        "",
+        "The thread's second table (vanilla 3.1 against IO-less over the same 19 cases) needs "
+        "3.1's `balance_dirty_pages`, which writes back from the dirtier's context; it is not "
+        "ported yet (issue 11 stays open for it), so that table has no model column here.",
+        "",
+        "### Disks idle, pauses",
+        "",
+        "Per variant: seconds the 10 disks sat idle (summed), mean pause (ms), p99 pause (ms).",
+        "",
+        "| reserve-v11 | freerun | 3.2 | case |",
+        "|---|---|---|---|",
+        *idle,
+        "",
+        f"balance_dirty_pages was called {calls} times over the 57 runs and read the global "
+        f"counters {reads} times: {reads / calls:.2f} global_page_state calls per call (6 per "
+        "pass through its loop: three for the dirty counts, three in global_dirty_limits; "
+        "test_throttle checks 6 per pass and 2 bdi reads per throttled pass exactly).",
+        "",
+        "### The control loop in pictures",
+        "",
+        "Per scenario and variant, over virtual time: the dirty pages against the global "
+        "freerun ceiling, setpoint and limit; disk 0's dirty pages, setpoint and threshold; its "
+        "dirty ratelimit, balanced ratelimit and estimated write bandwidth; the mean pause of "
+        "its tasks. And per scenario, pos_ratio against dirty pages for each variant: the "
+        "global control line (the cubic, the same in all) and disk 0's bdi control line at "
+        "the global setpoint, where the reserve areas differ (`scripts/plot --throttle-trace "
+        "DIR` draws them from `mmscale --throttle-trace=DIR`).",
+        "",
+        *images,
+        "",
+        "### The device model, and how it was chosen",
+        "",
+        "From the hardware the names describe, before any run, not fitted to the table "
+        "(counters/throttle_world.c states each choice): a 7200 rpm SATA disk of 2011 writes "
+        "100 MiB/s sequentially; moving to another file's region of the same xfs allocation "
+        "group costs a short seek (1 ms) and half a turn (4.2 ms); requests of up to 512 KiB "
+        "(max_sectors_kb), 128 of them queued (nr_requests), served in C-LOOK order; the "
+        "flusher writes each inode up to 3.2's background chunk (half a second of the "
+        "estimated bandwidth, at most global_dirty_limit / 8, in 4 MiB steps) and blocks on "
+        "a full queue; a dd copies a page in 1 us; 256 MiB of the 5895 MiB are neither free "
+        "nor page cache. \"Ndd\" is N dd per disk (the 1dd cases wrote as much as the 10dd "
+        "ones in the thread, which one dd on one of ten disks could not).",
+        "",
+        "### What a model of this kind can and cannot say",
+        "",
+        "It can say what the ported control does to a dirty pool when the disks behave as "
+        "stated: whether a variant lets a disk run dry (the idle seconds), how the pauses and "
+        "ratelimits move, and which way a change pushes nr_written when only the throttling "
+        "differs. It cannot reproduce the thread's sizes: the real runs were longer than a "
+        "minute, started from another state, and their disks, xfs allocation, block layer "
+        "(CFQ's idling, request merging), journal and metadata IO, page reclaim and per-CPU "
+        "counter error (the world reads exact counts) all shaped nr_written and are here at "
+        "most a line of arithmetic. Where the variants' differences come from effects the "
+        "model leaves out (`bdi_async_underrun`, the disks' real interleaving cost, CFQ), "
+        "its direction can be wrong for reasons that have nothing to do with the control "
+        "being emulated faithfully; a disagreeing row is a place to look, not a verdict on "
+        "either variant.",
+    ]
+    if notes:
+        lines += ["", *[f"Note: {n}" for n in notes]]
+    results_lib.replace_section("throttle (scripts/results_throttle.py)", lines)
+
+
+if __name__ == "__main__":
+    main()
