@@ -556,7 +556,9 @@ void mmscale_list_json(FILE *out)
 					fprintf(out, "%s\"%s\"", first ? "" : ", ", mmscale_count_name(k));
 					first = false;
 				}
-			fprintf(out, "], \"machine_wide\": %s}", c->counts_machine_wide ? "true" : "false");
+			fprintf(out, "], \"machine_wide\": %s, \"virtual_time\": %s}",
+				c->counts_machine_wide ? "true" : "false",
+				c->virtual_time ? "true" : "false");
 		}
 	}
 	fputs("\n]\n", out);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
@@ -49,7 +51,9 @@ const char mmscale_params_help[] =
 "  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
 "  --throttle-trace=DIR throttle/: write each run's trace (every 200 ms of virtual time:\n"
 "                       dirty pages, limits, setpoints, disk 0's ratelimits and pauses) to\n"
-"                       DIR/<scenario>_<variant>.csv, for scripts/plot\n";
+"                       DIR/<scenario>_<variant>.csv and its two control lines to\n"
+"                       <...>.lines.csv (the scenario's '/' as '_'), for scripts/plot;\n"
+"                       DIR, or its parent, must be a writable directory\n";
 
 static int parse_size(const char *s, uint64_t *out)
 {
@@ -95,6 +99,29 @@ static int parse_uint(const char *s, unsigned int lo, unsigned int hi, unsigned 
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
+}
+
+/* path is a writable directory, or does not exist and its parent is one. */
+static bool writable_dir_or_parent(const char *path)
+{
+	struct stat st;
+	char parent[4096];
+	const char *slash;
+	size_t len;
+
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode) && access(path, W_OK | X_OK) == 0;
+	if (errno != ENOENT)
+		return false;
+	slash = strrchr(path, '/');
+	if (!slash)
+		return access(".", W_OK | X_OK) == 0;
+	len = slash == path ? 1 : (size_t)(slash - path);
+	if (len >= sizeof(parent))
+		return false;
+	memcpy(parent, path, len);
+	parent[len] = '\0';
+	return stat(parent, &st) == 0 && S_ISDIR(st.st_mode) && access(parent, W_OK | X_OK) == 0;
 }
 
 static const char *value_of(const char *arg, const char *name)
@@ -146,6 +173,10 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 	if ((v = value_of(arg, "--throttle-trace"))) {
 		if (!*v)
 			return mmscale_errorf(err, errlen, "--throttle-trace: give a directory");
+		if (!writable_dir_or_parent(v))
+			return mmscale_errorf(err, errlen,
+				"--throttle-trace: '%s' is not a writable directory, nor one that can "
+				"be made in a writable directory", v);
 		mmscale_params.throttle_trace = v;
 		return 1;
 	}

@@ -285,6 +285,7 @@ static long balance_dirty_pages_ratelimited_nr(struct address_space *mapping,
 #define IOL_VARIANT_OPS {						\
 	.bdi_position_ratio = bdi_position_ratio,			\
 	.bdi_update_dirty_ratelimit = bdi_update_dirty_ratelimit,	\
+	.bdi_below_own_freerun = bdi_below_own_freerun,			\
 	.balance_dirty_pages_ratelimited_nr = balance_dirty_pages_ratelimited_nr, \
 	.balance_dirty_pages_resume = balance_dirty_pages_resume,	\
 }

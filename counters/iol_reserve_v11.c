@@ -11,6 +11,10 @@
  * not in ../shared/kernel (its README); 10/18's context shows a bdi line
  * without the 1/4 floor, but Wu's tree of 14 Sep 2011 that the seed's
  * "bdi-reserve" column ran had the floor (the bdi-freerun patch's context).
+ * That tree ran the whole v11 series (../shared/seeds/004_*'s thread
+ * overview); 3.2 has not all of it: not 07/18's think time compensation (no
+ * think time in 3.2's file), not 11/18's bdi_async_underrun, so neither
+ * has this variant, which is 3.2 with the reserve-area lines changed.
  */
 #include "iol_variants.h"
 

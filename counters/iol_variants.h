@@ -8,8 +8,9 @@
  * includes this header, is checked against it.
  *
  * The throttle/<scenario>/<variant> cases (counters/throttle_cases.c) run
- * every row; counters/tests/test_iol_control.c and test_throttle.c walk
- * them. (vanilla-3.1 and the per-call bdp/ rows are not here yet: issue 11.)
+ * every row and counters/tests/test_throttle.c walks them;
+ * test_iol_control.c checks each of these three by name against values
+ * worked out by hand (a new row needs its own there). (vanilla-3.1 and the per-call bdp/ rows are not here yet: issue 11.)
  */
 #ifndef MMSCALE_IOL_VARIANTS_H
 #define MMSCALE_IOL_VARIANTS_H

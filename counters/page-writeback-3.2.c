@@ -12,18 +12,18 @@
  */
 #include "mmscale/mm/throttle.h"
 
-/* The sysctls, with 3.2's defaults (lines 63-86); a scenario sets them. */
+/* The sysctls, with 3.2's defaults (lines 62-85); a scenario sets them. */
 int dirty_background_ratio = 10;
 unsigned long dirty_background_bytes;
 int vm_dirty_ratio = 20;
 unsigned long vm_dirty_bytes;
 
-/* Line 56; writeback_set_ratelimit sets it from the threshold. */
+/* Line 55; writeback_set_ratelimit sets it from the threshold. */
 long ratelimit_pages = 32;
 
 unsigned long global_dirty_limit;
 
-/* Sum of every bdi's min_ratio (line 252): none is set. */
+/* Sum of every bdi's min_ratio (line 251): none is set. */
 static unsigned int bdi_min_ratio;
 
 /*

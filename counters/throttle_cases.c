@@ -38,8 +38,8 @@ static const struct mmscale_metric throttle_metrics[] = {
 	{ "disk_idle_s", "seconds the disks sat idle, summed over the disks (deterministic)", true },
 	{ "pause_mean_ms", "mean balance_dirty_pages pause, ms (deterministic)", true },
 	{ "pause_p99_ms", "99th percentile pause, ms (deterministic)", true },
-	{ "global_reads_per_call", "global_page_state reads per balance_dirty_pages call "
-	  "(exact)", true },
+	{ "global_reads", "global_page_state reads per balance_dirty_pages call (exact)", true },
+	{ "bdi_reads", "bdi_stat and bdi counter reads per balance_dirty_pages call (exact)", true },
 };
 
 struct throttle_trace {
@@ -188,12 +188,14 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 	mmscale_counter_set(st, "pause_mean_ms", res.pause_mean_ms, 0);
 	mmscale_counter_set(st, "pause_p99_ms", res.pause_p99_ms, 0);
 	mmscale_counter_set(st, "bdp_calls", (double)res.bdp_calls, 0);
-	mmscale_counter_set(st, "global_reads", (double)res.global_reads, 0);
-	mmscale_counter_set(st, "bdi_reads", (double)res.bdi_reads, 0);
-	mmscale_counter_set(st, "bdi_sum_slots", (double)res.bdi_sum_slots, 0);
-	if (res.bdp_calls)
-		mmscale_counter_set(st, "global_reads_per_call",
-				    (double)res.global_reads / (double)res.bdp_calls, 0);
+	/* Per balance_dirty_pages call, as global_reads and bdi_reads are in bdp/. */
+	if (res.bdp_calls) {
+		double calls = (double)res.bdp_calls;
+
+		mmscale_counter_set(st, "global_reads", (double)res.global_reads / calls, 0);
+		mmscale_counter_set(st, "bdi_reads", (double)res.bdi_reads / calls, 0);
+		mmscale_counter_set(st, "percpu_sum_slots", (double)res.bdi_sum_slots / calls, 0);
+	}
 }
 
 static int64_t one_run(const struct mmscale_run *run)
@@ -209,6 +211,7 @@ static int64_t one_run(const struct mmscale_run *run)
 	.body = throttle_body,						\
 	.threads = MMSCALE_THREADS_ONE,					\
 	.manual_time = true,						\
+	.virtual_time = true,						\
 	.iterations = one_run,						\
 	MMSCALE_VARIANT_ROWS(iol_variants),				\
 	MMSCALE_METRICS(throttle_metrics),				\

@@ -23,10 +23,11 @@
  *   their copying ends (at most 256, one 1 MiB write()); if the call comes
  *   earlier (another task on its CPU moved bdp_ratelimits), the pages after
  *   it are copied after the pause, which starts when the call was made.
- *   Tasks do not compete for the 16 CPUs: a simplification that matters
- *   only while they run unthrottled (the first fraction of a second), since
- *   a throttled dd sleeps nearly all the time. A task's CPU, for
- *   bdp_ratelimits, is task % nr_cpus.
+ *   Tasks do not compete for the 16 CPUs: each dirties at full speed while
+ *   unthrottled (before the dirty pages reach freerun, after a freerun
+ *   break, after a pause that rounded to 0), even 1000 of them at once with
+ *   100 dd per disk; how much that changes is not measured. A task's CPU,
+ *   for bdp_ratelimits, is task % nr_cpus.
  * - Counts are exact: what the kernel reads through per-CPU counters
  *   (global_page_state, bdi_stat, percpu_counter_read) the world reads
  *   without their per-CPU error; bdi_stat_sum's walk over the CPUs is
@@ -87,7 +88,7 @@ void throttle_params_default(struct throttle_params *p)
 	/* max_sectors_kb 512; nr_requests 128 (the block layer's defaults). */
 	p->request_pages = 128;
 	p->nr_requests = 128;
-	/* Copying 4 KiB at ~4 GB/s plus the page cache's bookkeeping. */
+	/* Copying 4 KiB at 4 GB/s; the page cache's bookkeeping is not charged. */
 	p->page_copy_ns = 1000;
 	p->reserved_mib = 256;
 	p->sample_us = 0;
@@ -329,7 +330,7 @@ void throttle_count_bw_sample(void)
 }
 
 /*
- * lib/proportions.c's prop_norm_percpu (2.6.31 lines 171-205, unchanged in
+ * lib/proportions.c's prop_norm_percpu (2.6.31 lines 211-250, unchanged in
  * 3.2) on exact counts: the bdi's events halve for every half-period the
  * global count has moved on.
  */
@@ -350,7 +351,7 @@ static void prop_norm_exact(struct prop_local_exact *pl)
 	pl->period = global_period;
 }
 
-/* prop_fraction_percpu (lines 236-251): x / (period/2 + t % period/2). */
+/* prop_fraction_percpu (lines 303-320): x / (period/2 + t % period/2). */
 void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator)
 {
 	unsigned long period_2 = 1UL << (tw->completion_shift - 1);
@@ -714,7 +715,7 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	for (int i = 0; i < sc->nr_disks; i++) {
 		struct tw_disk *d = &w->disks[i];
 
-		/* bdi_init (3.2 mm/backing-dev.c lines 661-699): INIT_BW = 100 MB/s. */
+		/* bdi_init (3.2 mm/backing-dev.c lines 663-703): INIT_BW = 100 MB/s. */
 		d->bdi.bw_time_stamp = 0;
 		d->bdi.write_bandwidth = 100 << (20 - 12);
 		d->bdi.avg_write_bandwidth = d->bdi.write_bandwidth;

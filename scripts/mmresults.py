@@ -115,7 +115,7 @@ def variants_map(context):
 
 def families(context):
     """{family: {"baseline", "variants": [names], "metrics": [(name, label, exact)],
-    "counts": [names], "machine_wide"}} from the results' context (mmscale_families,
+    "counts": [names], "machine_wide", "virtual_time"}} from the results' context (mmscale_families,
     what `mmscale --list=json` prints), in --list order. Results of an mmscale
     that did not write it: the variant lists of mmscale_variants, no metrics."""
     raw = context.get("mmscale_families")
@@ -126,10 +126,11 @@ def families(context):
                 "baseline": f["baseline"], "variants": [v["name"] for v in f["variants"]],
                 "metrics": [(m["name"], m["label"], m["exact"]) for m in f["metrics"]],
                 "counts": f["counts"], "machine_wide": f["machine_wide"],
+                "virtual_time": f.get("virtual_time", False),
             }
         return out
     return {case: {"baseline": vs[0], "variants": vs, "metrics": [], "counts": [],
-                   "machine_wide": False}
+                   "machine_wide": False, "virtual_time": False}
             for case, vs in variants_map(context).items()}
 
 

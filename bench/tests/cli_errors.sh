@@ -68,6 +68,8 @@ cases=(
   "--throttle-seconds: '0' is not 1 to 3600|--throttle-seconds=0"
   "--throttle-seconds: 'a minute' is not 1 to 3600|--throttle-seconds=a minute"
   "--throttle-trace: give a directory|--throttle-trace="
+  "--throttle-trace: '/nonexistent/trace' is not a writable directory|--throttle-trace=/nonexistent/trace"
+  "--throttle-trace: '/proc/version' is not a writable directory|--throttle-trace=/proc/version"
   "Failed to match any benchmarks|--benchmark_filter=^bdp/no-such-variant/|--papi-events=none"
   "Failed to match any benchmarks|--benchmark_filter=^no-such-case|--benchmark_out=out.json|--papi-events=none"
   "--threads: 3 threads, but the plan has 2 CPUs|--threads=1,3|--cpus=0-1"

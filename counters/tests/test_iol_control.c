@@ -332,6 +332,45 @@ static void test_dirty_ratelimit(void)
 	}
 }
 
+/*
+ * The bdi-freerun patch's break: freerun = min(avg_write_bandwidth +
+ * MIN_WRITEBACK_PAGES, global_dirty_limit - nr_dirty) / 8; leave without a
+ * pause when !dirty_exceeded and bdi_dirty < freerun. The others never.
+ */
+static void test_own_freerun(void)
+{
+	struct backing_dev_info bdi = { .avg_write_bandwidth = 100 };
+	static const struct {
+		unsigned long gdl, nr_dirty, bdi_dirty;
+		bool exceeded, want;
+		const char *what;
+	} steps[] = {
+		/* min(100 + 1024, 1000 - 900) / 8 = 100 / 8 = 12: 11 < 12. */
+		{ 1000, 900, 11, false, true, "below: room 100 / 8 = 12" },
+		{ 1000, 900, 12, false, false, "at 12: not below" },
+		{ 1000, 900, 11, true, false, "below, but dirty_exceeded" },
+		/* min(1124, 100000 - 900) / 8 = 1124 / 8 = 140: 139 < 140. */
+		{ 100000, 900, 139, false, true, "the bandwidth bound: 1124 / 8 = 140" },
+		{ 100000, 900, 140, false, false, "at 140" },
+		/* nr_dirty above global_dirty_limit: the unsigned room wraps, min takes 1124. */
+		{ 1000, 1200, 139, false, true, "room wraps: 1124 / 8 = 140" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		global_dirty_limit = steps[i].gdl;
+		for (int v = 0; v < NR_V; v++) {
+			bool got = variants[v].ops->bdi_below_own_freerun(&bdi, steps[i].nr_dirty,
+									   steps[i].bdi_dirty,
+									   steps[i].exceeded);
+			bool want = v == V_FREERUN && steps[i].want;
+
+			CHECK_MSG(got == want, "%s: %s: %d (want %d)", variants[v].name,
+				  steps[i].what, got, want);
+		}
+	}
+	global_dirty_limit = 0;
+}
+
 int main(void)
 {
 	test_position_ratio();
@@ -339,5 +378,6 @@ int main(void)
 	test_max_pause();
 	test_write_bandwidth();
 	test_dirty_ratelimit();
+	test_own_freerun();
 	return check_report("test_iol_control");
 }

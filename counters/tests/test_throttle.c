@@ -65,7 +65,7 @@ static void check_run(const struct throttle_scenario *sc, int v)
 	CHECK(throttle_run(sc, variants[v].ops, &p, &a, keep_sample, &ta, err, sizeof(err)) == 0);
 	CHECK(throttle_run(sc, variants[v].ops, &p, &b, keep_sample, &tb, err, sizeof(err)) == 0);
 
-	/* Determinism: the result and the 25 samples (0 to 4.8 s), bit for bit. */
+	/* Determinism: the result and the 26 samples (0 to 5.0 s), bit for bit. */
 	CHECK_MSG(memcmp(&a, &b, sizeof(a)) == 0, "%s %s: two runs differ", sc->name, name);
 	CHECK_EQ_LL(ta.n, 26);
 	CHECK_MSG(ta.n == tb.n && memcmp(ta.s, tb.s, sizeof(ta.s[0]) * (size_t)ta.n) == 0,
@@ -80,8 +80,15 @@ static void check_run(const struct throttle_scenario *sc, int v)
 	CHECK_MSG(a.pauses > 0 && a.nr_written > 0 && a.bdp_throttled_passes > 0,
 		  "%s %s: %llu pauses, %llu written", sc->name, name,
 		  (unsigned long long)a.pauses, (unsigned long long)a.nr_written);
-	CHECK_MSG(a.pause_p99_ms <= 200 && a.pause_mean_ms <= 200, "%s %s: pauses past MAX_PAUSE",
-		  sc->name, name);
+	/* The trace only looks: a run without it is the same. */
+	{
+		struct throttle_result c;
+
+		p.sample_us = 0;
+		CHECK(throttle_run(sc, variants[v].ops, &p, &c, NULL, NULL, err, sizeof(err)) == 0);
+		CHECK_MSG(memcmp(&a, &c, sizeof(a)) == 0, "%s %s: the trace changed the run",
+			  sc->name, name);
+	}
 
 	/* Exact reads per pass. */
 	CHECK_MSG(a.global_reads == 6 * a.bdp_passes, "%s %s: %llu global reads in %llu passes",
@@ -94,6 +101,13 @@ static void check_run(const struct throttle_scenario *sc, int v)
 	CHECK_MSG(a.bdi_sum_slots % (2 * 16) == 0, "%s %s: %llu sum slots", sc->name, name,
 		  (unsigned long long)a.bdi_sum_slots);
 	CHECK(a.bdp_passes >= a.bdp_calls);
+	/*
+	 * 100M over 10 disks: a bdi_thresh near 2560 pages against 2 *
+	 * bdi_stat_error = 2 * 16 * 40 = 1280: some throttled passes fall
+	 * below it and take bdi_stat_sum (not vacuous, the slots above).
+	 */
+	if (strstr(sc->name, "thresh=100M"))
+		CHECK_MSG(a.bdi_sum_slots > 0, "%s %s: no bdi_stat_sum", sc->name, name);
 }
 
 int main(void)

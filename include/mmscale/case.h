@@ -182,6 +182,12 @@ struct mmscale_case {
 	 */
 	bool counts_machine_wide;
 	/*
+	 * The case runs a model in virtual time (throttle/): its figures are
+	 * the model's counters; its time is what simulating took, not a
+	 * measurement of the kernel, and the comparison tables leave it out.
+	 */
+	bool virtual_time;
+	/*
 	 * Optional, with claim: what the variant's row claims one operation of
 	 * this run costs in exact counts (false: no claim for this run, e.g.
 	 * more threads than the claim covers). Every run checks it after the

@@ -138,6 +138,9 @@ struct iol_variant_ops {
 					   unsigned long dirty, unsigned long bdi_thresh,
 					   unsigned long bdi_dirty, unsigned long dirtied,
 					   unsigned long elapsed);
+	/* freerun's break (false in the others), for the tests */
+	bool (*bdi_below_own_freerun)(struct backing_dev_info *bdi, unsigned long nr_dirty,
+				      unsigned long bdi_dirty, bool dirty_exceeded);
 	long (*balance_dirty_pages_ratelimited_nr)(struct address_space *mapping,
 						   unsigned long nr_pages_dirtied);
 	long (*balance_dirty_pages_resume)(struct address_space *mapping);
