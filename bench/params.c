@@ -49,6 +49,9 @@ const char mmscale_params_help[] =
 "                       remote, the ipi/ cases and c2c), global-queue (2.6.32-3.4: one\n"
 "                       call_function list under call_function.lock) or percpu (3.9+)\n"
 "  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
+"  --throttle-cpus=N    CPUs of the throttle/ world instead of the scenarios' 16 (1 to 4096):\n"
+"                       ratelimit_pages and bdi_stat_error scale with them, and so do\n"
+"                       bdi_stat_sum's walks\n"
 "  --throttle-trace=DIR throttle/: write each run's trace (every 200 ms of virtual time:\n"
 "                       dirty pages, limits, setpoints, disk 0's ratelimits and pauses) to\n"
 "                       DIR/<scenario>_<variant>.csv and its two control lines to\n"
@@ -170,6 +173,12 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--throttle-seconds: '%s' is not 1 to 3600", v);
 		return 1;
 	}
+	if ((v = value_of(arg, "--throttle-cpus"))) {
+		if (parse_uint(v, 1, 4096, &mmscale_params.throttle_cpus) != 0)
+			return mmscale_errorf(err, errlen,
+				"--throttle-cpus: '%s' is not 1 to 4096", v);
+		return 1;
+	}
 	if ((v = value_of(arg, "--throttle-trace"))) {
 		if (!*v)
 			return mmscale_errorf(err, errlen, "--throttle-trace: give a directory");
@@ -256,14 +265,19 @@ uint64_t mmscale_vmstat_interval_scaled_ns(const struct mmscale_params *p)
 
 void mmscale_params_describe(char *buf, size_t len)
 {
+	char cpus[40] = "";
+
+	if (mmscale_params.throttle_cpus)
+		snprintf(cpus, sizeof(cpus), " throttle_cpus=%u", mmscale_params.throttle_cpus);
 	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus "
 		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
-		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us",
+		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
 		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns(&mmscale_params) / 1000u),
 		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
-		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds);
+		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds,
+		 cpus);
 }

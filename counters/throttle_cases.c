@@ -127,7 +127,8 @@ static const struct mmscale_case throttle_cases[];
 
 static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	const struct throttle_scenario *sc = &throttle_scenarios[run->c - throttle_cases];
+	struct throttle_scenario scenario = throttle_scenarios[run->c - throttle_cases];
+	const struct throttle_scenario *sc = &scenario;
 	const struct iol_variant *v = container_of(run->v, struct iol_variant, v);
 	struct throttle_params params;
 	struct throttle_result res;
@@ -138,6 +139,8 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 
 	throttle_params_default(&params);
 	params.run_us = (uint64_t)mmscale_params.throttle_seconds * 1000000;
+	if (mmscale_params.throttle_cpus)
+		scenario.nr_cpus = (int)mmscale_params.throttle_cpus;	/* the name stays the seed's */
 	while (mmscale_keep_running(st)) {
 		if (mmscale_params.throttle_trace) {
 			params.sample_us = 200000;

@@ -7,8 +7,9 @@ pictures, and what such a model can and cannot say.
 
   scripts/results_throttle.py [--print]
 
-Runs build/mmscale once: every throttle/ case, 60 s of virtual time each,
-with their traces; the plots of four scenarios go to docs/plots/."""
+Runs build/mmscale twice: every throttle/ case, 60 s of virtual time each,
+with their traces, and 3.2's on a 1024-CPU world; the plots of four
+scenarios go to docs/plots/."""
 import glob
 import json
 import os
@@ -132,6 +133,24 @@ def section(tmp):
     calls = int(sum(r["bdp_calls"] for r in got.values()))
     reads = int(round(sum(r["global_reads"] * r["bdp_calls"] for r in got.values())))
 
+    # 3.2 on a 1024-CPU world: what bdi_stat_sum walks there.
+    big_args = [r"--benchmark_filter=^throttle/.*/3\.2/", f"--throttle-seconds={SECONDS}",
+                "--throttle-cpus=1024", "--papi-events=none"]
+    results_lib.run_json(big_args, os.path.join(tmp, "big.json"))
+    with open(os.path.join(tmp, "big.json")) as f:
+        big_runs = json.load(f)["benchmarks"]
+    if any(r.get("error_occurred") for r in big_runs) or len(big_runs) != len(SEED):
+        sys.exit("results_throttle: the 1024-CPU runs failed or are missing: no section written")
+    big = {mmresults.split_name(r["name"], mmresults.variants_map(ctx))[0]
+           .removeprefix("throttle/"): r for r in big_runs}
+    cpus_rows = []
+    for case in SEED:
+        a, b = got[(case, "3.2")], big[case]
+        cpus_rows.append(
+            f"| {a['global_reads']:.2f} | {a['bdi_reads']:.2f} | {a['percpu_sum_slots']:.1f} | "
+            f"{b['global_reads']:.2f} | {b['bdi_reads']:.2f} | {b['percpu_sum_slots']:.1f} | "
+            f"{pct(a['nr_written'], b['nr_written']):+.1f}% | {case} |")
+
     # The plots of four scenarios, from the traces (scripts/plot --throttle-trace).
     plots = os.path.join(tmp, "plots")
     status, out = mmresults.run_script("plot", ["--throttle-trace", trace, "--out", plots])
@@ -211,6 +230,22 @@ def section(tmp):
         f"counters {reads} times: {reads / calls:.2f} global_page_state calls per call (6 per "
         "pass through its loop: three for the dirty counts, three in global_dirty_limits; "
         "test_throttle checks 6 per pass and 2 bdi reads per throttled pass exactly).",
+        "",
+        "### Per call, on 16 and on 1024 CPUs",
+        "",
+        "3.2's reads per balance_dirty_pages call, in its world of 16 CPUs and in the same "
+        f"world with 1024 (`{results_lib.command(big_args)}`): bdi_stat_error grows with "
+        "the CPUs (nr_cpu_ids x 8 x (1 + ilog2(nr_cpu_ids)): 640 pages on 16, 90112 = 352 MiB "
+        "on 1024), so a throttled pass takes bdi_stat_sum, which walks every CPU's slot for "
+        "each of its two items, whenever the bdi's threshold is below twice that (and "
+        "ratelimit_pages, the dirty threshold over 32 per CPU, falls to its floor of 16). The "
+        "counts are exact (the world counts each read and each slot walked); nr_written is the "
+        "model's.",
+        "",
+        "| 16 CPUs: global reads | bdi reads | per-CPU slots | 1024 CPUs: global reads | "
+        "bdi reads | per-CPU slots | nr_written, 1024 vs 16 | case |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|",
+        *cpus_rows,
         "",
         "### The control loop in pictures",
         "",

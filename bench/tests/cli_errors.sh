@@ -68,6 +68,7 @@ cases=(
   "--throttle-seconds: '0' is not 1 to 3600|--throttle-seconds=0"
   "--throttle-seconds: 'a minute' is not 1 to 3600|--throttle-seconds=a minute"
   "--throttle-trace: give a directory|--throttle-trace="
+  "--throttle-cpus: '0' is not 1 to 4096|--throttle-cpus=0"
   "--throttle-trace: '/nonexistent/trace' is not a writable directory|--throttle-trace=/nonexistent/trace"
   "--throttle-trace: '/proc/version' is not a writable directory|--throttle-trace=/proc/version"
   "Failed to match any benchmarks|--benchmark_filter=^bdp/no-such-variant/|--papi-events=none"
@@ -125,6 +126,7 @@ declare -A sample=(
   [--vmstat-interval-ms]="--vmstat-interval-ms=1 --describe"
   [--throttle-seconds]="--throttle-seconds=5 --describe"
   [--throttle-trace]="--throttle-trace=/tmp --describe"
+  [--throttle-cpus]="--throttle-cpus=1024 --describe"
   [--verify-placement]="--verify-placement"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do

@@ -110,6 +110,31 @@ static void check_run(const struct throttle_scenario *sc, int v)
 		CHECK_MSG(a.bdi_sum_slots > 0, "%s %s: no bdi_stat_sum", sc->name, name);
 }
 
+/*
+ * 1024 CPUs: bdi_stat_error = 1024 * 8 * (1 + 10) = 90112 pages, so with a
+ * 100M threshold (25600 pages, and bdi_thresh at most that) every throttled
+ * pass takes bdi_stat_sum: 2 items x 1024 slots, exactly.
+ */
+static void check_1024_cpus(void)
+{
+	struct throttle_scenario sc = *scenario("JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M");
+	struct throttle_params p;
+	struct throttle_result r;
+	char err[256];
+
+	sc.nr_cpus = 1024;
+	throttle_params_default(&p);
+	p.run_us = 5 * 1000 * 1000;
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		CHECK(throttle_run(&sc, variants[v].ops, &p, &r, NULL, NULL, err, sizeof(err)) == 0);
+		CHECK_MSG(r.bdp_throttled_passes > 0 &&
+			  r.bdi_sum_slots == 2 * 1024 * r.bdp_throttled_passes,
+			  "%s on 1024 CPUs: %llu slots in %llu throttled passes", variants[v].name,
+			  (unsigned long long)r.bdi_sum_slots,
+			  (unsigned long long)r.bdp_throttled_passes);
+	}
+}
+
 int main(void)
 {
 	static const char *const names[] = {
@@ -122,5 +147,6 @@ int main(void)
 	for (size_t s = 0; s < sizeof(names) / sizeof(names[0]); s++)
 		for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
 			check_run(scenario(names[s]), (int)v);
+	check_1024_cpus();
 	return check_report("test_throttle");
 }

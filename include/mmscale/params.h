@@ -68,6 +68,7 @@ struct mmscale_params {
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
 	enum mmscale_smp_model smp_model;	/* --smp-model: AUTO, or forced for every case */
 	unsigned int throttle_seconds;	/* throttle/: virtual seconds per run */
+	unsigned int throttle_cpus;	/* throttle/: the world's CPUs (0: the scenario's 16) */
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
