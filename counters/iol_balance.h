@@ -288,6 +288,7 @@ static long balance_dirty_pages_ratelimited_nr(struct address_space *mapping,
 	.bdi_below_own_freerun = bdi_below_own_freerun,			\
 	.balance_dirty_pages_ratelimited_nr = balance_dirty_pages_ratelimited_nr, \
 	.balance_dirty_pages_resume = balance_dirty_pages_resume,	\
+	.writeback_set_ratelimit = writeback_set_ratelimit,		\
 }
 
 #endif /* MMSCALE_IOL_BALANCE_H */

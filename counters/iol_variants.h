@@ -4,13 +4,16 @@
  * alternatives of the seed-004 thread): one file each (counters/iol_*.c,
  * defining its struct iol_variant_ops under the symbol of its row), one row
  * each below, oldest first: the first is the baseline of the comparison
- * tables, so that reserve-v11 vs freerun is the thread's own table. The same list declares each symbol, so a variant's file, which
- * includes this header, is checked against it.
+ * tables (vanilla-3.1 vs each IO-less variant is the thread's second
+ * table; scripts/compare --baseline reserve-v11 gives its first). The
+ * same list declares each symbol, so a variant's file, which includes this
+ * header, is checked against it.
  *
  * The throttle/<scenario>/<variant> cases (counters/throttle_cases.c) run
  * every row and counters/tests/test_throttle.c walks them;
- * test_iol_control.c checks each of these three by name against values
- * worked out by hand (a new row needs its own there). (vanilla-3.1 and the per-call bdp/ rows are not here yet: issue 11.)
+ * test_iol_control.c checks the three IO-less ones by name against values
+ * worked out by hand (a new row needs its own there). The per-call bdp/
+ * rows of these variants are not here yet (issue 11).
  */
 #ifndef MMSCALE_IOL_VARIANTS_H
 #define MMSCALE_IOL_VARIANTS_H
@@ -20,6 +23,9 @@
 /*	  symbol,		name,		summary,
  *	  source */
 #define IOL_VARIANTS(X)							\
+	X(iol_ops_vanilla_3_1, "vanilla-3.1",				\
+	  "3.1: the dirtier writes back itself, then sleeps 1 to 100 ms", \
+	  "Linux 3.1.3 mm/page-writeback.c (the last before IO-less)")	\
 	X(iol_ops_reserve_v11, "reserve-v11",				\
 	  "bdi reserve area below min(write_bw, freerun), up to 8x",	\
 	  "v11 10/18, 4 Sep 2011, on 3.2's control lines")		\

@@ -162,7 +162,7 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 				 sc->name);
 			rc = -1;
 		}
-		if (tr.f && !rc) {
+		if (tr.f && !rc && v->ops->bdi_position_ratio) {	/* 3.1 has no control lines */
 			FILE *lines = open_trace(sc->name, v->v.name, ".lines.csv", err, sizeof(err));
 
 			if (!lines) {
@@ -210,7 +210,7 @@ static int64_t one_run(const struct mmscale_run *run)
 #define X(name_, dd, mib, ratio) {					\
 	.name = "throttle/" name_,					\
 	.summary = "the throttling loop in virtual time: 10 disks, " #dd " dd each, " \
-		   "3.2's balance_dirty_pages deciding every pause",	\
+		   "the variant's balance_dirty_pages deciding every pause", \
 	.body = throttle_body,						\
 	.threads = MMSCALE_THREADS_ONE,					\
 	.manual_time = true,						\

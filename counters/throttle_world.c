@@ -2,7 +2,8 @@
 /*
  * The throttling loop in virtual time (include/mmscale/mm/throttle.h): a
  * discrete-event world of dd tasks, one flusher per disk and the disks,
- * around Linux 3.2's balance_dirty_pages (a variant's, counters/iol_*.c).
+ * around a variant's balance_dirty_pages (counters/iol_*.c: Linux 3.2's,
+ * the v11 alternatives on it, and 3.1's).
  *
  * What is the kernel's, ported: every throttling decision
  * (balance_dirty_pages_ratelimited_nr, balance_dirty_pages, the limits,
@@ -37,14 +38,19 @@
  *   cached until reclaim frees clean ones, so determine_dirtyable_memory()
  *   is constant, as on a machine doing nothing but dd.
  * - Each dd writes its own file on its disk. Writeback is the per-disk
- *   flusher's (3.2 has no other writer): it runs while the dirty pages are
- *   over the background threshold (over_bground_thresh), taking the disk's
- *   files round robin, up to a chunk of one file at a time (3.2's
+ *   flusher's (3.2 has no other writer; 3.1's dirtiers also write back,
+ *   through the same path, throttle_writeback_inodes_wb, and wait in FIFO
+ *   order for a free request when the queue is full): it runs while the
+ *   dirty pages are over the background threshold (over_bground_thresh),
+ *   taking the disk's files round robin, up to a chunk of one file at a
+ *   time (3.2's
  *   writeback_chunk_size for background work, fs/fs-writeback.c, not in
  *   ../shared/kernel: half a second of the disk's estimated bandwidth, at
  *   most global_dirty_limit / DIRTY_SCOPE, rounded down to 4 MiB after
- *   adding 4 MiB), in requests of up to request_pages, and it blocks while
- *   the disk's queue holds nr_requests requests (get_request_wait). It
+ *   adding 4 MiB), in requests of up to request_pages; at nr_requests
+ *   queued it waits for a request (get_request_wait: one FIFO with 3.1's
+ *   dirtiers, a completion waking the first, which may then take up to 32
+ *   more, to 3/2 nr_requests, as the block layer's batching allows). It
  *   looks at the background threshold before every request, so it stops
  *   at the threshold; 3.2's wb_writeback looks once per pass over the
  *   inodes and so writes somewhat below it.
@@ -59,6 +65,7 @@
  *   page reclaim's own writeback, the block layer's merging and sorting
  *   across files.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +133,8 @@ struct tw_disk {
 	int first_file, nr_files;
 	/* the flusher */
 	bool flusher_active;	/* writeback_in_progress() */
-	bool flusher_blocked;	/* waiting for room in the queue */
+	bool flusher_blocked;	/* waiting for a request (in waiters) */
+	int flusher_batch;	/* requests it may take over nr_requests, once woken */
 	int next_file;		/* round robin over the disk's files */
 	int cur_file;
 	unsigned long chunk_left;
@@ -138,6 +146,9 @@ struct tw_disk {
 	bool busy;
 	int last_file;
 	uint64_t idle_since, idle_ns;
+	/* 3.1: dirtiers waiting for a free request (get_request_wait), FIFO */
+	int *waiters;
+	size_t nr_waiters, waiters_cap;
 	/* trace: disk 0's tasks' pauses in this sample period */
 	uint64_t sample_pause_ms, sample_pauses;
 };
@@ -148,6 +159,7 @@ struct tw_task {
 	int cpu;
 	int disk;
 	int batch;		/* pages being copied (EV_TASK_DIRTIED) */
+	int req_batch;		/* 3.1: requests it may take over nr_requests, once woken */
 };
 
 struct throttle_world {
@@ -166,10 +178,10 @@ struct throttle_world {
 	struct tw_file *files;
 	struct tw_task *tasks;
 	int nr_tasks;
-	/* vm_completions: the global events and the period shift */
+	/* vm_completions and (3.1) vm_dirties: the global events, the period shift */
 	s64 completions;
+	s64 dirties;
 	int completion_shift;
-	uint64_t pause_hist[HZ / 5 + 1];	/* pauses in jiffies, up to MAX_PAUSE */
 	bool failed;		/* an allocation failed: the run reports it */
 	struct throttle_result *res;
 };
@@ -331,14 +343,15 @@ void throttle_count_bw_sample(void)
 
 /*
  * lib/proportions.c's prop_norm_percpu (2.6.31 lines 211-250, unchanged in
- * 3.2) on exact counts: the bdi's events halve for every half-period the
- * global count has moved on.
+ * 3.2) and prop_norm_single (lines 341-371, the same arithmetic) on exact
+ * counts: the local events halve for every half-period the global count
+ * has moved on.
  */
-static void prop_norm_exact(struct prop_local_exact *pl)
+static void prop_norm_exact(struct prop_local_exact *pl, s64 global)
 {
 	unsigned long period = 1UL << (tw->completion_shift - 1);
 	unsigned long period_mask = ~(period - 1);
-	unsigned long global_period = (unsigned long)tw->completions & period_mask;
+	unsigned long global_period = (unsigned long)global & period_mask;
 	unsigned long halvings;
 
 	if (pl->period == global_period)
@@ -351,21 +364,49 @@ static void prop_norm_exact(struct prop_local_exact *pl)
 	pl->period = global_period;
 }
 
-/* prop_fraction_percpu (lines 303-320): x / (period/2 + t % period/2). */
-void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator)
+/*
+ * prop_fraction_percpu (lines 303-320) and prop_fraction_single (391-407):
+ * x / (period/2 + t % period/2).
+ */
+static void prop_fraction_exact(struct prop_local_exact *pl, s64 global, long *numerator,
+				long *denominator)
 {
 	unsigned long period_2 = 1UL << (tw->completion_shift - 1);
 
-	prop_norm_exact(&bdi->completions);
-	*numerator = bdi->completions.events > 0 ? (long)bdi->completions.events : 0;
-	*denominator = (long)(period_2 + ((unsigned long)tw->completions & (period_2 - 1)));
+	prop_norm_exact(pl, global);
+	*numerator = pl->events > 0 ? (long)pl->events : 0;
+	*denominator = (long)(period_2 + ((unsigned long)global & (period_2 - 1)));
+}
+
+void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator)
+{
+	prop_fraction_exact(&bdi->completions, tw->completions, numerator, denominator);
+}
+
+/* 3.1 task_dirty_inc (lines 248-251): __prop_inc_single on vm_dirties. */
+void task_dirty_inc(struct throttle_task *tsk)
+{
+	prop_norm_exact(&tsk->dirties, tw->dirties);
+	tsk->dirties.events++;
+	tw->dirties++;
+}
+
+/* 3.1 task_dirties_fraction (lines 263-268). */
+void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *denominator)
+{
+	prop_fraction_exact(&tsk->dirties, tw->dirties, numerator, denominator);
+}
+
+unsigned long throttle_total_pages(void)
+{
+	return tw->sc->mem_mib * PAGES_PER_MIB;
 }
 
 /* __bdi_writeout_inc (3.2 lines 219-224) with max_prop_frac = PROP_FRAC_BASE. */
 static void bdi_writeout_inc(struct backing_dev_info *bdi)
 {
 	bdi->bdi_stat[BDI_WRITTEN]++;
-	prop_norm_exact(&bdi->completions);
+	prop_norm_exact(&bdi->completions, tw->completions);
 	bdi->completions.events++;
 	tw->completions++;
 }
@@ -399,13 +440,42 @@ static bool over_bground_thresh(void)
 	return tw->stat[NR_FILE_DIRTY] + tw->stat[NR_UNSTABLE_NFS] > background;
 }
 
-static unsigned long writeback_chunk_size(struct backing_dev_info *bdi)
+/*
+ * fs-writeback.c's writeback_chunk_size (3.1 and 3.2, not in
+ * ../shared/kernel) for WB_SYNC_NONE work of nr_pages pages (the flusher's
+ * background work: LONG_MAX): what one inode may write.
+ */
+static unsigned long writeback_chunk_size(struct backing_dev_info *bdi, unsigned long nr_pages)
 {
 	unsigned long pages;
 
 	pages = min(bdi->avg_write_bandwidth / 2, global_dirty_limit / DIRTY_SCOPE);
+	pages = min(pages, nr_pages);
 	return (pages + MIN_WRITEBACK_PAGES) / MIN_WRITEBACK_PAGES * MIN_WRITEBACK_PAGES;
 }
+
+/*
+ * The request allocation (the block layer's get_request, not in
+ * ../shared/kernel): below nr_requests, anyone; at or above, only a task
+ * just woken from the wait (a "batcher"), for BLK_BATCH_REQ requests and
+ * up to 3/2 nr_requests; the others wait in one FIFO, flusher and
+ * dirtiers alike, and each completion wakes the first.
+ */
+#define BLK_BATCH_REQ		32
+#define FLUSHER_WAITER		(-1)
+
+static bool request_allowed(const struct tw_disk *d, int *batch)
+{
+	if (d->q_len < tw->p->nr_requests)
+		return true;
+	if (*batch > 0 && d->q_len < tw->p->nr_requests * 3 / 2) {
+		(*batch)--;
+		return true;
+	}
+	return false;
+}
+
+static int wait_for_request(struct tw_disk *d, int who);
 
 /* C-LOOK: the same file or the next one up, wrapping; FIFO within a file. */
 static size_t elevator_next(const struct tw_disk *d)
@@ -480,9 +550,9 @@ static int flusher_run(struct tw_disk *d)
 			d->flusher_active = false;
 			return 0;
 		}
-		if (d->q_len >= tw->p->nr_requests) {	/* get_request_wait */
+		if (!request_allowed(d, &d->flusher_batch)) {	/* get_request_wait */
 			d->flusher_blocked = true;
-			return 0;
+			return wait_for_request(d, FLUSHER_WAITER);
 		}
 		if (!d->chunk_left) {
 			int i;
@@ -499,7 +569,7 @@ static int flusher_run(struct tw_disk *d)
 			}
 			d->cur_file = d->first_file + (d->next_file + i) % d->nr_files;
 			d->next_file = (d->next_file + i + 1) % d->nr_files;
-			d->chunk_left = writeback_chunk_size(&d->bdi);
+			d->chunk_left = writeback_chunk_size(&d->bdi, (unsigned long)LONG_MAX);
 		}
 		f = &tw->files[d->cur_file];
 		k = min(tw->p->request_pages, d->chunk_left);
@@ -517,6 +587,67 @@ static int flusher_run(struct tw_disk *d)
 	}
 }
 
+/*
+ * 3.1's writeback_inodes_wb from a dirtier (fs-writeback.c, not in
+ * ../shared/kernel; as the flusher's path here: the bdi's files round robin,
+ * each up to writeback_chunk_size of what is left to write, which rounds
+ * up to 4 MiB, in requests of up to request_pages), stopping when no
+ * request is to be had.
+ */
+long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, bool *blocked)
+{
+	struct tw_disk *d = disk_of(bdi);
+	struct tw_task *t = container_of(throttle_current, struct tw_task, t);
+	long done = 0;
+
+	*blocked = false;
+	while (done < nr_pages) {
+		int i, file;
+		unsigned long chunk;
+
+		for (i = 0; i < d->nr_files; i++)
+			if (tw->files[d->first_file + (d->next_file + i) % d->nr_files].dirty > 0)
+				break;
+		if (i == d->nr_files)
+			break;	/* nothing dirty left on this bdi */
+		file = d->first_file + (d->next_file + i) % d->nr_files;
+		d->next_file = (d->next_file + i + 1) % d->nr_files;
+		chunk = writeback_chunk_size(bdi, (unsigned long)(nr_pages - done));
+		while (chunk && tw->files[file].dirty > 0) {
+			unsigned long k = min(tw->p->request_pages, chunk);
+
+			if (!request_allowed(d, &t->req_batch)) {	/* get_request_wait */
+				*blocked = true;
+				return done;
+			}
+			if ((unsigned long)tw->files[file].dirty < k)
+				k = (unsigned long)tw->files[file].dirty;
+			if (submit(d, file, k))
+				return done;
+			chunk -= k;
+			done += (long)k;
+		}
+	}
+	return done;
+}
+
+static int wait_for_request(struct tw_disk *d, int who)
+{
+	if (d->nr_waiters == d->waiters_cap) {
+		size_t cap = d->waiters_cap ? 2 * d->waiters_cap : 16;
+		int *w = realloc(d->waiters, cap * sizeof(*w));
+
+		if (!w) {
+			tw->failed = true;
+			return -1;
+		}
+		d->waiters = w;
+		d->waiters_cap = cap;
+	}
+	d->waiters[d->nr_waiters++] = who;
+	return 0;
+}
+
 static void disk_done(struct tw_disk *d)
 {
 	struct tw_request r = d->q[d->q_next];
@@ -532,9 +663,18 @@ static void disk_done(struct tw_disk *d)
 	tw->res->nr_written += r.pages;
 	d->idle_since = tw->now;
 	disk_start(d);
-	if (d->flusher_blocked) {
-		d->flusher_blocked = false;
-		schedule(tw->now, EV_FLUSH, (int)(d - tw->disks));
+	if (d->nr_waiters) {	/* a request is free: the first waiting goes on, batching */
+		int who = d->waiters[0];
+
+		memmove(d->waiters, d->waiters + 1, --d->nr_waiters * sizeof(*d->waiters));
+		if (who == FLUSHER_WAITER) {
+			d->flusher_blocked = false;
+			d->flusher_batch = BLK_BATCH_REQ;
+			schedule(tw->now, EV_FLUSH, (int)(d - tw->disks));
+		} else {
+			tw->tasks[who].req_batch = BLK_BATCH_REQ;
+			schedule(tw->now, EV_TASK_WAKE, who);
+		}
 	}
 }
 
@@ -551,7 +691,7 @@ static void record_pause(struct tw_task *t, long pause, uint64_t early_ns)
 	struct tw_disk *d = &tw->disks[t->disk];
 
 	tw->res->pauses++;
-	tw->pause_hist[pause < 0 ? 0 : pause > HZ / 5 ? HZ / 5 : pause]++;
+	tw->res->pause_hist[pause < 0 ? 0 : pause > HZ / 5 ? HZ / 5 : pause]++;
 	if (t->disk == 0) {
 		d->sample_pause_ms += (uint64_t)pause;
 		d->sample_pauses++;
@@ -599,7 +739,9 @@ static void account_page_dirtied(struct tw_task *t)
 		tw->stat[NR_INACTIVE_FILE]++;
 	}
 	bdi->bdi_stat[BDI_RECLAIMABLE]++;
-	bdi->bdi_stat[BDI_DIRTIED]++;
+	bdi->bdi_stat[BDI_DIRTIED]++;	/* 3.2's; 3.1 has not the item, and no reader of it */
+	if (tw->ops->counts_task_dirties)
+		task_dirty_inc(&t->t);	/* 3.1 */
 	tw->files[t->mapping.file].dirty++;
 	tw->res->nr_dirtied++;
 }
@@ -611,6 +753,10 @@ static void task_dirtied(struct tw_task *t)
 
 		account_page_dirtied(t);
 		pause = tw->ops->balance_dirty_pages_ratelimited_nr(&t->mapping, 1);
+		if (pause == THROTTLE_WAIT_QUEUE) {
+			wait_for_request(&tw->disks[t->disk], (int)(t - tw->tasks));
+			return;
+		}
 		if (pause >= 0) {
 			/* the rest of the batch is copied after the pause */
 			record_pause(t, pause,
@@ -625,7 +771,9 @@ static void task_wake(struct tw_task *t)
 {
 	long pause = tw->ops->balance_dirty_pages_resume(&t->mapping);
 
-	if (pause >= 0)
+	if (pause == THROTTLE_WAIT_QUEUE)
+		wait_for_request(&tw->disks[t->disk], (int)(t - tw->tasks));
+	else if (pause >= 0)
 		record_pause(t, pause, 0);
 	else
 		task_run(t);
@@ -657,8 +805,9 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 	s.balanced_dirty_ratelimit = bdi->balanced_dirty_ratelimit;
 	s.write_bw = bdi->avg_write_bandwidth;
 	s.pause_ms = d->sample_pauses ? (double)d->sample_pause_ms / (double)d->sample_pauses : 0;
-	s.pos_ratio = tw->ops->bdi_position_ratio(bdi, s.thresh, s.bg_thresh, s.nr_dirty,
-						   s.bdi_thresh, s.bdi_dirty);
+	if (tw->ops->bdi_position_ratio)	/* none in 3.1 */
+		s.pos_ratio = tw->ops->bdi_position_ratio(bdi, s.thresh, s.bg_thresh, s.nr_dirty,
+							   s.bdi_thresh, s.bdi_dirty);
 	d->sample_pause_ms = 0;
 	d->sample_pauses = 0;
 	tw->res->global_reads = reads;	/* the trace's reads are not the kernel's */
@@ -671,8 +820,10 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 static void world_free(struct throttle_world *w)
 {
 	if (w->disks)
-		for (int i = 0; i < w->sc->nr_disks; i++)
+		for (int i = 0; i < w->sc->nr_disks; i++) {
 			free(w->disks[i].q);
+			free(w->disks[i].waiters);
+		}
 	free(w->disks);
 	free(w->files);
 	free(w->tasks);
@@ -710,7 +861,7 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	vm_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio;
 	vm_dirty_bytes = sc->dirty_mib * 1024 * 1024;
 	w->completion_shift = calc_period_shift();
-	writeback_set_ratelimit();
+	w->ops->writeback_set_ratelimit();
 
 	for (int i = 0; i < sc->nr_disks; i++) {
 		struct tw_disk *d = &w->disks[i];
@@ -754,6 +905,7 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 	if (world_init(&w, err, errlen))
 		goto out;
 	memset(res, 0, sizeof(*res));	/* the boot's reads (writeback_set_ratelimit) are not bdp's */
+	res->ratelimit_pages = ratelimit_pages;
 	for (int i = 0; i < w.nr_tasks; i++)
 		if (schedule(0, EV_TASK_RUN, i))
 			goto oom;
@@ -811,10 +963,10 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 		uint64_t sum = 0, seen = 0, p99 = (res->pauses * 99 + 99) / 100;
 
 		for (int j = 0; j <= HZ / 5; j++)
-			sum += w.pause_hist[j] * (uint64_t)j;
+			sum += res->pause_hist[j] * (uint64_t)j;
 		res->pause_mean_ms = (double)sum / (double)res->pauses;
 		for (int j = 0; j <= HZ / 5; j++) {
-			seen += w.pause_hist[j];
+			seen += res->pause_hist[j];
 			if (seen >= p99) {
 				res->pause_p99_ms = j;
 				break;

@@ -47,6 +47,31 @@ SEED = {
     "JBOD-10HDD-thresh=800M/xfs-1dd-1M-16p-5895M-800M": (25651257, 22507406),
     "JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M": (19849350, 21298787),
 }
+# The thread's second table (the same message's follow-up, Message-ID
+# <20110918143721.GA17240@localhost>, ../shared/seeds/004_*): nr_written with
+# vanilla 3.1.0-rc4 and with IO-less (the bdi-reserve kernel above).
+SEED2 = {
+    "JBOD-10HDD-thresh=4G/xfs-10dd-1M-16p-5895M-4096M": (31189025, 34476862),
+    "JBOD-10HDD-thresh=4G/xfs-1dd-1M-16p-5895M-4096M": (30441974, 30326479),
+    "JBOD-10HDD-thresh=4G/xfs-2dd-1M-16p-5895M-4096M": (30484578, 30446767),
+    "JBOD-10HDD-thresh=2G/xfs-100dd-1M-16p-5895M-2048M": (68532421, 68287850),
+    "JBOD-10HDD-thresh=2G/xfs-10dd-1M-16p-5895M-2048M": (31606793, 33835247),
+    "JBOD-10HDD-thresh=2G/xfs-1dd-1M-16p-5895M-2048M": (30404955, 30187817),
+    "JBOD-10HDD-thresh=2G/xfs-2dd-1M-16p-5895M-2048M": (30425591, 30563144),
+    "JBOD-10HDD-6G/xfs-100dd-1M-16p-5895M-20": (40451069, 38375271),
+    "JBOD-10HDD-6G/xfs-10dd-1M-16p-5895M-20": (30903629, 30478879),
+    "JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20": (30113560, 29735407),
+    "JBOD-10HDD-6G/xfs-2dd-1M-16p-5895M-20": (30181418, 30850350),
+    "JBOD-10HDD-thresh=800M/xfs-100dd-1M-16p-5895M-800M": (46067335, 40793956),
+    "JBOD-10HDD-thresh=800M/xfs-10dd-1M-16p-5895M-800M": (30425063, 27481305),
+    "JBOD-10HDD-thresh=800M/xfs-1dd-1M-16p-5895M-800M": (28437929, 25651257),
+    "JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M": (29409406, 19849350),
+    "JBOD-10HDD-thresh=100M/xfs-100dd-1M-16p-5895M-100M": (26508063, 17706200),
+    "JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M": (23767810, 23374918),
+    "JBOD-10HDD-thresh=100M/xfs-1dd-1M-16p-5895M-100M": (28032891, 20659278),
+    "JBOD-10HDD-thresh=100M/xfs-2dd-1M-16p-5895M-100M": (26049973, 22517497),
+}
+VARIANTS = ("vanilla-3.1", "reserve-v11", "freerun", "3.2")
 # Within this much both ways a difference is "no change" (the thread's own
 # smallest reported differences are 0.4-0.8%).
 TIE_PCT = 0.5
@@ -92,8 +117,9 @@ def section(tmp):
     for r in runs:
         family, variant, _, _ = mmresults.split_name(r["name"], mmresults.variants_map(ctx))
         got[(family.removeprefix("throttle/"), variant)] = r
-    if len(got) != 3 * len(SEED):
-        sys.exit(f"results_throttle: {len(got)} runs, not {3 * len(SEED)}: no section written")
+    if len(got) != len(VARIANTS) * len(SEED):
+        sys.exit(f"results_throttle: {len(got)} runs, not {len(VARIANTS) * len(SEED)}: "
+                 "no section written")
 
     diffs = {}
     for case, (s_res, s_free) in SEED.items():
@@ -120,12 +146,24 @@ def section(tmp):
             reversed_rows.append((case, sd, md))
         rows.append(f"| {s_res} | {s_free} | {sd:+.1f}% | {int(m_res)} | {int(m_free)} | "
                     f"{md:+.1f}% | {'yes' if same else 'no'} | {int(m_32)} | {case} |")
+    rows2, agree2, reversed2 = [], 0, []
+    for case, (s_van, s_iol) in SEED2.items():
+        m_van = got[(case, "vanilla-3.1")]["nr_written"]
+        m_iol = got[(case, "reserve-v11")]["nr_written"]
+        sd, md = pct(s_van, s_iol), pct(m_van, m_iol)
+        same = sign(sd) == sign(md)
+        agree2 += same
+        if sign(sd) * sign(md) < 0:
+            reversed2.append(case)
+        rows2.append(f"| {s_van} | {s_iol} | {sd:+.1f}% | {int(m_van)} | {int(m_iol)} | "
+                     f"{md:+.1f}% | {'yes' if same else 'no'} | "
+                     f"{int(got[(case, '3.2')]['nr_written'])} | {case} |")
     tie_lo = min(abs(diffs[c][0]) for c in model_ties) if model_ties else 0
     tie_hi = max(abs(diffs[c][0]) for c in model_ties) if model_ties else 0
     idle = []
     for case in SEED:
         cells = []
-        for v in ("reserve-v11", "freerun", "3.2"):
+        for v in VARIANTS:
             r = got[(case, v)]
             cells.append(f"{r['disk_idle_s']:.1f} / {r['pause_mean_ms']:.1f} / "
                          f"{r['pause_p99_ms']:.0f}")
@@ -172,21 +210,24 @@ def section(tmp):
         "",
         f"Machine: {results_lib.machine()}. {results_lib.context_line(ctx)}.",
         f"Command: `{results_lib.command(args[:2] + ['--throttle-trace=DIR', args[3]])}` "
-        f"(`scripts/results_throttle.py` runs it and writes this section); the same table: "
-        f"`scripts/compare RESULTS --metric nr_written`.",
+        f"(`scripts/results_throttle.py` runs it and writes this section); the same tables: "
+        f"`scripts/compare RESULTS --metric nr_written --baseline reserve-v11` (the first) and "
+        f"`scripts/compare RESULTS --metric nr_written` (vanilla-3.1 against each, the second).",
         "",
-        f"All 57 runs (19 scenarios x 3 variants, {SECONDS} s of virtual time each) took "
+        f"All {len(VARIANTS) * len(SEED)} runs ({len(SEED)} scenarios x {len(VARIANTS)} "
+        f"variants, {SECONDS} s of virtual time each) took "
         f"{wall:.1f} s of wall time here, traces included. Every run is deterministic: the "
         "same figures on any machine, every time (test_throttle checks two runs bit for bit).",
         "",
-        "What runs: Linux 3.2's `balance_dirty_pages`, its ratelimiting, limits, bandwidth and "
+        "What runs: Linux 3.1's and 3.2's `balance_dirty_pages`, its ratelimiting, limits, bandwidth and "
         "ratelimit estimation and position ratio, ported line by line "
         "(counters/iol_balance.h, iol_control.h, page-writeback-3.2.c), deciding every pause of "
         "every dd task; the variants differ where their sources do (counters/iol_*.c): "
         "`reserve-v11` is the thread's \"bdi-reserve\" (v11 10/18, x_intercept = min(write_bw, "
         "freerun), no floor for an inactive bdi), `freerun` its \"bdi-freerun\" (the reserve "
         "area removed, no throttling below the bdi's own freerun point), `3.2` what was merged "
-        "(v12: x_intercept = bdi_thresh / 2 and the inactive-bdi floor). Both v11 variants are "
+        "(v12: x_intercept = bdi_thresh / 2 and the inactive-bdi floor), `vanilla-3.1` the "
+        "last kernel before IO-less (3.1.3). Both v11 variants are "
         "3.2 with the reserve-area lines changed: Wu's tree ran the whole v11 series, of which "
         "3.2 lacks at least 07/18 (think time compensation) and 11/18 (`bdi_async_underrun()`, "
         "whose break both of his kernels had: the bdi-freerun patch's context); neither is "
@@ -214,19 +255,34 @@ def section(tmp):
         + (", ".join(f"{c.removeprefix('JBOD-10HDD-')} (thread {sd:+.1f}%, model {md:+.1f}%)"
                      for c, sd, md in reversed_rows) or "no case") + ".",
         "",
-        "The thread's second table (vanilla 3.1 against IO-less over the same 19 cases) needs "
-        "3.1's `balance_dirty_pages`, which writes back from the dirtier's context; it is not "
-        "ported yet (issue 11 stays open for it), so that table has no model column here.",
+        "### nr_written: vanilla 3.1 against IO-less",
+        "",
+        "The thread's second table: vanilla 3.1 (its dirtiers write back themselves) against "
+        "the IO-less kernel of the first table (bdi-reserve), the same cases in the thread's "
+        "order; the model's `vanilla-3.1` is 3.1.3's balance_dirty_pages (counters/"
+        "iol_vanilla_3_1.c: the dirtier submits through the world's writeback path and waits "
+        "for a free request like the flusher), its IO-less column `reserve-v11`.",
+        "",
+        "| thread: vanilla | thread: IO-less | thread diff | model: vanilla-3.1 | "
+        "model: reserve-v11 | model diff | agrees | model: 3.2 | case |",
+        "|---:|---:|---:|---:|---:|---:|---|---:|---|",
+        *rows2,
+        "",
+        f"**{agree2} of {len(SEED2)} directions agree** (the same {TIE_PCT}% margin). The "
+        "model reverses the thread's sign in "
+        + (", ".join(c.removeprefix("JBOD-10HDD-") for c in reversed2) or "no case") + ".",
         "",
         "### Disks idle, pauses",
         "",
-        "Per variant: seconds the 10 disks sat idle (summed), mean pause (ms), p99 pause (ms).",
+        "Per variant: seconds the 10 disks sat idle (summed), mean pause (ms), p99 pause (ms) "
+        "(3.1's pauses are its 1 to 100 ms naps; its waits for a free request are not "
+        "pauses).",
         "",
-        "| reserve-v11 | freerun | 3.2 | case |",
-        "|---|---|---|---|",
+        "| vanilla-3.1 | reserve-v11 | freerun | 3.2 | case |",
+        "|---|---|---|---|---|",
         *idle,
         "",
-        f"balance_dirty_pages was called {calls} times over the 57 runs and read the global "
+        f"balance_dirty_pages was called {calls} times over the {len(got)} runs and read the global "
         f"counters {reads} times: {reads / calls:.2f} global_page_state calls per call (6 per "
         "pass through its loop: three for the dirty counts, three in global_dirty_limits; "
         "test_throttle checks 6 per pass and 2 bdi reads per throttled pass exactly).",

@@ -8,7 +8,8 @@
  * NR_WRITEBACK; global_dirty_limits' NR_FREE_PAGES and the two file LRUs),
  * 2 bdi reads in a pass over the freerun ceiling (BDI_RECLAIMABLE,
  * BDI_WRITEBACK), 2 more each time the bandwidth is sampled (BDI_DIRTIED,
- * BDI_WRITTEN), and bdi_stat_sum's walks 16 slots for each of its 2 items.
+ * BDI_WRITTEN; 3.1: BDI_WRITTEN alone), and bdi_stat_sum walks 16 slots for
+ * each of its 2 items (1024 on a 1024-CPU world).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ static void check_run(const struct throttle_scenario *sc, int v)
 	static struct trace ta, tb;
 	char err[256];
 	const char *name = variants[v].name;
+	uint64_t bw_reads;
 
 	throttle_params_default(&p);
 	p.run_us = 5 * 1000 * 1000;
@@ -94,13 +96,40 @@ static void check_run(const struct throttle_scenario *sc, int v)
 	CHECK_MSG(a.global_reads == 6 * a.bdp_passes, "%s %s: %llu global reads in %llu passes",
 		  sc->name, name, (unsigned long long)a.global_reads,
 		  (unsigned long long)a.bdp_passes);
-	CHECK_MSG(a.bdi_reads == 2 * a.bdp_throttled_passes + 2 * a.bw_samples,
+	/* 3.2 samples BDI_DIRTIED and BDI_WRITTEN; 3.1 has only BDI_WRITTEN. */
+	bw_reads = strcmp(name, "vanilla-3.1") == 0 ? 1 : 2;
+	CHECK_MSG(a.bdi_reads == 2 * a.bdp_throttled_passes + bw_reads * a.bw_samples,
 		  "%s %s: %llu bdi reads, %llu throttled passes, %llu bandwidth samples",
 		  sc->name, name, (unsigned long long)a.bdi_reads,
 		  (unsigned long long)a.bdp_throttled_passes, (unsigned long long)a.bw_samples);
 	CHECK_MSG(a.bdi_sum_slots % (2 * 16) == 0, "%s %s: %llu sum slots", sc->name, name,
 		  (unsigned long long)a.bdi_sum_slots);
 	CHECK(a.bdp_passes >= a.bdp_calls);
+	/*
+	 * The pauses each kernel takes: 3.1's naps of 1, 2, 4 ... 64 and then
+	 * HZ/10 = 100 jiffies (lines 765-768); 3.2's within [1, MAX_PAUSE].
+	 */
+	for (int j = 0; j <= HZ / 5; j++) {
+		bool allowed = bw_reads == 1 ? (j && ((j & (j - 1)) == 0) && j <= 64) || j == 100
+					     : j >= 1;
+
+		CHECK_MSG(allowed || a.pause_hist[j] == 0, "%s %s: %llu pauses of %d jiffies",
+			  sc->name, name, (unsigned long long)a.pause_hist[j], j);
+	}
+	/*
+	 * ratelimit_pages at boot. 3.1 (lines 949-956): vm_total_pages / (16 *
+	 * 32) = 5895 * 256 / 512 = 2947, capped at 4 MiB = 1024 pages. 3.2
+	 * (lines 1366-1374): dirty_thresh / (16 * 32): 100M: 25600 / 512 = 50;
+	 * 800M: 204800 / 512 = 400; 20% of (5895 - 256) MiB of dirtyable
+	 * memory, (1443584 + 1) * 20 / 100 = 288717: 563.
+	 */
+	{
+		long want = bw_reads == 1 ? 1024 : strstr(sc->name, "thresh=100M") ? 50 :
+			    strstr(sc->name, "thresh=800M") ? 400 : 563;
+
+		CHECK_MSG(a.ratelimit_pages == want, "%s %s: ratelimit_pages %ld (want %ld)",
+			  sc->name, name, a.ratelimit_pages, want);
+	}
 	/*
 	 * 100M over 10 disks: a bdi_thresh near 2560 pages against 2 *
 	 * bdi_stat_error = 2 * 16 * 40 = 1280: some throttled passes fall

@@ -364,15 +364,21 @@ if mmscale and os.access(mmscale, os.X_OK):
         check(p.returncode == 0, f"a throttle/ run: exit {p.returncode}\n{p.stderr}")
         p = script("compare", out, "--metric", "nr_written")
         case = "throttle/JBOD-10HDD-thresh=100M/xfs-2dd-1M-16p-5895M-100M"
+        check(p.returncode == 0 and f"{case}/reserve-v11 vs vanilla-3.1" in p.stdout and
+              f"{case}/3.2 vs vanilla-3.1" in p.stdout, f"compare --metric nr_written:\n{p.stdout}")
+        p = script("compare", out, "--metric", "nr_written", "--baseline", "reserve-v11")
         check(p.returncode == 0 and f"{case}/freerun vs reserve-v11" in p.stdout and
-              f"{case}/3.2 vs reserve-v11" in p.stdout, f"compare --metric nr_written:\n{p.stdout}")
+              f"{case}/vanilla-3.1 vs reserve-v11" in p.stdout and
+              "vs vanilla-3.1" not in p.stdout,
+              f"compare --baseline reserve-v11 (seed 004's first table):\n{p.stdout}")
         p = script("compare", out)
         check(p.returncode == 0 and "nothing to compare" in p.stdout and "throttle/" not in p.stdout,
               f"compare's time table leaves throttle/ out: exit {p.returncode}\n{p.stdout}")
         p = script("plot", "--throttle-trace", trace, "--out", os.path.join(tmp, "plots"))
         pngs = sorted(f for f in os.listdir(os.path.join(tmp, "plots")) if f.endswith(".png")) \
             if p.returncode == 0 else []
-        check(len(pngs) == 4 and sum(f.startswith("throttle-lines-") for f in pngs) == 1,
+        # Four variants' traces; the control lines of the three IO-less ones, in one picture.
+        check(len(pngs) == 5 and sum(f.startswith("throttle-lines-") for f in pngs) == 1,
               f"plot --throttle-trace: exit {p.returncode}, {pngs}\n{p.stderr}")
         p = script("plot", "--throttle-trace", os.path.join(tmp, "no-such"))
         check(p.returncode == 2, f"plot --throttle-trace of no folder: exit {p.returncode}")

@@ -64,6 +64,8 @@ struct throttle_result {
 	uint64_t bdp_passes;		/* times through balance_dirty_pages' loop */
 	uint64_t bdp_throttled_passes;	/* ... of them over the freerun ceiling */
 	uint64_t bw_samples;		/* __bdi_update_bandwidth past its 200ms gate */
+	uint64_t pause_hist[HZ / 5 + 1];	/* pauses by their jiffies (MAX_PAUSE at most) */
+	long ratelimit_pages;		/* as the variant's writeback_set_ratelimit set it */
 	uint64_t global_reads;		/* global_page_state and its callees */
 	uint64_t bdi_reads;		/* bdi_stat, percpu_counter_read of a bdi item */
 	uint64_t bdi_sum_slots;		/* per-CPU slots bdi_stat_sum walks */
@@ -112,6 +114,17 @@ enum throttle_stat_item {
 struct throttle_task {
 	int nr_dirtied;			/* task_struct's, ints in 3.2 */
 	int nr_dirtied_pause;
+	struct prop_local_exact dirties;	/* 3.1: vm_dirties (task_dirty_inc) */
+	/* 3.1's balance_dirty_pages' locals, kept across its sleeps */
+	struct {
+		unsigned long write_chunk, pages_written, pause;
+		unsigned long nr_reclaimable, nr_dirty, bdi_nr_reclaimable, bdi_dirty;
+		unsigned long background_thresh, dirty_thresh, bdi_thresh, task_bdi_thresh;
+		bool dirty_exceeded, clear_dirty_exceeded;
+		unsigned long start_time;
+		int stage;		/* where it sleeps: in writeback, or its pause */
+		long wb_left, wb_done;	/* writeback_inodes_wb's pages left, written */
+	} bdp31;
 	/* balance_dirty_pages' locals, kept across its sleep */
 	struct {
 		unsigned long pages_dirtied;
@@ -160,6 +173,22 @@ void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *
 void throttle_count_bdp_call(void);
 void throttle_count_bdp_pass(bool past_freerun);
 void throttle_count_bw_sample(void);
+
+/* Returned by a variant's entry points: wait for a request of this disk to complete. */
+#define THROTTLE_WAIT_QUEUE	(-2L)
+/*
+ * 3.1's writeback from the dirtier (fs-writeback.c's writeback_inodes_wb,
+ * not in ../shared/kernel: the world's flusher path, see throttle_world.c):
+ * submit up to nr_pages dirty pages of the bdi's files; returns how many;
+ * *blocked when the request queue filled first (the caller waits, then
+ * goes on with the rest).
+ */
+long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, bool *blocked);
+/* 3.1's task_dirty_inc and task_dirties_fraction on vm_dirties, exact. */
+void task_dirty_inc(struct throttle_task *tsk);
+void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *denominator);
+/* vm_total_pages: the scenario's memory. */
+unsigned long throttle_total_pages(void);
 
 /* 3.2's functions on the world's counts (counters/page-writeback-3.2.c). */
 unsigned long determine_dirtyable_memory(void);

@@ -42,6 +42,8 @@
 #define global_dirty_limits		global_dirty_limits_3_2
 #define bdi_dirty_limit			bdi_dirty_limit_3_2
 #define writeback_set_ratelimit		writeback_set_ratelimit_3_2
+#define task_dirty_inc			task_dirty_inc_3_1
+#define task_dirties_fraction		task_dirties_fraction_3_1
 #define bdi_writeout_fraction		bdi_writeout_fraction_3_2
 #define global_page_state		global_page_state_3_2
 #define global_reclaimable_pages	global_reclaimable_pages_3_2
@@ -144,6 +146,10 @@ struct iol_variant_ops {
 	long (*balance_dirty_pages_ratelimited_nr)(struct address_space *mapping,
 						   unsigned long nr_pages_dirtied);
 	long (*balance_dirty_pages_resume)(struct address_space *mapping);
+	/* Its kernel's writeback_set_ratelimit (3.1's differs), at boot. */
+	void (*writeback_set_ratelimit)(void);
+	/* 3.1: account_page_dirtied calls task_dirty_inc (3.2's does not). */
+	bool counts_task_dirties;
 };
 
 #endif /* MMSCALE_MM_WRITEBACK_3_2_H */
