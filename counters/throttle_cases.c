@@ -132,7 +132,7 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 	const struct iol_variant *v = container_of(run->v, struct iol_variant, v);
 	struct throttle_params params;
 	struct throttle_result res;
-	struct throttle_trace tr = { NULL };
+	struct throttle_trace tr = { .f = NULL };
 	struct timespec t0, t1;
 	char err[1536] = "";
 	int rc;

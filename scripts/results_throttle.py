@@ -221,7 +221,8 @@ def section(tmp):
         "",
         "What runs: Linux 3.1's and 3.2's `balance_dirty_pages`, its ratelimiting, limits, bandwidth and "
         "ratelimit estimation and position ratio, ported line by line "
-        "(counters/iol_balance.h, iol_control.h, page-writeback-3.2.c), deciding every pause of "
+        "(counters/iol_balance.h, iol_control.h, page-writeback-3.2.c, iol_vanilla_3_1.c), "
+        "deciding every pause of "
         "every dd task; the variants differ where their sources do (counters/iol_*.c): "
         "`reserve-v11` is the thread's \"bdi-reserve\" (v11 10/18, x_intercept = min(write_bw, "
         "freerun), no floor for an inactive bdi), `freerun` its \"bdi-freerun\" (the reserve "
@@ -323,8 +324,10 @@ def section(tmp):
         "group costs a short seek (1 ms) and half a turn (4.2 ms); requests of up to 512 KiB "
         "(max_sectors_kb), 128 of them queued (nr_requests), served in C-LOOK order; the "
         "flusher writes each inode up to 3.2's background chunk (half a second of the "
-        "estimated bandwidth, at most global_dirty_limit / 8, in 4 MiB steps) and blocks on "
-        "a full queue; a dd copies a page in 1 us; 256 MiB of the 5895 MiB are neither free "
+        "estimated bandwidth, at most global_dirty_limit / 8, in 4 MiB steps) and, at 128 "
+        "queued requests, waits for one in a FIFO with 3.1's dirtiers (each completion wakes "
+        "the first, which may then take up to 32 more: the block layer's batching); a dd "
+        "copies a page in 1 us; 256 MiB of the 5895 MiB are neither free "
         "nor page cache. \"Ndd\" is N dd per disk (the 1dd cases wrote as much as the 10dd "
         "ones in the thread, which one dd on one of ten disks could not).",
         "",
