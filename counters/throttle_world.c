@@ -540,6 +540,24 @@ static int submit(struct tw_disk *d, int file, unsigned long pages)
 	return 0;
 }
 
+/*
+ * The next of the disk's files with dirty pages, round robin from
+ * next_file (the inodes' b_io order, shared by the flusher and 3.1's
+ * dirtiers), which moves past it; -1 if none has any.
+ */
+static int next_dirty_file(struct tw_disk *d)
+{
+	for (int i = 0; i < d->nr_files; i++) {
+		int file = d->first_file + (d->next_file + i) % d->nr_files;
+
+		if (tw->files[file].dirty > 0) {
+			d->next_file = (d->next_file + i + 1) % d->nr_files;
+			return file;
+		}
+	}
+	return -1;
+}
+
 static int flusher_run(struct tw_disk *d)
 {
 	for (;;) {
@@ -555,20 +573,11 @@ static int flusher_run(struct tw_disk *d)
 			return wait_for_request(d, FLUSHER_WAITER);
 		}
 		if (!d->chunk_left) {
-			int i;
-
-			for (i = 0; i < d->nr_files; i++) {
-				int file = d->first_file + (d->next_file + i) % d->nr_files;
-
-				if (tw->files[file].dirty > 0)
-					break;
-			}
-			if (i == d->nr_files) {
+			d->cur_file = next_dirty_file(d);
+			if (d->cur_file < 0) {
 				d->flusher_active = false;
 				return 0;
 			}
-			d->cur_file = d->first_file + (d->next_file + i) % d->nr_files;
-			d->next_file = (d->next_file + i + 1) % d->nr_files;
 			d->chunk_left = writeback_chunk_size(&d->bdi, (unsigned long)LONG_MAX);
 		}
 		f = &tw->files[d->cur_file];
@@ -602,16 +611,11 @@ long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, b
 
 	*blocked = false;
 	while (done < nr_pages) {
-		int i, file;
+		int file = next_dirty_file(d);
 		unsigned long chunk;
 
-		for (i = 0; i < d->nr_files; i++)
-			if (tw->files[d->first_file + (d->next_file + i) % d->nr_files].dirty > 0)
-				break;
-		if (i == d->nr_files)
+		if (file < 0)
 			break;	/* nothing dirty left on this bdi */
-		file = d->first_file + (d->next_file + i) % d->nr_files;
-		d->next_file = (d->next_file + i + 1) % d->nr_files;
 		chunk = writeback_chunk_size(bdi, (unsigned long)(nr_pages - done));
 		while (chunk && tw->files[file].dirty > 0) {
 			unsigned long k = min(tw->p->request_pages, chunk);
