@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The balance_dirty_pages variants (bdp/ and dirty/): one file each
+ * The 2.6.31 balance_dirty_pages variants (bdp/ and dirty/): one file each
  * (counters/bdp_*.c, defining its balance_dirty_pages under the symbol of
  * its row), one row each below, oldest first: the first row is the
- * baseline of every comparison table.
+ * baseline of every comparison table. bdp/ also runs 3.1's and the IO-less
+ * kernels' call, each row of counters/iol_variant_list.h after these.
  *
  * A row: the symbol its file defines, its name, a one-line summary, the
  * kernel version or posting it mirrors, and its claim for one unthrottled
- * call (nothing near a limit): global_page_state calls and bdi_stat reads.
- * Every bdp/ run checks its claim, and tests/test_claims.c checks every
- * row.
+ * call (nothing near a limit): global_page_state calls and bdi_stat reads,
+ * and whether the call first tests its bdi_thresh (get_dirty_limits_v2's)
+ * against 2 * bdi_stat_error: where that is larger (many CPUs, little
+ * memory: 1024 CPUs and the default 3G), it sums both bdi items over every
+ * online CPU instead of reading them. Every bdp/ run checks its claim, and
+ * tests/test_claims.c checks every row.
  *
  * The same list declares each symbol (below), so a variant's file, which
  * includes this header, is checked against the type its row uses.
@@ -30,46 +34,52 @@
 	X(bdp_example, "example",					\
 	  "the README walkthrough: the v2 limits, then no throttling at all", \
 	  "test-only build (MMSCALE_EXAMPLE_VARIANT)",			\
-	  5, 0)
+	  5, 0, 0)
 #else
 #define BDP_EXAMPLE_ROW(X)
 #endif
 
 /*	  symbol,		name,		summary,
  *	  source,
- *	  global_page_state calls, bdi_stat reads per unthrottled call */
+ *	  global_page_state calls, bdi_stat reads per unthrottled call,
+ *	  sums under the error (1) or never in this call (0) */
 #define BDP_VARIANTS(X)							\
 	X(bdp_2_6_31_rc8, "2.6.31-rc8",					\
 	  "baseline: clip_bdi_dirty_limit, globals re-read after the loop", \
 	  "Linux 2.6.31-rc8 mm/page-writeback.c",			\
-	  14, 4)							\
+	  14, 4, 0)							\
 	X(bdp_reorder_v1, "reorder-v1",					\
 	  "dirty_exceeded cleared only on the first exit (reconstructed)", \
 	  "seed 001, RFC 2009-07-24",					\
-	  14, 4)							\
+	  14, 4, 0)							\
 	X(bdp_cached_locals_v2, "cached-locals-v2",			\
 	  "no clip_bdi_dirty_limit, one limit test, locals reused",	\
 	  "seed 000, RFC v2 2009-09-04, never merged as posted",	\
-	  9, 2)								\
+	  9, 2, 1)								\
 	X(bdp_cached_locals_v2_wu, "cached-locals-v2+wu",		\
 	  "v2 with Wu Fengguang's pages_written simplification",	\
 	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)", \
-	  9, 2)								\
+	  9, 2, 1)								\
 	BDP_EXAMPLE_ROW(X)
 
 #define X(symbol, ...) void symbol(struct address_space *mapping);
 BDP_VARIANTS(X)
 #undef X
 
+struct iol_machine_ops;
+
 struct bdp_variant {
 	struct mmscale_variant v;
+	/* 2.6.31's (this list), or 3.1's and the IO-less kernels' (counters/iol_bdp.h) */
 	balance_dirty_pages_fn balance_dirty_pages;
+	const struct iol_machine_ops *iol;
 	/* The claim for one unthrottled call (see above). */
 	unsigned int global_reads;
 	unsigned int bdi_reads;
+	bool sums_under_error;
 };
 
-/* Every row, in order (counters/cases.c), for the cases and the tests. */
+/* Every row of this list, in order (counters/cases.c): dirty/'s, and the tests'. */
 extern const struct bdp_variant bdp_variants[];
 extern const size_t bdp_nr_variants;
 

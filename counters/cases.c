@@ -4,8 +4,10 @@
  * cached locals (vmstat/global_read), what updates cost and how often they
  * fold (vmstat/mod), approximate vs exact percpu_counter reads
  * (percpu/read_vs_sum), one unthrottled balance_dirty_pages call per
- * variant (bdp/), and writers dirtying a file through each variant with a
- * flusher completing writeback (dirty/).
+ * variant (bdp/: 2.6.31's, and 3.1's and the IO-less kernels' on the
+ * machine, counters/iol_bdp.h), one throttled pass of the latter
+ * (bdp_throttled/), and writers dirtying a file through each 2.6.31 variant
+ * with a flusher completing writeback (dirty/).
  *
  * Every run builds a fresh emulated memory (mm_machine_setup) and, at its
  * end, folds every CPU's deltas and checks the accounting.
@@ -23,6 +25,7 @@
 #include "mmscale/params.h"
 
 #include "bdp_variants.h"
+#include "iol_bdp.h"
 
 struct counters_run {
 	struct writeback_world *world;
@@ -30,6 +33,8 @@ struct counters_run {
 	struct mmscale_partner writer;
 	_Atomic bool stop;
 	int nr_threads;
+	bool iol;		/* the IO-less kernels' state (iol_bdp_setup) */
+	unsigned long bdi_thresh_v2;	/* bdp/: get_dirty_limits_v2's, at setup */
 };
 
 static int counters_setup_common(struct mmscale_run *run, char *err, size_t errlen)
@@ -67,6 +72,8 @@ static int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		refresh_cpu_vm_stats((int)cpu);
 	if (cr->world && writeback_world_check(cr->world, err, errlen) != 0)
+		status = -1;
+	if (cr->iol && iol_bdp_teardown(err, errlen) != 0)
 		status = -1;
 	writeback_world_destroy(cr->world);
 	if (cr->fbc.counters)
@@ -295,18 +302,43 @@ static bool percpu_claim(const struct mmscale_run *run, struct mmscale_claim *ou
 	return true;
 }
 
-/* bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no flusher busy. */
-static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+/*
+ * bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no
+ * flusher busy. A 2.6.31 row calls its variant on the writeback world of
+ * counters/page-writeback.c; an IO-less row (and 3.1's) its kernel's call
+ * on counters/iol_machine.c's state.
+ */
+static int bdp_setup_state(struct mmscale_run *run, int nr_threads, enum iol_bdp_state state,
+			   char *err, size_t errlen)
 {
+	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
 	struct counters_run *cr;
 
 	if (plain_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
+	if (row->iol) {
+		if (iol_bdp_setup(state, err, errlen) != 0)
+			return counters_setup_failed(run);
+		cr->iol = true;
+		return 0;
+	}
 	cr->world = writeback_world_create(nr_threads, 0, -1, err, errlen);
 	if (!cr->world)
 		return counters_setup_failed(run);
+	if (row->sums_under_error) {
+		unsigned long background_thresh, dirty_thresh;
+
+		/* What every thread's call will compute: the state does not change. */
+		get_dirty_limits_v2(&background_thresh, &dirty_thresh, &cr->bdi_thresh_v2,
+				    &cr->world->bdi);
+	}
 	return 0;
+}
+
+static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	return bdp_setup_state(run, nr_threads, IOL_BDP_UNTHROTTLED, err, errlen);
 }
 
 static struct address_space *my_mapping(struct mmscale_run *run)
@@ -321,27 +353,119 @@ static struct address_space *my_mapping(struct mmscale_run *run)
 
 static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	struct address_space *mapping = my_mapping(run);
+	const struct iol_machine_ops *iol = container_of(run->v, struct bdp_variant, v)->iol;
+	struct address_space *mapping;
 
+	if (iol) {
+		iol_bdp_enter();
+		while (mmscale_keep_running(st))
+			iol_bdp_call(iol);
+		return;
+	}
+	mapping = my_mapping(run);
 	while (mmscale_keep_running(st))
 		mapping->balance_dirty_pages(mapping);
 }
 
 static void bdp_one_op(struct mmscale_run *run)
 {
-	struct address_space *mapping = my_mapping(run);
+	const struct iol_machine_ops *iol = container_of(run->v, struct bdp_variant, v)->iol;
+	struct address_space *mapping;
 
+	if (iol) {
+		iol_bdp_enter();
+		iol_bdp_call(iol);
+		return;
+	}
+	mapping = my_mapping(run);
 	mapping->balance_dirty_pages(mapping);
+}
+
+/*
+ * bdi_stat_error of 2.6.31 and 3.2: nr_cpu_ids * BDI_STAT_BATCH, each
+ * 8 * (1 + ilog2(nr_cpu_ids)). Under twice that, a threshold is summed
+ * against: both bdi items over every online CPU, under each counter's lock,
+ * instead of two reads.
+ */
+static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool sums,
+			    unsigned long thresh)
+{
+	unsigned long stat_error = nr_cpu_ids * (8 * (1 + (unsigned long)ilog2(nr_cpu_ids)));
+
+	sums = sums && thresh < 2 * stat_error;
+	out->which |= MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |
+		      MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |
+		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES);
+	out->v[MMSCALE_BDI_READS] = sums ? reads - 2 : reads;
+	out->v[MMSCALE_PERCPU_SUM_SLOTS] = sums ? 2 * (u64)num_online_cpus() : 0;
+	out->v[MMSCALE_LOCK_ACQUIRES] = sums ? 2 : 0;
 }
 
 /* The row's claim for one unthrottled call, on every thread. */
 static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
 	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+	const struct counters_run *cr = run->data;
 
-	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_READS);
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
 	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
-	out->v[MMSCALE_BDI_READS] = row->bdi_reads;
+	claim_bdi_reads(out, row->bdi_reads, row->sums_under_error, cr->bdi_thresh_v2);
+	return true;
+}
+
+/*
+ * bdp_throttled/: one throttled pass of 3.1's and the IO-less kernels'
+ * balance_dirty_pages, up to the sleep it would take (counters/iol_bdp.h).
+ */
+struct bdp_throttled_variant {
+	struct mmscale_variant v;
+	const struct iol_machine_ops *iol;
+	/* The claim: global_page_state calls and bdi_stat reads ... */
+	unsigned int global_reads;
+	unsigned int bdi_reads;
+	/* ... where this threshold is at least 2 * bdi_stat_error; else sums. */
+	unsigned long stat_thresh;
+};
+
+static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	struct counters_run *cr;
+
+	(void)nr_threads;
+	if (plain_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	cr = run->data;
+	if (iol_bdp_setup(IOL_BDP_THROTTLED, err, errlen) != 0)
+		return counters_setup_failed(run);
+	cr->iol = true;
+	return 0;
+}
+
+static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	const struct iol_machine_ops *iol =
+		container_of(run->v, struct bdp_throttled_variant, v)->iol;
+
+	iol_bdp_enter();
+	while (mmscale_keep_running(st))
+		iol_bdp_call(iol);
+}
+
+static void bdp_throttled_one_op(struct mmscale_run *run)
+{
+	iol_bdp_enter();
+	iol_bdp_call(container_of(run->v, struct bdp_throttled_variant, v)->iol);
+}
+
+/* The row's claim for one throttled pass, its threshold the row's constant. */
+static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct bdp_throttled_variant *row =
+		container_of(run->v, struct bdp_throttled_variant, v);
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
+	claim_bdi_reads(out, row->bdi_reads, true, row->stat_thresh);
 	return true;
 }
 
@@ -454,12 +578,30 @@ static const struct percpu_read_variant percpu_variants[] = {
 	  percpu_sum, 0, 1, 1 },
 };
 
-/* The balance_dirty_pages variants: one row each in bdp_variants.h. */
-#define BDP_ROW(symbol, name, summary, source, global, bdi)		\
-	{ { name, summary, source }, symbol, global, bdi },
+/*
+ * The balance_dirty_pages variants: one row each in bdp_variants.h (dirty/
+ * runs those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
+ * iol_variant_list.h, and bdp_throttled/'s.
+ */
+#define BDP_ROW(symbol, name, summary, source, global, bdi, sums)	\
+	{ { name, summary, source }, symbol, NULL, global, bdi, sums },
+#define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
+	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), global, bdi, false },
+#define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
+			  unthrottled_bdi, global, bdi, stat_thresh)		\
+	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), global, bdi, stat_thresh },
 const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
-#undef BDP_ROW
 const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
+static const struct bdp_variant bdp_call_variants[] = {
+	BDP_VARIANTS(BDP_ROW)
+	IOL_VARIANTS(BDP_IOL_ROW)
+};
+static const struct bdp_throttled_variant bdp_throttled_variants[] = {
+	IOL_VARIANTS(BDP_THROTTLED_ROW)
+};
+#undef BDP_ROW
+#undef BDP_IOL_ROW
+#undef BDP_THROTTLED_ROW
 
 /* The tables of each family's variants (scripts/quick_tables.py), in order. */
 #define METRIC_TIME		{ "time", "ns per operation (lower is better)", false }
@@ -473,6 +615,10 @@ static const struct mmscale_metric mod_metrics[] = {
 };
 static const struct mmscale_metric bdp_metrics[] = {
 	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+};
+static const struct mmscale_metric bdp_throttled_metrics[] = {
+	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+	{ "percpu_sum_slots", "per-CPU slots bdi_stat_sum walked per call (exact)", true },
 };
 static const struct mmscale_metric dirty_metrics[] = {
 	{ "MiB_per_s", "MiB/s (higher is better)", false },
@@ -548,8 +694,22 @@ static const struct mmscale_case counter_cases[] = {
 		.teardown = counters_teardown,
 		.claim = bdp_claim,
 		.one_op = bdp_one_op,
-		MMSCALE_VARIANT_ROWS(bdp_variants),
+		MMSCALE_VARIANT_ROWS(bdp_call_variants),
 		MMSCALE_METRICS(bdp_metrics),
+	},
+	{
+		.name = "bdp_throttled",
+		.summary = "one throttled pass of 3.1's and the IO-less balance_dirty_pages(), "
+			   "up to its sleep",
+		.body = bdp_throttled_body,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = COUNTS_BDP,
+		.setup = bdp_throttled_setup,
+		.teardown = counters_teardown,
+		.claim = bdp_throttled_claim,
+		.one_op = bdp_throttled_one_op,
+		MMSCALE_VARIANT_ROWS(bdp_throttled_variants),
+		MMSCALE_METRICS(bdp_throttled_metrics),
 	},
 	{
 		.name = "dirty",

@@ -51,4 +51,4 @@ static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr
 
 #include "iol_balance.h"
 
-const struct iol_variant_ops iol_ops_3_2 = IOL_VARIANT_OPS;
+const struct iol_variant_ops IOL_OPS(iol_ops_3_2) = IOL_VARIANT_OPS;

@@ -26,7 +26,7 @@
 #define MMSCALE_IOL_BALANCE_H
 
 #include "iol_control.h"
-#include "mmscale/mm/throttle.h"
+#include "iol_env.h"
 
 static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
 				  unsigned long bdi_dirty, bool dirty_exceeded);
@@ -286,6 +286,7 @@ static long balance_dirty_pages_ratelimited_nr(struct address_space *mapping,
 	.bdi_position_ratio = bdi_position_ratio,			\
 	.bdi_update_dirty_ratelimit = bdi_update_dirty_ratelimit,	\
 	.bdi_below_own_freerun = bdi_below_own_freerun,			\
+	.balance_dirty_pages = balance_dirty_pages,			\
 	.balance_dirty_pages_ratelimited_nr = balance_dirty_pages_ratelimited_nr, \
 	.balance_dirty_pages_resume = balance_dirty_pages_resume,	\
 	.writeback_set_ratelimit = writeback_set_ratelimit,		\

@@ -24,7 +24,7 @@
  * loop's locals live in current->bdp31 meanwhile.
  */
 #include "iol_variants.h"
-#include "mmscale/mm/throttle.h"
+#include "iol_env.h"
 
 enum { BDP31_LOOP, BDP31_IN_WRITEBACK, BDP31_IN_PAUSE };
 
@@ -297,10 +297,11 @@ static bool no_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
 	return false;
 }
 
-const struct iol_variant_ops iol_ops_vanilla_3_1 = {
+const struct iol_variant_ops IOL_OPS(iol_ops_vanilla_3_1) = {
 	.bdi_position_ratio = NULL,		/* 3.1 has no position control */
 	.bdi_update_dirty_ratelimit = NULL,
 	.bdi_below_own_freerun = no_own_freerun,
+	.balance_dirty_pages = balance_dirty_pages,
 	.balance_dirty_pages_ratelimited_nr = balance_dirty_pages_ratelimited_nr,
 	.balance_dirty_pages_resume = balance_dirty_pages_resume,
 	.writeback_set_ratelimit = writeback_set_ratelimit_3_1,

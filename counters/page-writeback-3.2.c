@@ -10,7 +10,7 @@
  * counters/iol_balance.h. The counts they read are the virtual-time world's
  * (include/mmscale/mm/throttle.h).
  */
-#include "mmscale/mm/throttle.h"
+#include "iol_env.h"
 
 /* The sysctls, with 3.2's defaults (lines 62-85); a scenario sets them. */
 int dirty_background_ratio = 10;

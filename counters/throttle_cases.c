@@ -27,7 +27,7 @@ struct iol_variant {
 };
 
 static const struct iol_variant iol_variants[] = {
-#define X(symbol, name, summary, source) { { name, summary, source }, &symbol },
+#define X(symbol, name, summary, source, ...) { { name, summary, source }, &symbol },
 	IOL_VARIANTS(X)
 #undef X
 };

@@ -8,6 +8,14 @@
  * machine-wide or the calling CPU's own, as the case publishes them -
  * against what its row claims; then the case's teardown and its checks.
  *
+ * Then the same on a 1024-CPU, 128-node stand-in for every case that runs
+ * alone on a machine whose every CPU is online (no partner CPUs), where
+ * what a call walks per CPU shows: percpu_counter sums, and the bdp rows
+ * that sum the bdi items when the threshold is under 2 * bdi_stat_error;
+ * and on either side of where that starts for a 100 MiB threshold (201
+ * CPUs) and 3.1's task limit 1/8 below it (176 CPUs), so that a claim and
+ * the code can only agree there if both compute the thresholds exactly.
+ *
  * Nothing here names a variant: a row added to a family's table is checked
  * by this test without an edit (the README's walkthrough; scripts/test
  * builds one such row in its sanitizer tree).
@@ -24,12 +32,15 @@
 #include "mmscale/kernel/processor.h"
 #include "mmscale/params.h"
 
-#define CPUS	4
+#define CPUS		4
+#define MANY_CPUS	1024
+/* 2 * bdi_stat_error passes 22400 pages at 176 CPUs and 25600 at 201. */
+static const int threshold_edges[] = { 175, 176, 200, 201 };
 
 static int claims_checked;
 
 static void check_one(const struct mmscale_case *c, const struct mmscale_variant *v,
-		      const int64_t *args)
+		      const int64_t *args, int cpus)
 {
 	struct mmscale_run run = { .c = c, .v = v, .nr_threads = 1 };
 	struct mmscale_counts before, after;
@@ -40,7 +51,7 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 	if (args)
 		memcpy(run.args, args, sizeof(run.args));
 	/* The CPUs the harness would put online for this run. */
-	mmscale_run_prepare(&run, CPUS);
+	mmscale_run_prepare(&run, cpus);
 	mmscale_set_online_cpus((unsigned int)run.nr_online);
 	len = snprintf(name, sizeof(name), "%s/%s", c->name, v->name);
 	for (int a = 0; args && a < c->nr_args && len < (int)sizeof(name); a++)
@@ -84,21 +95,16 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 	mmscale_set_online_cpus(nr_cpu_ids);
 }
 
-int main(void)
+/* Every row of every case with a claim that `wanted` takes, on this machine of `cpus`. */
+static void check_all(int cpus, bool (*wanted)(const struct mmscale_case *c))
 {
-	struct test_machine m;
-
-	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
-		return 1;
-	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
-	printf("each row's claim for one operation, on %d CPUs over 2 nodes:\n", CPUS);
 	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
 		const struct mmscale_case_table *tab = mmscale_case_tables[t];
 
 		for (size_t i = 0; i < tab->nr_cases; i++) {
 			const struct mmscale_case *c = &tab->cases[i];
 
-			if (!c->claim)
+			if (!c->claim || !wanted(c))
 				continue;
 			/* A claim must be checkable: a case with a claim has one_op. */
 			CHECK(c->one_op != NULL);
@@ -108,18 +114,63 @@ int main(void)
 				const struct mmscale_variant *var = mmscale_case_variant(c, v);
 
 				if (!c->args) {
-					check_one(c, var, NULL);
+					check_one(c, var, NULL, cpus);
 					continue;
 				}
 				for (size_t r = 0; r < c->nr_args_rows; r++)
-					if (c->cpus != MMSCALE_CPUS_ARG0_ONLINE || c->args[r][0] <= CPUS)
-						check_one(c, var, c->args[r]);
+					if (c->cpus != MMSCALE_CPUS_ARG0_ONLINE || c->args[r][0] <= cpus)
+						check_one(c, var, c->args[r], cpus);
 			}
 		}
 	}
+}
+
+static bool every_case(const struct mmscale_case *c)
+{
+	(void)c;
+	return true;
+}
+
+/* Alone on the machine, every CPU online: nothing answers it, so 1024 CPUs cost nothing. */
+static bool runs_alone_all_online(const struct mmscale_case *c)
+{
+	return c->cpus == MMSCALE_CPUS_THREADS && c->partner_cpus == 0;
+}
+
+int main(void)
+{
+	struct test_machine m;
+	int on_few;
+
+	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
+		return 1;
+	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
+	printf("each row's claim for one operation, on %d CPUs over 2 nodes:\n", CPUS);
+	check_all(CPUS, every_case);
 	/* Not vacuous: the families with claims have rows. */
 	CHECK(claims_checked >= 20);
-	printf("%d claims checked\n", claims_checked);
 	test_machine_down(&m);
+
+	on_few = claims_checked;
+	if (test_machine_up(&m, "synthetic:node:128 core:8 pu:1") != 0)
+		return 1;
+	printf("on %d CPUs over 128 nodes, the cases that run alone with every CPU online:\n",
+	       MANY_CPUS);
+	check_all(MANY_CPUS, runs_alone_all_online);
+	CHECK(claims_checked - on_few >= 10);
+	test_machine_down(&m);
+
+	for (size_t i = 0; i < ARRAY_SIZE(threshold_edges); i++) {
+		int cpus = threshold_edges[i];
+		char spec[64];
+
+		snprintf(spec, sizeof(spec), "synthetic:node:1 core:%d pu:1", cpus);
+		if (test_machine_up(&m, spec) != 0)
+			return 1;
+		printf("on %d CPUs, the same:\n", cpus);
+		check_all(cpus, runs_alone_all_online);
+		test_machine_down(&m);
+	}
+	printf("%d claims checked\n", claims_checked);
 	return check_report("test_claims");
 }

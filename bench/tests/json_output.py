@@ -91,12 +91,12 @@ for b in d["benchmarks"]:
     check("not for timing" in b.get("label", ""), f"{b['name']} label {b.get('label')!r}")
     check(b.get("lock_acquires") == 1.0, f"{b['name']} counts exact when oversubscribed")
 
-# The counters end to end: every row of the bdp family (as the results'
-# context lists them) runs and its claim held (each run checks the counts of
-# its row's claim and errors otherwise), and a dirty pass per variant whose
-# accounting checks out at teardown.
-rc, stdout, stderr = run("--benchmark_filter=^bdp/|^dirty/.*file_mib:400", "--threads=1",
-                         "--benchmark_min_time=0.01", "--papi-events=none",
+# The counters end to end: every row of the bdp and bdp_throttled families
+# (as the results' context lists them) runs and its claim held (each run
+# checks the counts of its row's claim and errors otherwise), and a dirty
+# pass per dirty/ variant whose accounting checks out at teardown.
+rc, stdout, stderr = run("--benchmark_filter=^bdp/|^bdp_throttled/|^dirty/.*file_mib:400",
+                         "--threads=1", "--benchmark_min_time=0.01", "--papi-events=none",
                          "--device-pages-per-ms=1000", "--benchmark_format=json")
 check(rc == 0, f"counters run exit {rc}: {stderr}")
 check("accounting check failed" not in stderr, f"dirty accounting: {stderr}")
@@ -105,15 +105,39 @@ by = {b["run_name"]: b for b in d["benchmarks"]}
 families = {f["name"]: f for f in json.loads(d["context"]["mmscale_families"])}
 check("global_reads" in families["bdp"]["counts"] and families["bdp"]["baseline"],
       "the context describes the bdp family")
-for variant in (v["name"] for v in families["bdp"]["variants"]):
-    b = by.get(f"bdp/{variant}/real_time/threads:1")
-    check(b is not None and "error_occurred" not in b and b.get("global_reads", 0) > 0,
-          f"bdp/{variant} ran and held its claim: {b and b.get('error_message')}")
+for family in ("bdp", "bdp_throttled"):
+    for variant in (v["name"] for v in families[family]["variants"]):
+        b = by.get(f"{family}/{variant}/real_time/threads:1")
+        check(b is not None and "error_occurred" not in b and b.get("global_reads", 0) > 0,
+              f"{family}/{variant} ran and held its claim: {b and b.get('error_message')}")
+# 3.1's and the IO-less kernels' rows in bdp/ are the bdp_throttled/ rows'.
+check({v["name"] for v in families["bdp_throttled"]["variants"]}
+      <= {v["name"] for v in families["bdp"]["variants"]},
+      "every bdp_throttled/ row has its unthrottled call in bdp/")
+for variant in (v["name"] for v in families["dirty"]["variants"]):
     dirty = [b for n, b in by.items() if n.startswith(f"dirty/{variant}/file_mib:400/")]
     check(len(dirty) == 1 and "error_occurred" not in dirty[0] and dirty[0].get("MiB_per_s", 0) > 0,
           f"dirty/{variant} ran a pass")
     # One pass of a 400 MiB file, one page per iteration.
     check(dirty and dirty[0]["iterations"] == 400 * 256, f"dirty/{variant} iterations")
+
+# The same on a 1024-CPU stand-in with the default 3G: 2 * bdi_stat_error
+# (2 * 1024 * 8 * 11 pages) is over the 100 MiB threshold of every
+# throttled pass and over v2's bdi_thresh, so those sum both bdi items over
+# the 1024 online CPUs; the others read them (each run checks its claim).
+rc, stdout, stderr = run("--topology=synthetic:node:128 core:8 pu:1",
+                         "--benchmark_filter=^bdp/|^bdp_throttled/", "--threads=1",
+                         "--benchmark_min_time=0.01", "--papi-events=none",
+                         "--benchmark_format=json")
+check(rc == 0, f"bdp on 1024 CPUs exit {rc}: {stderr}")
+d = json.loads(stdout) if rc == 0 else {"benchmarks": []}
+for b in d["benchmarks"]:
+    family, variant = b["run_name"].split("/")[:2]
+    sums = family == "bdp_throttled" or variant.startswith("cached-locals-v2")
+    check("error_occurred" not in b and b.get("percpu_sum_slots") == (2048 if sums else 0),
+          f"{b['run_name']} on 1024 CPUs: {b.get('percpu_sum_slots')} slots summed, "
+          f"{b.get('error_message', 'claim held')}")
+check(len(d["benchmarks"]) >= 12, "bdp/ and bdp_throttled/ ran on 1024 CPUs")
 
 # Drains end to end on a 4-CPU, 2-node stand-in (2 populated zones): every
 # row at 2 and 4 CPUs runs and holds its claim (zone locks, IPIs sent and

@@ -9,8 +9,13 @@
  *    leave bdi->dirty_exceeded set? Four states, each reaching a different
  *    exit, with dirty_exceeded set beforehand; the table of what is left is
  *    printed and checked.
+ * 3. 3.1's and the IO-less kernels' call on the machine (counters/iol_bdp.h):
+ *    in the unthrottled state every row leaves at once (-1); in the
+ *    throttled one each returns a pause within MAX_PAUSE (3.1: its first,
+ *    1 jiffy) and leaves the state as it found it (teardown's check).
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +27,7 @@
 #include "mmscale/notice.h"
 
 #include "../bdp_variants.h"
+#include "../iol_bdp.h"
 
 #define FILE_PAGES 200000L
 
@@ -226,6 +232,58 @@ static void test_dirty_exceeded_exits(void)
 	}
 }
 
+static const struct {
+	const char *name;
+	const struct iol_machine_ops *ops;
+} iol_rows[] = {
+#define X(symbol, name, ...) { name, &IOL_MACHINE_OPS(symbol) },
+	IOL_VARIANTS(X)
+#undef X
+};
+
+/*
+ * One call of ops in a fresh state on a fresh 3 GiB machine; LONG_MIN if
+ * the state could not be built or the call left it (named on stderr).
+ */
+static long call_in_state(const char *name, const struct iol_machine_ops *ops,
+			  enum iol_bdp_state state)
+{
+	char err[256] = "";
+	long ret;
+
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0 ||
+	    iol_bdp_setup(state, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", name, err);
+		return LONG_MIN;
+	}
+	iol_bdp_enter();
+	ret = iol_bdp_call(ops);
+	if (iol_bdp_teardown(err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", name, err);
+		ret = LONG_MIN;
+	}
+	mm_machine_teardown();
+	return ret;
+}
+
+static void test_iol_call_states(void)
+{
+	printf("3.1's and the IO-less kernels' call (pause in jiffies, -1: none):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(iol_rows); i++) {
+		long unthrottled = call_in_state(iol_rows[i].name, iol_rows[i].ops,
+						 IOL_BDP_UNTHROTTLED);
+		long throttled = call_in_state(iol_rows[i].name, iol_rows[i].ops,
+					       IOL_BDP_THROTTLED);
+
+		printf("  %-12s unthrottled %3ld  throttled %3ld\n", iol_rows[i].name,
+		       unthrottled, throttled);
+		CHECK_EQ_LL(unthrottled, -1);
+		CHECK(throttled >= 1 && throttled <= 200);
+		if (strcmp(iol_rows[i].name, "vanilla-3.1") == 0)
+			CHECK_EQ_LL(throttled, 1);
+	}
+}
+
 int main(void)
 {
 	struct test_machine m;
@@ -234,6 +292,7 @@ int main(void)
 		return 1;
 	test_unthrottled_counts();
 	test_dirty_exceeded_exits();
+	test_iol_call_states();
 	test_machine_down(&m);
 	return check_report("test_bdp");
 }

@@ -23,7 +23,7 @@ static const struct {
 	const struct iol_variant_ops *ops;
 	const char *name;
 } variants[] = {
-#define X(symbol, name, summary, source) { &symbol, name },
+#define X(symbol, name, summary, source, ...) { &symbol, name },
 	IOL_VARIANTS(X)
 #undef X
 };

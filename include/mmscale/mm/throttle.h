@@ -110,94 +110,22 @@ enum throttle_stat_item {
 	NR_THROTTLE_ITEMS
 };
 
-/* A dd task: task_struct's dirty fields and balance_dirty_pages' frame. */
-struct throttle_task {
-	int nr_dirtied;			/* task_struct's, ints in 3.2 */
-	int nr_dirtied_pause;
-	struct prop_local_exact dirties;	/* 3.1: vm_dirties (task_dirty_inc) */
-	/* 3.1's balance_dirty_pages' locals, kept across its sleeps */
-	struct {
-		unsigned long write_chunk, pages_written, pause;
-		unsigned long nr_reclaimable, nr_dirty, bdi_nr_reclaimable, bdi_dirty;
-		unsigned long background_thresh, dirty_thresh, bdi_thresh, task_bdi_thresh;
-		bool dirty_exceeded, clear_dirty_exceeded;
-		unsigned long start_time;
-		int stage;		/* where it sleeps: in writeback, or its pause */
-		long wb_left, wb_done;	/* writeback_inodes_wb's pages left, written */
-	} bdp31;
-	/* balance_dirty_pages' locals, kept across its sleep */
-	struct {
-		unsigned long pages_dirtied;
-		unsigned long nr_reclaimable, nr_dirty, bdi_dirty;
-		unsigned long background_thresh, dirty_thresh, bdi_thresh;
-		long pause, max_pause;
-		bool dirty_exceeded;
-		unsigned long task_ratelimit, dirty_ratelimit, pos_ratio;
-		unsigned long start_time;
-	} bdp;
-};
-
-struct address_space {
-	struct backing_dev_info *backing_dev_info;
-	int file;			/* the world's file of this mapping */
-};
-
-/* The world's sysctls and globals that 3.2's code reads. */
-extern int dirty_background_ratio;
-extern unsigned long dirty_background_bytes;
-extern int vm_dirty_ratio;
-extern unsigned long vm_dirty_bytes;
-extern long ratelimit_pages;
-
 /* The running world's view for the kernel code (valid inside throttle_run). */
 extern struct throttle_task *throttle_current;
 #define current throttle_current
 unsigned long throttle_jiffies(void);
 #define jiffies throttle_jiffies()
-/* include/linux/jiffies.h */
-#define time_before(a, b)	((long)((a) - (b)) < 0)
-#define time_is_after_eq_jiffies(a) ((long)(jiffies - (a)) <= 0)
 int throttle_this_cpu(void);
 int throttle_nr_cpus(void);
 int *throttle_bdp_ratelimits(void);	/* this CPU's bdp_ratelimits */
 unsigned long global_page_state(enum throttle_stat_item item);
-unsigned long global_reclaimable_pages(void);
 s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item);
 s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item);
 s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item);
 unsigned long bdi_stat_error(struct backing_dev_info *bdi);
-int writeback_in_progress(struct backing_dev_info *bdi);
-void bdi_start_background_writeback(struct backing_dev_info *bdi);
-void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator);
 /* The world's counts of balance_dirty_pages' calls, passes and bandwidth samples. */
 void throttle_count_bdp_call(void);
 void throttle_count_bdp_pass(bool past_freerun);
 void throttle_count_bw_sample(void);
-
-/* Returned by a variant's entry points: wait for a request of this disk to complete. */
-#define THROTTLE_WAIT_QUEUE	(-2L)
-/*
- * 3.1's writeback from the dirtier (fs-writeback.c's writeback_inodes_wb,
- * not in ../shared/kernel: the world's flusher path, see throttle_world.c):
- * submit up to nr_pages dirty pages of the bdi's files; returns how many;
- * *blocked when the request queue filled first (the caller waits, then
- * goes on with the rest).
- */
-long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, bool *blocked);
-/* 3.1's task_dirty_inc and task_dirties_fraction on vm_dirties, exact. */
-void task_dirty_inc(struct throttle_task *tsk);
-void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *denominator);
-/* vm_total_pages: the scenario's memory. */
-unsigned long throttle_total_pages(void);
-
-/* 3.2's functions on the world's counts (counters/page-writeback-3.2.c). */
-unsigned long determine_dirtyable_memory(void);
-void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
-unsigned long bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty);
-void writeback_set_ratelimit(void);
-/* Lines 724-742: global_dirty_limit follows thresh every 200ms. */
-void global_update_bandwidth(unsigned long thresh, unsigned long dirty, unsigned long now);
-/* A new world: global_dirty_limit and global_update_bandwidth's time at 0. */
-void writeback_3_2_reset(void);
 
 #endif /* MMSCALE_MM_THROTTLE_H */

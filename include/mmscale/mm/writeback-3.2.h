@@ -12,10 +12,15 @@
  * 32-bit divisor, and a negative long long shifts right arithmetically
  * (GCC, as the kernel's build).
  *
- * They run in the virtual-time world of include/mmscale/mm/throttle.h,
- * whose counts are exact: the types here carry 3.2's names (struct
- * backing_dev_info, enum bdi_stat_item) and so must not meet 2.6.31's
- * (backing-dev.h) in one file: a file includes one or the other.
+ * The same code runs in two environments, each a translation of what the
+ * kernel reads: the virtual-time world of include/mmscale/mm/throttle.h,
+ * whose counts are exact (throttle/), and, compiled a second time with
+ * MMSCALE_IOL_MACHINE, pinned threads on the emulated machine's per-CPU
+ * vmstat and percpu_counters (counters/iol_machine.h: the per-call bdp/ and
+ * bdp_throttled/ rows). counters/iol_env.h picks one. The types here carry
+ * 3.2's names (struct backing_dev_info, enum bdi_stat_item) and so must not
+ * meet 2.6.31's (backing-dev.h) in one file: a file includes one or the
+ * other.
  */
 #ifndef MMSCALE_MM_WRITEBACK_3_2_H
 #define MMSCALE_MM_WRITEBACK_3_2_H
@@ -27,31 +32,60 @@
 #include <stdbool.h>
 
 #include "../kernel/compiler.h"
+#include "../kernel/list.h"
+#ifdef MMSCALE_IOL_MACHINE
+#include "percpu_counter.h"
+#include "proportions.h"
+#endif
 
 /*
  * The code says 3.2's names; the linker sees them apart from 2.6.31's
- * (counters/page-writeback.c), which are the same.
+ * (counters/page-writeback.c), which are the same, and each environment's
+ * apart from the other's.
  */
-#define dirty_background_ratio		dirty_background_ratio_3_2
-#define dirty_background_bytes		dirty_background_bytes_3_2
-#define vm_dirty_ratio			vm_dirty_ratio_3_2
-#define vm_dirty_bytes			vm_dirty_bytes_3_2
-#define ratelimit_pages			ratelimit_pages_3_2
-#define global_dirty_limit		global_dirty_limit_3_2
-#define determine_dirtyable_memory	determine_dirtyable_memory_3_2
-#define global_dirty_limits		global_dirty_limits_3_2
-#define bdi_dirty_limit			bdi_dirty_limit_3_2
-#define writeback_set_ratelimit		writeback_set_ratelimit_3_2
-#define task_dirty_inc			task_dirty_inc_3_1
-#define task_dirties_fraction		task_dirties_fraction_3_1
-#define bdi_writeout_fraction		bdi_writeout_fraction_3_2
-#define global_page_state		global_page_state_3_2
-#define global_reclaimable_pages	global_reclaimable_pages_3_2
-#define bdi_stat			bdi_stat_3_2
-#define bdi_stat_sum			bdi_stat_sum_3_2
-#define bdi_stat_error			bdi_stat_error_3_2
-#define writeback_in_progress		writeback_in_progress_3_2
-#define bdi_start_background_writeback	bdi_start_background_writeback_3_2
+#ifdef MMSCALE_IOL_MACHINE
+#define IOL_SYMBOL(name)	name##_3_2_machine
+/* A variant's ops (counters/iol_*.c), as compiled for the machine. */
+#define IOL_OPS(symbol)		symbol##_on_machine
+#define iol_variant_ops		iol_machine_ops
+#else
+#define IOL_SYMBOL(name)	name##_3_2
+#define IOL_OPS(symbol)		symbol
+#endif
+#define dirty_background_ratio		IOL_SYMBOL(dirty_background_ratio)
+#define dirty_background_bytes		IOL_SYMBOL(dirty_background_bytes)
+#define vm_dirty_ratio			IOL_SYMBOL(vm_dirty_ratio)
+#define vm_dirty_bytes			IOL_SYMBOL(vm_dirty_bytes)
+#define ratelimit_pages			IOL_SYMBOL(ratelimit_pages)
+#define global_dirty_limit		IOL_SYMBOL(global_dirty_limit)
+#define determine_dirtyable_memory	IOL_SYMBOL(determine_dirtyable_memory)
+#define global_dirty_limits		IOL_SYMBOL(global_dirty_limits)
+#define bdi_dirty_limit			IOL_SYMBOL(bdi_dirty_limit)
+#define writeback_set_ratelimit		IOL_SYMBOL(writeback_set_ratelimit)
+#define dirty_freerun_ceiling		IOL_SYMBOL(dirty_freerun_ceiling)
+#define hard_dirty_limit		IOL_SYMBOL(hard_dirty_limit)
+#define update_dirty_limit		IOL_SYMBOL(update_dirty_limit)
+#define bdi_update_write_bandwidth	IOL_SYMBOL(bdi_update_write_bandwidth)
+#define dirty_poll_interval		IOL_SYMBOL(dirty_poll_interval)
+#define bdi_max_pause			IOL_SYMBOL(bdi_max_pause)
+#define global_update_bandwidth		IOL_SYMBOL(global_update_bandwidth)
+#define writeback_3_2_reset		IOL_SYMBOL(writeback_3_2_reset)
+/* What the environment provides as functions (below). */
+#define task_dirty_inc			IOL_SYMBOL(task_dirty_inc)
+#define task_dirties_fraction		IOL_SYMBOL(task_dirties_fraction)
+#define bdi_writeout_fraction		IOL_SYMBOL(bdi_writeout_fraction)
+#define global_reclaimable_pages	IOL_SYMBOL(global_reclaimable_pages)
+#define writeback_in_progress		IOL_SYMBOL(writeback_in_progress)
+#define bdi_start_background_writeback	IOL_SYMBOL(bdi_start_background_writeback)
+#define throttle_writeback_inodes_wb	IOL_SYMBOL(throttle_writeback_inodes_wb)
+#define throttle_total_pages		IOL_SYMBOL(throttle_total_pages)
+#ifndef MMSCALE_IOL_MACHINE
+/* The world's exact counts stand in for the kernel's inline readers. */
+#define global_page_state		IOL_SYMBOL(global_page_state)
+#define bdi_stat			IOL_SYMBOL(bdi_stat)
+#define bdi_stat_sum			IOL_SYMBOL(bdi_stat_sum)
+#define bdi_stat_error			IOL_SYMBOL(bdi_stat_error)
+#endif
 
 #define HZ		1000
 /* Sleep at most 200ms at a time in balance_dirty_pages() (3.2 line 42). */
@@ -73,21 +107,50 @@ enum bdi_stat_item {
 };
 
 /*
- * bdi->completions: lib/proportions.c's prop_local_percpu, its counts
- * exact here (the world has no per-CPU deltas).
+ * bdi->completions in the world: lib/proportions.c's prop_local_percpu, its
+ * counts exact (the world has no per-CPU deltas).
  */
 struct prop_local_exact {
 	s64 events;
 	unsigned long period;
 };
 
+/* include/linux/backing-dev.h of 3.2, lines 33-36 (bdi->state bits). */
+enum bdi_state {
+	BDI_pending,		/* On its way to being activated */
+	BDI_wb_alloc,		/* Default embedded wb allocated */
+	BDI_async_congested,	/* The async (write) queue is getting full */
+	BDI_sync_congested,	/* The sync queue is getting full */
+	BDI_registered,		/* bdi_register() was done */
+	BDI_writeback_running,	/* Writeback is in progress */
+	BDI_unused,		/* Available bits start here */
+};
+
+typedef int (congested_fn)(void *, int);
+
 /*
  * 3.2's struct backing_dev_info (include/linux/backing-dev.h of 3.2, lines
- * 65-96): the fields balance_dirty_pages and the bandwidth estimation use,
- * in the kernel's order; the per-bdi stats are exact counts.
+ * 65-96): the fields up to max_prop_frac in the kernel's order, so that on
+ * the machine the per-bdi percpu_counters and the bandwidth fields share
+ * cache lines as they do there; the writeback and timer fields after them
+ * are left out. The world keeps the per-bdi stats and the completions as
+ * exact counts.
  */
 struct backing_dev_info {
+	struct list_head bdi_list;
+	unsigned long ra_pages;	/* max readahead in PAGE_CACHE_SIZE units */
+	unsigned long state;	/* Always use atomic bitops on this */
+	unsigned int capabilities; /* Device capabilities */
+	congested_fn *congested_fn; /* Function pointer if device is md/dm */
+	void *congested_data;	/* Pointer to aux data for congested func */
+
+	char *name;
+
+#ifdef MMSCALE_IOL_MACHINE
+	struct percpu_counter bdi_stat[NR_BDI_STAT_ITEMS];
+#else
 	s64 bdi_stat[NR_BDI_STAT_ITEMS];
+#endif
 
 	unsigned long bw_time_stamp;	/* last time write bw is updated */
 	unsigned long dirtied_stamp;
@@ -101,12 +164,101 @@ struct backing_dev_info {
 	unsigned long dirty_ratelimit;
 	unsigned long balanced_dirty_ratelimit;
 
+#ifdef MMSCALE_IOL_MACHINE
+	struct prop_local_percpu completions;
+#else
 	struct prop_local_exact completions;
+#endif
 	int dirty_exceeded;
 
 	unsigned int min_ratio;
 	unsigned int max_ratio, max_prop_frac;
 };
+
+/* A dd task: task_struct's dirty fields and balance_dirty_pages' frame. */
+struct throttle_task {
+	int nr_dirtied;			/* task_struct's, ints in 3.2 */
+	int nr_dirtied_pause;
+#ifdef MMSCALE_IOL_MACHINE
+	struct prop_local_single dirties;	/* 3.1: vm_dirties (task_dirty_inc) */
+#else
+	struct prop_local_exact dirties;
+#endif
+	/* 3.1's balance_dirty_pages' locals, kept across its sleeps */
+	struct {
+		unsigned long write_chunk, pages_written, pause;
+		unsigned long nr_reclaimable, nr_dirty, bdi_nr_reclaimable, bdi_dirty;
+		unsigned long background_thresh, dirty_thresh, bdi_thresh, task_bdi_thresh;
+		bool dirty_exceeded, clear_dirty_exceeded;
+		unsigned long start_time;
+		int stage;		/* where it sleeps: in writeback, or its pause */
+		long wb_left, wb_done;	/* writeback_inodes_wb's pages left, written */
+	} bdp31;
+	/* balance_dirty_pages' locals, kept across its sleep */
+	struct {
+		unsigned long pages_dirtied;
+		unsigned long nr_reclaimable, nr_dirty, bdi_dirty;
+		unsigned long background_thresh, dirty_thresh, bdi_thresh;
+		long pause, max_pause;
+		bool dirty_exceeded;
+		unsigned long task_ratelimit, dirty_ratelimit, pos_ratio;
+		unsigned long start_time;
+	} bdp;
+};
+
+struct address_space {
+	struct backing_dev_info *backing_dev_info;
+	int file;			/* the world's file of this mapping */
+};
+
+/* The sysctls and globals that 3.2's code reads (counters/page-writeback-3.2.c). */
+extern int dirty_background_ratio;
+extern unsigned long dirty_background_bytes;
+extern int vm_dirty_ratio;
+extern unsigned long vm_dirty_bytes;
+extern long ratelimit_pages;
+
+/* include/linux/jiffies.h (jiffies is the environment's) */
+#define time_before(a, b)	((long)((a) - (b)) < 0)
+#define time_is_after_eq_jiffies(a) ((long)(jiffies - (a)) <= 0)
+
+/*
+ * What each environment provides as functions (the world in
+ * counters/throttle_world.c, the machine in counters/iol_machine.c); the
+ * inline readers (global_page_state, bdi_stat, bdi_stat_sum,
+ * bdi_counter_read, bdi_stat_error), current, jiffies and the counts
+ * of the world are each environment's header's.
+ */
+/* mm/vmscan.c: the file LRUs (no swap: the anon LRUs do not count). */
+unsigned long global_reclaimable_pages(void);
+int writeback_in_progress(struct backing_dev_info *bdi);
+void bdi_start_background_writeback(struct backing_dev_info *bdi);
+void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator);
+/* Returned by a variant's entry points: wait for a request of this disk to complete. */
+#define THROTTLE_WAIT_QUEUE	(-2L)
+/*
+ * 3.1's writeback from the dirtier (fs-writeback.c's writeback_inodes_wb,
+ * not in ../shared/kernel: the world's flusher path, see throttle_world.c):
+ * submit up to nr_pages dirty pages of the bdi's files; returns how many;
+ * *blocked when the request queue filled first (the caller waits, then
+ * goes on with the rest).
+ */
+long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, bool *blocked);
+/* 3.1's task_dirty_inc and task_dirties_fraction on vm_dirties. */
+void task_dirty_inc(struct throttle_task *tsk);
+void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *denominator);
+/* vm_total_pages: the memory. */
+unsigned long throttle_total_pages(void);
+
+/* 3.2's functions (counters/page-writeback-3.2.c). */
+unsigned long determine_dirtyable_memory(void);
+void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
+unsigned long bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty);
+void writeback_set_ratelimit(void);
+/* Lines 724-742: global_dirty_limit follows thresh every 200ms. */
+void global_update_bandwidth(unsigned long thresh, unsigned long dirty, unsigned long now);
+/* A new world: global_dirty_limit and global_update_bandwidth's time at 0. */
+void writeback_3_2_reset(void);
 
 /* 3.2 keeps the slowly following dirty limit in a global (line 112). */
 extern unsigned long global_dirty_limit;
@@ -118,9 +270,6 @@ void bdi_update_write_bandwidth(struct backing_dev_info *bdi, unsigned long elap
 				unsigned long written);
 unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thresh);
 unsigned long bdi_max_pause(struct backing_dev_info *bdi, unsigned long bdi_dirty);
-
-struct address_space;
-struct throttle_task;
 
 /*
  * What differs between the IO-less variants (counters/iol_*.c, rows in
@@ -143,6 +292,12 @@ struct iol_variant_ops {
 	/* freerun's break (false in the others), for the tests */
 	bool (*bdi_below_own_freerun)(struct backing_dev_info *bdi, unsigned long nr_dirty,
 				      unsigned long bdi_dirty, bool dirty_exceeded);
+	/*
+	 * balance_dirty_pages itself, as its ratelimit calls it (3.1: with
+	 * the write chunk): the pause to sleep, or -1. The per-call bdp/ rows
+	 * call it.
+	 */
+	long (*balance_dirty_pages)(struct address_space *mapping, unsigned long pages);
 	long (*balance_dirty_pages_ratelimited_nr)(struct address_space *mapping,
 						   unsigned long nr_pages_dirtied);
 	long (*balance_dirty_pages_resume)(struct address_space *mapping);

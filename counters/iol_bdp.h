@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One balance_dirty_pages call of 3.1 and the IO-less kernels on pinned
+ * threads of the emulated machine (counters/iol_machine.c, built with
+ * MMSCALE_IOL_MACHINE): the bdp/ and bdp_throttled/ rows of
+ * counters/iol_variant_list.h. This header names no kernel type, so that
+ * 2.6.31's files (counters/cases.c) can hold the rows beside their own.
+ *
+ * The state a run calls into (iol_bdp_setup), with the sysctls at 3.2's
+ * defaults but vm.dirty_bytes = IOL_BDP_DIRTY_BYTES, the bdi holding the
+ * whole writeout share and each task the whole dirtying share (the steady
+ * state of a machine that has been writing to one disk for long; a booted
+ * kernel takes two periods to get there):
+ * - IOL_BDP_UNTHROTTLED: nothing dirty, the flusher idle (as bdp/'s
+ *   2.6.31 rows): every kernel leaves at its first test.
+ * - IOL_BDP_THROTTLED: dirty + writeback pages halfway between 3.2's
+ *   setpoint and the limit, all of them the bdi's, a quarter dirty and the
+ *   rest under writeback, the flusher running, bdi->dirty_exceeded set:
+ *   3.2 and the v11 variants throttle (pos_ratio below 1, a pause); 3.1
+ *   finds the bdi over the task's limit and, its dirty part under that
+ *   limit, sleeps without writing back itself. The call is the pass up to
+ *   that sleep (io_schedule_timeout: not taken).
+ * A call stores only what its kernel stores for the calling task: the
+ * bdi's fields it would write are set already.
+ */
+#ifndef MMSCALE_IOL_BDP_H
+#define MMSCALE_IOL_BDP_H
+
+#include <stddef.h>
+
+#include "iol_variant_list.h"
+
+/* A row's ops, built for the machine (struct iol_variant_ops there). */
+struct iol_machine_ops;
+#define IOL_MACHINE_OPS(symbol)	symbol##_on_machine
+#define X(symbol, ...) extern const struct iol_machine_ops IOL_MACHINE_OPS(symbol);
+IOL_VARIANTS(X)
+#undef X
+
+enum iol_bdp_state {
+	IOL_BDP_UNTHROTTLED,
+	IOL_BDP_THROTTLED,
+};
+
+/*
+ * Build the state on the running machine (mm_machine_setup first): -1 with
+ * the reason in err. One at a time.
+ */
+int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen);
+/* A thread's task and mapping meet the state: before its first call. */
+void iol_bdp_enter(void);
+/*
+ * One balance_dirty_pages call through ops, as its ratelimit would make it
+ * after 32 pages: the pause it would sleep, or -1.
+ */
+long iol_bdp_call(const struct iol_machine_ops *ops);
+/* Free the state: -1 with why in err if a call left the state it was given. */
+int iol_bdp_teardown(char *err, size_t errlen);
+
+#endif /* MMSCALE_IOL_BDP_H */

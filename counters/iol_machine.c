@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * 3.1's and the IO-less kernels' balance_dirty_pages on pinned threads of
+ * the emulated machine (counters/iol_bdp.h): the out-of-line functions the
+ * kernel code calls there (counters/iol_machine.h says what is inline),
+ * the kernel's boot-time state (3.2's bdi_init and page_writeback_init),
+ * and the bench's state. Built with MMSCALE_IOL_MACHINE.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "iol_bdp.h"
+#include "iol_env.h"
+#include "mmscale/cpu.h"
+#include "mmscale/notice.h"
+
+_Thread_local struct throttle_task iol_machine_task;
+volatile unsigned long iol_machine_jiffies;
+int *iol_machine_bdp_ratelimits;
+
+/*
+ * The kernel's data that the calls read: the bdi of the disk being written
+ * (a request queue's, allocated apart), and 3.1's two proportion
+ * descriptors (static, adjacent in .bss; 3.2 keeps vm_completions only).
+ * Allocated on node 0 with the emulation's other global data.
+ */
+static struct iol_machine {
+	struct backing_dev_info *bdi;
+	struct iol_machine_props {
+		struct prop_descriptor vm_completions;
+		struct prop_descriptor vm_dirties;
+	} *props;
+	struct address_space mapping;	/* the file the tasks write */
+	/* Not the kernel's: a call that reached what the state excludes. */
+	const char *_Atomic left_state;
+	int dirty_exceeded;	/* as the state set it */
+} machine;
+
+/* mm/vmscan.c of 3.2: the file LRUs, and the anon ones with swap (none here). */
+unsigned long global_reclaimable_pages(void)
+{
+	return global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
+}
+
+/* fs/fs-writeback.c of 3.2 (not in ../shared/kernel). */
+int writeback_in_progress(struct backing_dev_info *bdi)
+{
+	return test_bit(BDI_writeback_running, &bdi->state);
+}
+
+/*
+ * fs/fs-writeback.c of 3.2 wakes the bdi's flusher thread under
+ * bdi->wb_lock. The machine has no flusher: neither state reaches this
+ * (nothing is over the background threshold when nothing is dirty; the
+ * flusher is running when the dirty pages are over it), so a call that
+ * does fails the run at its teardown, named.
+ */
+void bdi_start_background_writeback(struct backing_dev_info *bdi)
+{
+	(void)bdi;
+	atomic_store_explicit(&machine.left_state, "a call woke the flusher",
+			      memory_order_relaxed);
+}
+
+/*
+ * 3.1's writeback from the dirtier is the virtual-time world's
+ * (throttle/): in the throttled state its dirty part is under the task's
+ * limit, so the pass sleeps without it. A call that gets here fails the
+ * run, named.
+ */
+long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, bool *blocked)
+{
+	(void)bdi;
+	(void)nr_pages;
+	*blocked = false;
+	atomic_store_explicit(&machine.left_state, "3.1's dirtier began writeback",
+			      memory_order_relaxed);
+	return 0;
+}
+
+/* Lines 239-244 of 3.2 (3.1's is the same). */
+void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *denominator)
+{
+	prop_fraction_percpu(&machine.props->vm_completions, &bdi->completions,
+			     numerator, denominator);
+}
+
+/* 3.1.3's task_dirties_fraction (its lines 181-186). */
+void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *denominator)
+{
+	prop_fraction_single(&machine.props->vm_dirties, &tsk->dirties,
+			     numerator, denominator);
+}
+
+/* vm_total_pages: every zone's present pages (3.1's writeback_set_ratelimit). */
+unsigned long throttle_total_pages(void)
+{
+	unsigned long pages = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		pages += zone->present_pages;
+	return pages;
+}
+
+/* 3.2's mm/backing-dev.c, lines 663-703: the fields the calls read. */
+#define INIT_BW		(100 << (20 - PAGE_SHIFT))
+
+static int bdi_init(struct backing_dev_info *bdi)
+{
+	memset(bdi, 0, sizeof(*bdi));
+	bdi->min_ratio = 0;
+	bdi->max_ratio = 100;
+	bdi->max_prop_frac = PROP_FRAC_BASE;
+	INIT_LIST_HEAD(&bdi->bdi_list);
+	for (int i = 0; i < NR_BDI_STAT_ITEMS; i++)
+		if (percpu_counter_init(&bdi->bdi_stat[i], 0) != 0)
+			return -1;
+	bdi->dirty_exceeded = 0;
+	bdi->bw_time_stamp = jiffies;
+	bdi->written_stamp = 0;
+	bdi->balanced_dirty_ratelimit = INIT_BW;
+	bdi->dirty_ratelimit = INIT_BW;
+	bdi->write_bandwidth = INIT_BW;
+	bdi->avg_write_bandwidth = INIT_BW;
+	return prop_local_init_percpu(&bdi->completions);
+}
+
+/* Lines 137-147 of 3.2. */
+static int calc_period_shift(void)
+{
+	unsigned long dirty_total;
+
+	if (vm_dirty_bytes)
+		dirty_total = vm_dirty_bytes / PAGE_SIZE;
+	else
+		dirty_total = ((unsigned long)vm_dirty_ratio * determine_dirtyable_memory()) / 100;
+	return 2 + ilog2(dirty_total - 1);
+}
+
+/*
+ * Move pages of the bdi's file from free to the inactive file LRU, dirty or
+ * under writeback, in the global and the bdi's counts.
+ */
+static void account_cached(struct backing_dev_info *bdi, unsigned long dirty,
+			   unsigned long writeback)
+{
+	struct zone *zone = local_zone(0);
+	long pages = (long)(dirty + writeback);
+
+	zone_page_state_add(-pages, zone, NR_FREE_PAGES);
+	zone_page_state_add(pages, zone, NR_FILE_PAGES);
+	zone_page_state_add(pages, zone, NR_INACTIVE_FILE);
+	zone_page_state_add((long)dirty, zone, NR_FILE_DIRTY);
+	zone_page_state_add((long)writeback, zone, NR_WRITEBACK);
+	percpu_counter_set(&bdi->bdi_stat[BDI_RECLAIMABLE], (s64)dirty);
+	percpu_counter_set(&bdi->bdi_stat[BDI_WRITEBACK], (s64)writeback);
+}
+
+int iol_bdp_teardown(char *err, size_t errlen)
+{
+	const char *left = atomic_load_explicit(&machine.left_state, memory_order_relaxed);
+	int status = 0;
+
+	if (!left && machine.bdi && machine.bdi->dirty_exceeded != machine.dirty_exceeded)
+		left = "a call changed bdi->dirty_exceeded";
+	if (left)
+		status = mmscale_errorf(err, errlen, "%s, which its state excludes", left);
+
+	if (machine.bdi) {
+		for (int i = 0; i < NR_BDI_STAT_ITEMS; i++)
+			if (machine.bdi->bdi_stat[i].counters)
+				percpu_counter_destroy(&machine.bdi->bdi_stat[i]);
+		prop_local_destroy_percpu(&machine.bdi->completions);
+		mmscale_free_mem(machine.bdi, sizeof(*machine.bdi));
+	}
+	if (machine.props) {
+		prop_descriptor_destroy(&machine.props->vm_completions);
+		prop_descriptor_destroy(&machine.props->vm_dirties);
+		mmscale_free_mem(machine.props, sizeof(*machine.props));
+	}
+	free_percpu(iol_machine_bdp_ratelimits);
+	iol_machine_bdp_ratelimits = NULL;
+	memset(&machine, 0, sizeof(machine));
+	return status;
+}
+
+int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen)
+{
+	unsigned long background_thresh, dirty_thresh, freerun, limit, setpoint, nr_dirty;
+	struct backing_dev_info *bdi;
+	int shift;
+
+	memset(&machine, 0, sizeof(machine));
+	/* The sysctls at their defaults but for the seed's thresh=100M. */
+	writeback_3_2_reset();
+	dirty_background_ratio = 10;
+	dirty_background_bytes = 0;
+	vm_dirty_ratio = 20;
+	vm_dirty_bytes = IOL_BDP_DIRTY_BYTES;
+	iol_machine_jiffies = 0;
+
+	machine.bdi = bdi = mmscale_alloc_global(sizeof(*bdi), err, errlen);
+	machine.props = mmscale_alloc_global(sizeof(*machine.props), err, errlen);
+	iol_machine_bdp_ratelimits = alloc_percpu(int);
+	if (!bdi || !machine.props || !iol_machine_bdp_ratelimits || bdi_init(bdi) != 0) {
+		mmscale_errorf(err, errlen, "cannot allocate the bdi");
+		iol_bdp_teardown(err, 0);
+		return -1;
+	}
+	machine.mapping.backing_dev_info = bdi;
+
+	/*
+	 * page_writeback_init (3.2 lines 1406-1415; 3.1 adds vm_dirties),
+	 * then the steady state of a machine writing to this one bdi for long
+	 * (as counters/page-writeback.c's writeback_proportions_init): the
+	 * globals at the start of a period, the bdi with the whole share of
+	 * the completions.
+	 */
+	writeback_set_ratelimit();
+	shift = calc_period_shift();
+	if (prop_descriptor_init(&machine.props->vm_completions, shift) != 0 ||
+	    prop_descriptor_init(&machine.props->vm_dirties, shift) != 0) {
+		mmscale_errorf(err, errlen, "cannot allocate the writeback proportions");
+		iol_bdp_teardown(err, 0);
+		return -1;
+	}
+	prop_global_steady(&machine.props->vm_completions);
+	prop_global_steady(&machine.props->vm_dirties);
+	prop_local_steady_percpu(&machine.props->vm_completions, &bdi->completions, 1, 1);
+
+	if (state == IOL_BDP_UNTHROTTLED)
+		return 0;
+
+	/* Halfway between 3.2's setpoint (lines 529-530) and the limit. */
+	global_dirty_limits(&background_thresh, &dirty_thresh);
+	freerun = dirty_freerun_ceiling(dirty_thresh, background_thresh);
+	limit = hard_dirty_limit(dirty_thresh);
+	setpoint = (freerun + limit) / 2;
+	nr_dirty = (setpoint + limit) / 2;
+	account_cached(bdi, nr_dirty / 4, nr_dirty - nr_dirty / 4);
+	set_bit(BDI_writeback_running, &bdi->state);
+	bdi->dirty_exceeded = machine.dirty_exceeded = 1;
+	/* 3.1 throttles here only if the bdi is over the task's limit. */
+	if (dirty_thresh != IOL_BDP_BDI_THRESH || nr_dirty <= IOL_BDP_TASK_BDI_THRESH) {
+		mmscale_errorf(err, errlen, "the throttled state needs %lu dirty pages over %lu, "
+			       "has %lu of a %lu-page threshold", nr_dirty,
+			       (unsigned long)IOL_BDP_TASK_BDI_THRESH, nr_dirty, dirty_thresh);
+		iol_bdp_teardown(err, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The calling thread's task as at fork (3.2's copy_process: 128 KiB before
+ * the first call), with the whole share of the dirtying (3.1's vm_dirties).
+ */
+void iol_bdp_enter(void)
+{
+	struct throttle_task *tsk = current;
+
+	memset(tsk, 0, sizeof(*tsk));
+	tsk->nr_dirtied_pause = 128 >> (PAGE_SHIFT - 10);
+	prop_local_init_single(&tsk->dirties);
+	prop_local_steady_single(&machine.props->vm_dirties, &tsk->dirties, 1, 1);
+}
+
+long iol_bdp_call(const struct iol_machine_ops *ops)
+{
+	return ops->balance_dirty_pages(&machine.mapping, 32);
+}
