@@ -318,7 +318,7 @@ static int bdp_setup_state(struct mmscale_run *run, int nr_threads, enum iol_bdp
 		return -1;
 	cr = run->data;
 	if (row->iol) {
-		if (iol_bdp_setup(state, err, errlen) != 0)
+		if (iol_bdp_setup(row->iol, state, err, errlen) != 0)
 			return counters_setup_failed(run);
 		cr->iol = true;
 		return 0;
@@ -435,7 +435,8 @@ static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *er
 	if (plain_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
-	if (iol_bdp_setup(IOL_BDP_THROTTLED, err, errlen) != 0)
+	if (iol_bdp_setup(container_of(run->v, struct bdp_throttled_variant, v)->iol,
+			  IOL_BDP_THROTTLED, err, errlen) != 0)
 		return counters_setup_failed(run);
 	cr->iol = true;
 	return 0;

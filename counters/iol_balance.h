@@ -18,9 +18,12 @@
  * to the sleep and returns the pause in jiffies; the task sleeps that long
  * in virtual time and calls balance_dirty_pages_resume, which runs the
  * lines after the sleep and either loops again (another pause) or leaves
- * (-1). The loop's locals live in current->bdp across the sleep. The
- * tracepoints and fatal_signal_pending (no signals) are left out, and
- * bdi->wb.list_lock (one thread).
+ * (-1). The loop's locals live in current->bdp across the sleep. On the
+ * emulated machine (bdp/, bdp_throttled/) a call is balance_dirty_pages up
+ * to that sleep. The tracepoints and fatal_signal_pending (no signals) are
+ * left out, and bdi->wb.list_lock around the bandwidth update: the world
+ * has one thread, and on the machine jiffies does not move, so no call
+ * passes the update's 200 ms gate (counters/iol_machine.h).
  */
 #ifndef MMSCALE_IOL_BALANCE_H
 #define MMSCALE_IOL_BALANCE_H

@@ -15,13 +15,15 @@
  *   2.6.31 rows): every kernel leaves at its first test.
  * - IOL_BDP_THROTTLED: dirty + writeback pages halfway between 3.2's
  *   setpoint and the limit, all of them the bdi's, a quarter dirty and the
- *   rest under writeback, the flusher running, bdi->dirty_exceeded set:
- *   3.2 and the v11 variants throttle (pos_ratio below 1, a pause); 3.1
- *   finds the bdi over the task's limit and, its dirty part under that
- *   limit, sleeps without writing back itself. The call is the pass up to
- *   that sleep (io_schedule_timeout: not taken).
- * A call stores only what its kernel stores for the calling task: the
- * bdi's fields it would write are set already.
+ *   rest under writeback, the flusher running: 3.2 and the v11 variants
+ *   throttle (pos_ratio below 1, a pause); 3.1 finds the bdi over the
+ *   task's limit and, its dirty part under that limit, sleeps without
+ *   writing back itself. The call is the pass up to that sleep
+ *   (io_schedule_timeout: not taken).
+ * Setup makes one call of the row's kernel first, which sets
+ * bdi->dirty_exceeded as that kernel does here (3.1 sets it); the timed
+ * calls then store only in the calling task, as on a machine that has been
+ * in this state for a while.
  */
 #ifndef MMSCALE_IOL_BDP_H
 #define MMSCALE_IOL_BDP_H
@@ -46,12 +48,16 @@ enum iol_bdp_state {
  * Build the state on the running machine (mm_machine_setup first): -1 with
  * the reason in err. One at a time.
  */
-int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen);
+int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
+		  char *err, size_t errlen);
 /* A thread's task and mapping meet the state: before its first call. */
 void iol_bdp_enter(void);
 /*
- * One balance_dirty_pages call through ops, as its ratelimit would make it
- * after 32 pages: the pause it would sleep, or -1.
+ * One balance_dirty_pages call through ops: the pause it would sleep, or
+ * -1. Its argument is 32 pages: 3.2's pages_dirtied at a task's first call
+ * (nr_dirtied_pause at fork, 128 KiB; with dirty_exceeded clear, as here);
+ * 3.1 takes it as its write chunk, which a pass that does not write back
+ * never uses.
  */
 long iol_bdp_call(const struct iol_machine_ops *ops);
 /* Free the state: -1 with why in err if a call left the state it was given. */

@@ -22,7 +22,9 @@ int *iol_machine_bdp_ratelimits;
  * The kernel's data that the calls read: the bdi of the disk being written
  * (a request queue's, allocated apart), and 3.1's two proportion
  * descriptors (static, adjacent in .bss; 3.2 keeps vm_completions only).
- * Allocated on node 0 with the emulation's other global data.
+ * The bdi and the descriptors are allocated on node 0 with the
+ * emulation's other global data; the mapping, which calls only read, is
+ * here.
  */
 static struct iol_machine {
 	struct backing_dev_info *bdi;
@@ -85,7 +87,7 @@ void bdi_writeout_fraction(struct backing_dev_info *bdi, long *numerator, long *
 			     numerator, denominator);
 }
 
-/* 3.1.3's task_dirties_fraction (its lines 181-186). */
+/* 3.1.3's task_dirties_fraction (its lines 263-268). */
 void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *denominator)
 {
 	prop_fraction_single(&machine.props->vm_dirties, &tsk->dirties,
@@ -185,19 +187,47 @@ int iol_bdp_teardown(char *err, size_t errlen)
 	return status;
 }
 
-int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen)
+/*
+ * One call on the setup's thread, before any is timed: it stores in the bdi
+ * what its kernel's call stores in this state (3.1 sets dirty_exceeded, its
+ * bdi being over the task's limit; the IO-less kernels, under both limits,
+ * leave it clear), so that the timed calls find it so and store nothing
+ * shared, as on a machine that has been in this state for a while.
+ */
+static int iol_bdp_settle(const struct iol_machine_ops *ops, char *err, size_t errlen)
+{
+	const char *left;
+
+	iol_bdp_enter();
+	iol_bdp_call(ops);
+	left = atomic_load_explicit(&machine.left_state, memory_order_relaxed);
+	if (left) {
+		mmscale_errorf(err, errlen, "%s, which its state excludes", left);
+		iol_bdp_teardown(err, 0);
+		return -1;
+	}
+	machine.dirty_exceeded = machine.bdi->dirty_exceeded;
+	return 0;
+}
+
+int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
+		  char *err, size_t errlen)
 {
 	unsigned long background_thresh, dirty_thresh, freerun, limit, setpoint, nr_dirty;
 	struct backing_dev_info *bdi;
 	int shift;
 
 	memset(&machine, 0, sizeof(machine));
-	/* The sysctls at their defaults but for the seed's thresh=100M. */
+	/*
+	 * The sysctls at their defaults but for the seed's thresh=100M,
+	 * written as dirty_bytes_handler does (3.2 lines 200-213: it zeroes
+	 * vm_dirty_ratio).
+	 */
 	writeback_3_2_reset();
 	dirty_background_ratio = 10;
 	dirty_background_bytes = 0;
-	vm_dirty_ratio = 20;
 	vm_dirty_bytes = IOL_BDP_DIRTY_BYTES;
+	vm_dirty_ratio = 0;
 	iol_machine_jiffies = 0;
 
 	machine.bdi = bdi = mmscale_alloc_global(sizeof(*bdi), err, errlen);
@@ -211,13 +241,14 @@ int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen)
 	machine.mapping.backing_dev_info = bdi;
 
 	/*
-	 * page_writeback_init (3.2 lines 1406-1415; 3.1 adds vm_dirties),
-	 * then the steady state of a machine writing to this one bdi for long
-	 * (as counters/page-writeback.c's writeback_proportions_init): the
-	 * globals at the start of a period, the bdi with the whole share of
-	 * the completions.
+	 * page_writeback_init (3.2 lines 1406-1415; 3.1 adds vm_dirties; the
+	 * ratelimit is each kernel's), then the steady state of a machine
+	 * writing to this one bdi for long (as counters/page-writeback.c's
+	 * writeback_proportions_init): the globals at the start of a period,
+	 * the bdi with the whole share of the completions, and
+	 * global_dirty_limit at the threshold it has followed (lines 724-742).
 	 */
-	writeback_set_ratelimit();
+	ops->writeback_set_ratelimit();
 	shift = calc_period_shift();
 	if (prop_descriptor_init(&machine.props->vm_completions, shift) != 0 ||
 	    prop_descriptor_init(&machine.props->vm_dirties, shift) != 0) {
@@ -228,19 +259,19 @@ int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen)
 	prop_global_steady(&machine.props->vm_completions);
 	prop_global_steady(&machine.props->vm_dirties);
 	prop_local_steady_percpu(&machine.props->vm_completions, &bdi->completions, 1, 1);
+	global_dirty_limits(&background_thresh, &dirty_thresh);
+	global_dirty_limit = dirty_thresh;
 
 	if (state == IOL_BDP_UNTHROTTLED)
-		return 0;
+		return iol_bdp_settle(ops, err, errlen);
 
 	/* Halfway between 3.2's setpoint (lines 529-530) and the limit. */
-	global_dirty_limits(&background_thresh, &dirty_thresh);
 	freerun = dirty_freerun_ceiling(dirty_thresh, background_thresh);
 	limit = hard_dirty_limit(dirty_thresh);
 	setpoint = (freerun + limit) / 2;
 	nr_dirty = (setpoint + limit) / 2;
 	account_cached(bdi, nr_dirty / 4, nr_dirty - nr_dirty / 4);
 	set_bit(BDI_writeback_running, &bdi->state);
-	bdi->dirty_exceeded = machine.dirty_exceeded = 1;
 	/* 3.1 throttles here only if the bdi is over the task's limit. */
 	if (dirty_thresh != IOL_BDP_BDI_THRESH || nr_dirty <= IOL_BDP_TASK_BDI_THRESH) {
 		mmscale_errorf(err, errlen, "the throttled state needs %lu dirty pages over %lu, "
@@ -249,7 +280,7 @@ int iol_bdp_setup(enum iol_bdp_state state, char *err, size_t errlen)
 		iol_bdp_teardown(err, 0);
 		return -1;
 	}
-	return 0;
+	return iol_bdp_settle(ops, err, errlen);
 }
 
 /*

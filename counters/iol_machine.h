@@ -6,17 +6,22 @@
  *
  * - global_page_state reads the machine's vm_stat[] (counters/vmstat.c):
  *   3.2's include/linux/vmstat.h reads it as 2.6.31's does. Counted as
- *   MMSCALE_GLOBAL_READS, as for the 2.6.31 rows.
+ *   MMSCALE_GLOBAL_READS, as for the 2.6.31 rows. The items are 2.6.31's
+ *   (include/mmscale/mm/mmzone.h): 3.2 has more before NR_FILE_DIRTY
+ *   (NR_KERNEL_STACK from 2.6.32 on), so there the six items a call reads
+ *   lie on three cache lines of vm_stat[], here on two.
  * - bdi_stat, bdi_stat_sum and bdi_stat_error are include/linux/backing-dev.h
- *   of 3.2 (lines 175-216) on the bdi's percpu_counters (counters/'s
- *   lib/percpu_counter.c, which has 3.2's layout but for the hotplug list;
- *   a read counts MMSCALE_BDI_READS, a sum its lock and the online CPUs'
- *   slots). __bdi_update_bandwidth's percpu_counter_read of BDI_DIRTIED and
- *   BDI_WRITTEN is bdi_counter_read.
+ *   of 3.2 (lines 175-216) on the bdi's percpu_counters (counters/'s port
+ *   of 2.6.31's lib/percpu_counter.c, the same code as 3.2's for these
+ *   calls; a read counts MMSCALE_BDI_READS, a sum its lock and the online
+ *   CPUs' slots). __bdi_update_bandwidth's percpu_counter_read of
+ *   BDI_DIRTIED and BDI_WRITTEN is bdi_counter_read.
  * - current is the thread's own task, bdp_ratelimits a per-CPU int.
  * - jiffies is a global that no timer advances while a run is timed (a
  *   call takes well under a jiffy): the 200 ms bandwidth gate stays shut,
- *   as in all but one call per 200 ms.
+ *   as in all but one call per 200 ms. (The update behind it takes
+ *   bdi->wb.list_lock in the kernel, which the port leaves out: one
+ *   thread in the world, and none passes the gate here.)
  * - The virtual-time world's counts (throttle_count_*) are nothing here:
  *   the harness counts what the kernel reads, thread-locally.
  *

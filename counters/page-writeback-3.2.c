@@ -7,8 +7,9 @@
  * and the pause bound, the dirty limits (global_dirty_limits,
  * bdi_dirty_limit) and the ratelimit. What differs per variant,
  * bdi_position_ratio and its callers, is in counters/iol_control.h and
- * counters/iol_balance.h. The counts they read are the virtual-time world's
- * (include/mmscale/mm/throttle.h).
+ * counters/iol_balance.h. The counts they read are those of the environment
+ * the file is built for (counters/iol_env.h): the virtual-time world's or
+ * the emulated machine's.
  */
 #include "iol_env.h"
 
@@ -89,7 +90,8 @@ unsigned long bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty)
 
 /*
  * Lines 1366-1374: at most 1/32 over the threshold with every CPU
- * dirtying; the world's CPUs are its scenario's.
+ * dirtying; the world's CPUs are its scenario's, the machine's its online
+ * ones.
  */
 void writeback_set_ratelimit(void)
 {

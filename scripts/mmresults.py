@@ -310,6 +310,17 @@ def trimmed(values):
     return mean, sd
 
 
+def diff_text(base, value, points=False):
+    """The variant against the baseline: in percent, or in points for a
+    percentage already (victim_lost_pct); no percentage of zero: a count
+    that stays 0 is unchanged, one that appears is new."""
+    if points:
+        return f"{value - base:+.2f}pp"
+    if base:
+        return f"{(value - base) / base * 100:+.1f}%"
+    return "+0.0%" if value == 0 else "from 0"
+
+
 def num(v):
     """Plain digits: 26400.3 -> '26400', 41.27 -> '41.3', 0.0134 -> '0.0134'; NaN -> '-'."""
     if v != v:

@@ -113,9 +113,7 @@ def tables(path, markdown=False):
                     vv = value(ent, key) if ent else None
                     if vv is None:
                         continue
-                    # A percentage already (victim_lost_pct) differs in points.
-                    diff = f"{vv - bv:+.2f}pp" if key.endswith("_pct") else \
-                        f"{(vv - bv) / bv * 100 if bv else float('nan'):+.1f}%"
+                    diff = mmresults.diff_text(bv, vv, key.endswith("_pct"))
                     rows.append((fmt(bv, spread(g[base_name], key)), fmt(vv, spread(g[v], key)),
                                  diff, f"{family}/{v} vs {base_name} [{params}]", min(nb, nv)))
             if not rows:

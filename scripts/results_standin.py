@@ -19,8 +19,8 @@ from results_lib import MMSCALE, command, machine, replace_section, setup  # noq
 TOPO = "--topology=synthetic:node:128 core:8 pu:1"
 DESCRIBE = [TOPO, "--describe", "--threads=1,8,9,64,128,1024"]
 DESCRIBE_SCATTER = [TOPO, "--describe", "--placement=scatter", "--threads=1,8,9,64,128,1024"]
-BDP = [TOPO, "--threads=1", "--benchmark_filter=^bdp/", "--benchmark_min_time=0.01",
-       "--papi-events=none"]
+BDP = [TOPO, "--threads=1", "--benchmark_filter=^bdp/|^bdp_throttled/",
+       "--benchmark_min_time=0.01", "--papi-events=none"]
 
 
 def plan_lines(args):
@@ -39,8 +39,8 @@ def bdp_rows(mem):
         d = json.load(open(out))
     rows = []
     for b in d["benchmarks"]:
-        variant = b["run_name"].split("/")[1]
-        rows.append(f"| {mem} | {variant} | {b['global_reads']:.0f} | {b['bdi_reads']:.0f} | "
+        case = "/".join(b["run_name"].split("/")[:2])
+        rows.append(f"| {mem} | {case} | {b['global_reads']:.0f} | {b['bdi_reads']:.0f} | "
                     f"{b['percpu_sum_slots']:.0f} | {b['lock_acquires']:.0f} | {b.get('label', '')} |")
     return rows
 
@@ -69,9 +69,9 @@ def main():
         *plan_lines(DESCRIBE_SCATTER)[1:],
         "```",
         "",
-        "### One unthrottled balance_dirty_pages call per variant, 1024 CPUs",
+        "### One balance_dirty_pages call per variant, unthrottled and throttled, 1024 CPUs",
         "",
-        "| emulated memory | variant | global_reads | bdi_reads | percpu_sum_slots | lock_acquires | label |",
+        "| emulated memory | case | global_reads | bdi_reads | percpu_sum_slots | lock_acquires | label |",
         "|---|---|---:|---:|---:|---:|---|",
         *bdp_rows("3G"),
         *bdp_rows("1T"),
@@ -84,7 +84,13 @@ def main():
         "percpu_counter locks and reads 2048 per-CPU slots instead of 2 shared counters. "
         "2.6.31-rc8 does that only after writing back. With memory proportionate to the CPUs "
         "(1 TiB) the difference disappears. A cost the 2-CPU test boxes of the thread could "
-        "not show.",
+        "not show. 3.1 and the IO-less kernels leave an unthrottled call before any bdi "
+        "read (6 global_page_state calls). Their throttled pass runs at the seed's "
+        "thresh=100M (vm.dirty_bytes, whatever the memory): its 25600 pages are under twice "
+        "bdi_stat_error from 201 CPUs on (3.1's task limit, 1/8 lower, from 176), so on 1024 every throttled pass of 3.1 and of the "
+        "IO-less variants sums both bdi items, 2048 slots under two locks, with 3 GiB or "
+        "1 TiB alike; the virtual-time world shows how often a pass is throttled (the "
+        "IO-less section). Each of these rows checks its claim as it runs.",
     ])
     return 0
 

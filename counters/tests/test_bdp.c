@@ -252,7 +252,7 @@ static long call_in_state(const char *name, const struct iol_machine_ops *ops,
 	long ret;
 
 	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0 ||
-	    iol_bdp_setup(state, err, sizeof(err)) != 0) {
+	    iol_bdp_setup(ops, state, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", name, err);
 		return LONG_MIN;
 	}

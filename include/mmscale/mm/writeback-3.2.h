@@ -115,7 +115,7 @@ struct prop_local_exact {
 	unsigned long period;
 };
 
-/* include/linux/backing-dev.h of 3.2, lines 33-36 (bdi->state bits). */
+/* include/linux/backing-dev.h of 3.2, lines 28-36 (bdi->state bits). */
 enum bdi_state {
 	BDI_pending,		/* On its way to being activated */
 	BDI_wb_alloc,		/* Default embedded wb allocated */
@@ -130,11 +130,12 @@ typedef int (congested_fn)(void *, int);
 
 /*
  * 3.2's struct backing_dev_info (include/linux/backing-dev.h of 3.2, lines
- * 65-96): the fields up to max_prop_frac in the kernel's order, so that on
- * the machine the per-bdi percpu_counters and the bandwidth fields share
- * cache lines as they do there; the writeback and timer fields after them
- * are left out. The world keeps the per-bdi stats and the completions as
- * exact counts.
+ * 65-96): the fields up to max_prop_frac in the kernel's order; the
+ * writeback and timer fields after them are left out. On the machine the
+ * per-bdi stats are percpu_counters (counters/'s, 2.6.31's port without
+ * the CONFIG_HOTPLUG_CPU list: 24 bytes where 3.2's are 40, so the fields
+ * after bdi_stat[] sit 64 bytes earlier than in 3.2, bw_time_stamp at 160,
+ * not 224); the world keeps them and the completions as exact counts.
  */
 struct backing_dev_info {
 	struct list_head bdi_list;
