@@ -72,35 +72,20 @@ static int take_flag(const char *arg, const char *name, bool *slot, int *status)
 	return 1;
 }
 
-/* "--list" or "--list=text|json". */
-static int take_list(const char *arg, struct mmscale_cli *o, int *status)
+/* "--list" or "--describe", alone or "=text|json": given once, *json for json. */
+static int take_text_or_json(const char *arg, const char *name, bool *given, bool *json,
+			     int *status)
 {
-	const char *v = option_value(arg, "--list");
+	const char *v = option_value(arg, name);
 
 	if (!v)
 		return 0;
-	if (o->list)
-		*status = usage_error("%s", "--list is given twice");
+	if (*given)
+		*status = usage_error("%s is given twice", name);
 	else if (strchr(arg, '=') && strcmp(v, "text") && strcmp(v, "json"))
-		*status = usage_error("--list: '%s' is not text or json", v);
-	o->list = true;
-	o->list_json = strcmp(v, "json") == 0;
-	return 1;
-}
-
-/* "--describe" or "--describe=text|json". */
-static int take_describe(const char *arg, struct mmscale_cli *o, int *status)
-{
-	const char *v = option_value(arg, "--describe");
-
-	if (!v)
-		return 0;
-	if (o->describe)
-		*status = usage_error("%s", "--describe is given twice");
-	else if (strchr(arg, '=') && strcmp(v, "text") && strcmp(v, "json"))
-		*status = usage_error("--describe: '%s' is not text or json", v);
-	o->describe = true;
-	o->describe_json = strcmp(v, "json") == 0;
+		*status = usage_error("%s: '%s' is not text or json", name, v);
+	*given = true;
+	*json = strcmp(v, "json") == 0;
 	return 1;
 }
 
@@ -198,8 +183,9 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--cpus", &o->cpus, &status) ||
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
-		    take_list(a, o, &status) ||
-		    take_describe(a, o, &status) ||
+		    take_text_or_json(a, "--list", &o->list, &o->list_json, &status) ||
+		    take_text_or_json(a, "--describe", &o->describe, &o->describe_json,
+				      &status) ||
 		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status) ||
 		    take_flag(a, "--verify-placement", &o->verify_placement, &status))
 			continue;

@@ -134,9 +134,40 @@ static const char *value_of(const char *arg, const char *name)
 	return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
 }
 
+/* The flags that take a whole number in a range: one row each. */
+static const struct uint_flag {
+	const char *name;
+	unsigned int lo, hi;
+	unsigned int *value;
+	const char *range;	/* what the error says it is not */
+} uint_flags[] = {
+	{ "--congestion-wait-us", 0, 1000000, &mmscale_params.congestion_wait_us,
+	  "0 to 1000000" },
+	{ "--vmstat-interval-ms", 1, 3600000, &mmscale_params.vmstat_interval_ms,
+	  "1 to 3600000" },
+	{ "--throttle-seconds", 1, 3600, &mmscale_params.throttle_seconds, "1 to 3600" },
+	{ "--throttle-cpus", 1, 4096, &mmscale_params.throttle_cpus, "1 to 4096" },
+	{ "--ipi-timeout-ms", 1, 3600000, &mmscale_params.ipi_timeout_ms, "1 to 3600000" },
+	{ "--device-pages-per-ms", 1, 100000000, &mmscale_params.device_pages_per_ms,
+	  "1 to 100000000" },
+	/* Test only (not in --help): make an emulated CPU never answer a call. */
+	{ "--test-stuck-cpu", 1, 1000000, &mmscale_params.stuck_cpu, "a CPU number from 1" },
+};
+
 int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 {
 	const char *v;
+
+	for (size_t i = 0; i < sizeof(uint_flags) / sizeof(uint_flags[0]); i++) {
+		const struct uint_flag *f = &uint_flags[i];
+
+		if (!(v = value_of(arg, f->name)))
+			continue;
+		if (parse_uint(v, f->lo, f->hi, f->value) != 0)
+			return mmscale_errorf(err, errlen, "%s: '%s' is not %s", f->name, v,
+					      f->range);
+		return 1;
+	}
 
 	if ((v = value_of(arg, "--mem"))) {
 		if (parse_size(v, &mmscale_params.mem_bytes) != 0 ||
@@ -153,30 +184,6 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 		else
 			return mmscale_errorf(err, errlen,
 				"--counter-layout: '%s' is not packed or padded", v);
-		return 1;
-	}
-	if ((v = value_of(arg, "--congestion-wait-us"))) {
-		if (parse_uint(v, 0, 1000000, &mmscale_params.congestion_wait_us) != 0)
-			return mmscale_errorf(err, errlen,
-				"--congestion-wait-us: '%s' is not 0 to 1000000", v);
-		return 1;
-	}
-	if ((v = value_of(arg, "--vmstat-interval-ms"))) {
-		if (parse_uint(v, 1, 3600000, &mmscale_params.vmstat_interval_ms) != 0)
-			return mmscale_errorf(err, errlen,
-				"--vmstat-interval-ms: '%s' is not 1 to 3600000", v);
-		return 1;
-	}
-	if ((v = value_of(arg, "--throttle-seconds"))) {
-		if (parse_uint(v, 1, 3600, &mmscale_params.throttle_seconds) != 0)
-			return mmscale_errorf(err, errlen,
-				"--throttle-seconds: '%s' is not 1 to 3600", v);
-		return 1;
-	}
-	if ((v = value_of(arg, "--throttle-cpus"))) {
-		if (parse_uint(v, 1, 4096, &mmscale_params.throttle_cpus) != 0)
-			return mmscale_errorf(err, errlen,
-				"--throttle-cpus: '%s' is not 1 to 4096", v);
 		return 1;
 	}
 	if ((v = value_of(arg, "--throttle-trace"))) {
@@ -203,12 +210,6 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--ipi: '%s' is not spin, futex, signal or kernel", v);
 		return 1;
 	}
-	if ((v = value_of(arg, "--ipi-timeout-ms"))) {
-		if (parse_uint(v, 1, 3600000, &mmscale_params.ipi_timeout_ms) != 0)
-			return mmscale_errorf(err, errlen,
-				"--ipi-timeout-ms: '%s' is not 1 to 3600000", v);
-		return 1;
-	}
 	if ((v = value_of(arg, "--smp-model"))) {
 		if (strcmp(v, "auto") == 0)
 			mmscale_params.smp_model = MMSCALE_SMP_AUTO;
@@ -219,13 +220,6 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 		else
 			return mmscale_errorf(err, errlen,
 				"--smp-model: '%s' is not auto, global-queue or percpu", v);
-		return 1;
-	}
-	/* Test only (not in --help): make an emulated CPU never answer a call. */
-	if ((v = value_of(arg, "--test-stuck-cpu"))) {
-		if (parse_uint(v, 1, 1000000, &mmscale_params.stuck_cpu) != 0)
-			return mmscale_errorf(err, errlen,
-				"--test-stuck-cpu: '%s' is not a CPU number from 1", v);
 		return 1;
 	}
 	/*
@@ -239,12 +233,6 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 	}
 	if (strcmp(arg, "--test-cases") == 0) {
 		mmscale_params.test_cases = true;
-		return 1;
-	}
-	if ((v = value_of(arg, "--device-pages-per-ms"))) {
-		if (parse_uint(v, 1, 100000000, &mmscale_params.device_pages_per_ms) != 0)
-			return mmscale_errorf(err, errlen,
-				"--device-pages-per-ms: '%s' is not 1 to 100000000", v);
 		return 1;
 	}
 	return 0;

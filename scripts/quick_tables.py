@@ -77,6 +77,16 @@ def split(run_name, variants):
     return family, variant, "/".join(p for p in (params, f"threads:{threads}") if p)
 
 
+def picked(group, variant, key):
+    """-> (the variant's value of key, its runs) in one case's group, or None
+    where it did not run or has no such value."""
+    if variant not in group:
+        return None
+    ent, n = pick(group[variant])
+    v = value(ent, key) if ent else None
+    return None if v is None else (v, n)
+
+
 def tables(path, markdown=False):
     """-> (the tables' text, the unusable runs)"""
     ctx, variants, runs, unusable = load(path)
@@ -100,19 +110,15 @@ def tables(path, markdown=False):
             rows = []
             for case, params in keys:
                 g = groups[(case, params)]
-                if base_name not in g:
+                base = picked(g, base_name, key)
+                if base is None:
                     continue
-                base, nb = pick(g[base_name])
-                bv = value(base, key) if base else None
-                if bv is None:
-                    continue
+                bv, nb = base
                 for v in fam["variants"][1:]:
-                    if v not in g:
+                    ent = picked(g, v, key)
+                    if ent is None:
                         continue
-                    ent, nv = pick(g[v])
-                    vv = value(ent, key) if ent else None
-                    if vv is None:
-                        continue
+                    vv, nv = ent
                     diff = mmresults.diff_text(bv, vv, key.endswith("_pct"))
                     rows.append((fmt(bv, spread(g[base_name], key)), fmt(vv, spread(g[v], key)),
                                  diff, f"{family}/{v} vs {base_name} [{params}]", min(nb, nv)))

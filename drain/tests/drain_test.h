@@ -46,6 +46,22 @@ static inline void fill_my_lists(void *arg)
 }
 
 /*
+ * CPUs 1 .. nr_cpus - 1 start as partners running fn (each answering
+ * cross-CPU calls as it goes), then CPU 0, this thread, comes online for
+ * them. partners_stop() undoes it.
+ */
+static inline void partners_start(struct mmscale_partner *partners, int nr_cpus,
+				  void (*fn)(void *arg))
+{
+	char err[256];
+
+	for (int c = 1; c < nr_cpus; c++)
+		CHECK_MSG(mmscale_partner_start(&partners[c], c, fn, NULL, err, sizeof(err)) == 0,
+			  "partner CPU %d: %s", c, err);
+	ipi_cpu_online();
+}
+
+/*
  * CPU 0 goes offline, the partners (CPUs 1 .. nr_cpus - 1) are told to
  * stop, woken from ipi_idle_loop and joined. The IPI machine stays up.
  */

@@ -201,6 +201,27 @@ static void name_zone_head(struct zone *zone, int n)
 }
 
 /*
+ * Where a step leaves the zone: the zone-lock round trips and the pages
+ * moved since counts_mark(), and its free pages, in zone->nr_free and in
+ * NR_FREE_PAGES.
+ */
+static void check_zone_after(const char *step, struct zone *zone, long long locks,
+			     long long moved, long long nr_free)
+{
+	long long got_locks = counts_delta(MMSCALE_LOCK_ACQUIRES);
+	long long got_moved = counts_delta(MMSCALE_PAGES_MOVED);
+	long long got_free = (long long)zone->nr_free;
+	long long got_stat = (long long)zone_stat_exact(zone, NR_FREE_PAGES);
+
+	CHECK_MSG(got_locks == locks, "%s: %lld zone locks, want %lld", step, got_locks, locks);
+	CHECK_MSG(got_moved == moved, "%s: %lld pages moved, want %lld", step, got_moved, moved);
+	CHECK_MSG(got_free == nr_free, "%s: zone->nr_free %lld, want %lld", step, got_free,
+		  nr_free);
+	CHECK_MSG(got_stat == nr_free, "%s: NR_FREE_PAGES %lld, want %lld", step, got_stat,
+		  nr_free);
+}
+
+/*
  * The first allocation from an empty list of 1520 free pages, in either
  * generation: rmqueue_bulk(31) puts Z0 .. Z30 on list 2 in that order from
  * its head and Z0 is returned; count 30, 31 pages moved, NR_FREE_PAGES and
@@ -220,10 +241,7 @@ static struct page *first_refill(const char *what, struct zone *zone,
 	snprintf(title, sizeof(title), "%s list 2 after one refill", what);
 	CHECK_LIST(title, &pcp->lists[MIGRATE_MOVABLE], range(want, 1, 30), 30);
 	CHECK_EQ_LL(pcp->count, 30);
-	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), locks);
-	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
-	CHECK_EQ_LL(zone->nr_free, 1520 - 31);
-	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 31);
+	check_zone_after(what, zone, locks, 31, 1520 - 31);
 	return page;
 }
 
@@ -481,10 +499,7 @@ static void test_refill_and_free(void)
 	}
 	CHECK_EQ_LL(pcp->count, 0);
 	CHECK(list_empty(&pcp->lists[MIGRATE_MOVABLE]));
-	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 6);
-	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 186);
-	CHECK_EQ_LL(zone->nr_free, 1520 - 186);
-	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 186);
+	check_zone_after("R1 after 186 allocations", zone, 6, 186, 1520 - 186);
 	/* zone_statistics: preferred == zone, on this CPU's node: HIT and LOCAL per allocation. */
 	CHECK_EQ_LL(zone_stat_exact(zone, NUMA_HIT), 186);
 	CHECK_EQ_LL(zone_stat_exact(zone, NUMA_LOCAL), 186);
@@ -514,10 +529,7 @@ static void test_refill_and_free(void)
 			     range(want, 30, 0), 31), -1);
 	CHECK_LIST("R2 list 2 after the bulk free", &pcp->lists[MIGRATE_MOVABLE],
 		   (want[0] = 185, range(want + 1, 184, 31), want), 155);
-	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
-	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
-	CHECK_EQ_LL(zone->nr_free, 1520 - 186 + 31);
-	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 186 + 31);
+	check_zone_after("R2 after the bulk free", zone, 1, 31, 1520 - 186 + 31);
 
 	/*
 	 * R3, cold: a hot allocation takes the head (Z185); freed cold it goes
@@ -590,10 +602,7 @@ static void test_refill_and_free(void)
 	CHECK_LIST("R5 list 1", &pcp->lists[MIGRATE_RECLAIMABLE], WANT_NONE);
 	CHECK_LIST("R5 list 2", &pcp->lists[MIGRATE_MOVABLE],
 		   (want[0] = 30, range(want + 1, 184, 51), want), 135);
-	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
-	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);
-	CHECK_EQ_LL(zone->nr_free, 1520 - 186 + 31);
-	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 186 + 31);
+	check_zone_after("R5 after the bulk free", zone, 1, 31, 1520 - 186 + 31);
 	{
 		char err[256];
 
@@ -1003,9 +1012,7 @@ static void test_ipis(void)
 
 	atomic_store(&stop, false);
 	CHECK(ipi_setup(MMSCALE_IPI_SPIN, err, sizeof(err)) == 0);
-	for (int c = 1; c < CPUS; c++)
-		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
-	ipi_cpu_online();
+	partners_start(partners, CPUS, partner_main);
 
 	for (size_t i = 0; i < ARRAY_SIZE(smp_steps); i++)
 		check_smp_step(&smp_steps[i]);

@@ -118,9 +118,7 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 	drain_ops = ops;
 	atomic_store(&stop, false);
 	atomic_store(&stress_done, 0);
-	for (int c = 1; c < CPUS; c++)
-		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
-	ipi_cpu_online();
+	partners_start(partners, CPUS, partner_main);
 }
 
 static void stop_machine(struct mmscale_partner *partners)

@@ -66,9 +66,7 @@ static void run_mechanism(enum mmscale_ipi_mechanism m, const char *name)
 	atomic_store(&stop, false);
 	atomic_store(&busy_targets, m == MMSCALE_IPI_SIGNAL);
 	CHECK(ipi_setup(m, err, sizeof(err)) == 0);
-	for (int c = 1; c < CPUS; c++)
-		CHECK(mmscale_partner_start(&partners[c], c, target_main, NULL, err, sizeof(err)) == 0);
-	ipi_cpu_online();
+	partners_start(partners, CPUS, target_main);
 	mmscale_counts_sum_all(&before);
 	for (int r = 0; r < ROUNDS; r++) {
 		int target = 1 + r % (CPUS - 1);
@@ -130,9 +128,7 @@ static void test_stuck_cpu(void)
 	atomic_store(&stop, false);
 	atomic_store(&busy_targets, false);
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
-	for (int c = 1; c < CPUS; c++)
-		CHECK(mmscale_partner_start(&partners[c], c, target_main, NULL, err, sizeof(err)) == 0);
-	ipi_cpu_online();
+	partners_start(partners, CPUS, target_main);
 	CHECK(smp_call_function_single(1, count_call, (void *)(intptr_t)1, 1) == 0);
 	CHECK(smp_call_function_single(2, count_call, (void *)(intptr_t)2, 1) != 0);
 	printf("stuck CPU: %s\n", ipi_error());

@@ -108,9 +108,7 @@ static void start(struct mmscale_partner *partners, enum mmscale_ipi_mechanism m
 	ipi.mechanism = m;
 	ipi.smp_model = model;
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
-	for (int c = 1; c < CPUS; c++)
-		CHECK(mmscale_partner_start(&partners[c], c, partner_main, NULL, err, sizeof(err)) == 0);
-	ipi_cpu_online();
+	partners_start(partners, CPUS, partner_main);
 }
 
 static void finish(struct mmscale_partner *partners)
@@ -290,10 +288,7 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	drain_ops = ops;
 	atomic_store(&stop, false);
-	for (int c = 1; c < MCPUS; c++)
-		CHECK(mmscale_partner_start(&partners[c], c, mm_partner_main, NULL, err,
-					    sizeof(err)) == 0);
-	ipi_cpu_online();
+	partners_start(partners, MCPUS, mm_partner_main);
 	for (int c = 0; c < MCPUS; c++)
 		if (fill & (1UL << c))
 			CHECK(smp_call_function_single(c, fill_my_lists, (void *)(intptr_t)8, 1) == 0);
