@@ -392,7 +392,8 @@ static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool 
 {
 	unsigned long stat_error = nr_cpu_ids * (8 * (1 + (unsigned long)ilog2(nr_cpu_ids)));
 
-	sums = sums && thresh < 2 * stat_error;
+	/* A row that sums claims at least the two reads the sums replace. */
+	sums = sums && reads >= 2 && thresh < 2 * stat_error;
 	out->which |= MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |
 		      MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |
 		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES);

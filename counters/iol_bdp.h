@@ -8,9 +8,13 @@
  *
  * The state a run calls into (iol_bdp_setup), with the sysctls at 3.2's
  * defaults but vm.dirty_bytes = IOL_BDP_DIRTY_BYTES, the bdi holding the
- * whole writeout share and each task the whole dirtying share (the steady
- * state of a machine that has been writing to one disk for long; a booted
- * kernel takes two periods to get there):
+ * whole writeout share (the steady state of a machine that has been writing
+ * to one disk for long; a booted kernel takes two periods to get there) and
+ * each task the whole dirtying share, as if it were the only dirtier: no
+ * machine has N tasks each with all of it, but so 3.1's task limit is
+ * IOL_BDP_TASK_BDI_THRESH whatever --threads is, and the claims do not
+ * depend on the thread count (with a share of 1/N, as the 2.6.31 rows'
+ * tasks have, 3.1's limit would be 25600 - 3200 / N pages):
  * - IOL_BDP_UNTHROTTLED: nothing dirty, the flusher idle (as bdp/'s
  *   2.6.31 rows): every kernel leaves at its first test.
  * - IOL_BDP_THROTTLED: dirty + writeback pages halfway between 3.2's

@@ -142,21 +142,31 @@ static int calc_period_shift(void)
 
 /*
  * Move pages of the bdi's file from free to the inactive file LRU, dirty or
- * under writeback, in the global and the bdi's counts.
+ * under writeback, in the global and the bdi's counts: from each populated
+ * zone in turn what it has free (a node of a 128-node stand-in holds a
+ * few thousand pages). -1 if the machine's memory cannot hold them.
  */
-static void account_cached(struct backing_dev_info *bdi, unsigned long dirty,
-			   unsigned long writeback)
+static int account_cached(struct backing_dev_info *bdi, unsigned long dirty,
+			  unsigned long writeback)
 {
-	struct zone *zone = local_zone(0);
-	long pages = (long)(dirty + writeback);
+	unsigned long dirty_left = dirty, left = dirty + writeback;
+	struct zone *zone;
 
-	zone_page_state_add(-pages, zone, NR_FREE_PAGES);
-	zone_page_state_add(pages, zone, NR_FILE_PAGES);
-	zone_page_state_add(pages, zone, NR_INACTIVE_FILE);
-	zone_page_state_add((long)dirty, zone, NR_FILE_DIRTY);
-	zone_page_state_add((long)writeback, zone, NR_WRITEBACK);
+	for_each_populated_zone(zone) {
+		unsigned long take = min(left, zone_page_state(zone, NR_FREE_PAGES));
+		unsigned long take_dirty = min(take, dirty_left);
+
+		zone_page_state_add(-(long)take, zone, NR_FREE_PAGES);
+		zone_page_state_add((long)take, zone, NR_FILE_PAGES);
+		zone_page_state_add((long)take, zone, NR_INACTIVE_FILE);
+		zone_page_state_add((long)take_dirty, zone, NR_FILE_DIRTY);
+		zone_page_state_add((long)(take - take_dirty), zone, NR_WRITEBACK);
+		dirty_left -= take_dirty;
+		left -= take;
+	}
 	percpu_counter_set(&bdi->bdi_stat[BDI_RECLAIMABLE], (s64)dirty);
 	percpu_counter_set(&bdi->bdi_stat[BDI_WRITEBACK], (s64)writeback);
+	return left ? -1 : 0;
 }
 
 int iol_bdp_teardown(char *err, size_t errlen)
@@ -231,10 +241,14 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	iol_machine_jiffies = 0;
 
 	machine.bdi = bdi = mmscale_alloc_global(sizeof(*bdi), err, errlen);
-	machine.props = mmscale_alloc_global(sizeof(*machine.props), err, errlen);
+	machine.props = bdi ? mmscale_alloc_global(sizeof(*machine.props), err, errlen) : NULL;
+	if (!bdi || !machine.props) {
+		iol_bdp_teardown(err, 0);	/* err says why */
+		return -1;
+	}
 	iol_machine_bdp_ratelimits = alloc_percpu(int);
-	if (!bdi || !machine.props || !iol_machine_bdp_ratelimits || bdi_init(bdi) != 0) {
-		mmscale_errorf(err, errlen, "cannot allocate the bdi");
+	if (!iol_machine_bdp_ratelimits || bdi_init(bdi) != 0) {
+		mmscale_errorf(err, errlen, "cannot allocate the bdi's per-CPU counters");
 		iol_bdp_teardown(err, 0);
 		return -1;
 	}
@@ -265,18 +279,23 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	if (state == IOL_BDP_UNTHROTTLED)
 		return iol_bdp_settle(ops, err, errlen);
 
-	/* Halfway between 3.2's setpoint (lines 529-530) and the limit. */
+	/* Halfway between 3.2's setpoint (line 561) and the limit. */
 	freerun = dirty_freerun_ceiling(dirty_thresh, background_thresh);
 	limit = hard_dirty_limit(dirty_thresh);
 	setpoint = (freerun + limit) / 2;
 	nr_dirty = (setpoint + limit) / 2;
-	account_cached(bdi, nr_dirty / 4, nr_dirty - nr_dirty / 4);
+	if (account_cached(bdi, nr_dirty / 4, nr_dirty - nr_dirty / 4) != 0) {
+		mmscale_errorf(err, errlen, "the throttled state's %lu dirty pages do not fit in "
+			       "the emulated memory (--mem)", nr_dirty);
+		iol_bdp_teardown(err, 0);
+		return -1;
+	}
 	set_bit(BDI_writeback_running, &bdi->state);
 	/* 3.1 throttles here only if the bdi is over the task's limit. */
 	if (dirty_thresh != IOL_BDP_BDI_THRESH || nr_dirty <= IOL_BDP_TASK_BDI_THRESH) {
-		mmscale_errorf(err, errlen, "the throttled state needs %lu dirty pages over %lu, "
-			       "has %lu of a %lu-page threshold", nr_dirty,
-			       (unsigned long)IOL_BDP_TASK_BDI_THRESH, nr_dirty, dirty_thresh);
+		mmscale_errorf(err, errlen, "the throttled state has %lu dirty pages of a %lu-page "
+			       "threshold; 3.1 throttles only above %lu", nr_dirty, dirty_thresh,
+			       (unsigned long)IOL_BDP_TASK_BDI_THRESH);
 		iol_bdp_teardown(err, 0);
 		return -1;
 	}

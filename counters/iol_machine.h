@@ -7,9 +7,11 @@
  * - global_page_state reads the machine's vm_stat[] (counters/vmstat.c):
  *   3.2's include/linux/vmstat.h reads it as 2.6.31's does. Counted as
  *   MMSCALE_GLOBAL_READS, as for the 2.6.31 rows. The items are 2.6.31's
- *   (include/mmscale/mm/mmzone.h): 3.2 has more before NR_FILE_DIRTY
- *   (NR_KERNEL_STACK from 2.6.32 on), so there the six items a call reads
- *   lie on three cache lines of vm_stat[], here on two.
+ *   (include/mmscale/mm/mmzone.h): 3.2 has NR_KERNEL_STACK (from 2.6.32)
+ *   after NR_PAGETABLE, which moves NR_UNSTABLE_NFS to item 16, the next
+ *   line, so there the six items a call reads lie on three cache lines of
+ *   vm_stat[], here on two (3.2's mmzone.h is not in ../shared/kernel: this
+ *   is from its history, not checked against the file).
  * - bdi_stat, bdi_stat_sum and bdi_stat_error are include/linux/backing-dev.h
  *   of 3.2 (lines 175-216) on the bdi's percpu_counters (counters/'s port
  *   of 2.6.31's lib/percpu_counter.c, the same code as 3.2's for these

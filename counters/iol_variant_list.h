@@ -2,13 +2,16 @@
 /*
  * The IO-less dirty throttling variants (Linux 3.2's control and the two
  * alternatives of the seed-004 thread) and 3.1 before it: one file each
- * (counters/iol_*.c, defining its struct iol_variant_ops under the symbol
- * of its row, counters/iol_variants.h), one row each below, oldest first:
+ * (counters/iol_*.c, defining its struct iol_variant_ops as
+ * IOL_OPS(symbol of its row): the symbol in the world's build,
+ * symbol_on_machine in the machine's; counters/iol_variants.h), one row
+ * each below, oldest first:
  * the first is the baseline of the comparison tables (vanilla-3.1 vs each
  * IO-less variant is the thread's second table; scripts/compare --baseline
  * reserve-v11 gives its first).
  *
- * Each row runs in three families, and nothing else names it:
+ * Each row runs in three families without any other edit (only
+ * test_iol_control and the RESULTS.md scripts name rows):
  * - throttle/<scenario>/<variant>: the virtual-time world
  *   (counters/throttle_cases.c; counters/tests/test_throttle.c walks the
  *   rows);
@@ -22,7 +25,10 @@
  * reading them). The bench's state is counters/iol_bdp.h's.
  *
  * test_iol_control.c checks the three IO-less ones by name against values
- * worked out by hand (a new row needs its own there).
+ * worked out by hand (a new row needs its own there), and test_bdp.c that
+ * every row pauses (1 to MAX_PAUSE jiffies) in the throttled state: a
+ * variant whose pass leaves before its sleep there would time another
+ * path than bdp_throttled/ says.
  *
  * This list includes nothing, so that 2.6.31's files (counters/cases.c)
  * can walk it beside their own types.

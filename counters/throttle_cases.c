@@ -3,7 +3,7 @@
  * throttle/<scenario>/<variant>: the seed-004 scenarios
  * (counters/throttle_scenarios.h) run in the virtual-time world
  * (counters/throttle_world.c) with each IO-less variant
- * (counters/iol_variants.h), --throttle-seconds of virtual time per run.
+ * (counters/iol_variant_list.h), --throttle-seconds of virtual time per run.
  * A run is deterministic: its counters are the same every time, on every
  * machine; its time is what the world took to simulate it.
  */

@@ -15,6 +15,10 @@
 #ifndef MMSCALE_MM_THROTTLE_H
 #define MMSCALE_MM_THROTTLE_H
 
+#ifdef MMSCALE_IOL_MACHINE
+#error "throttle.h is the virtual-time world's: IO-less kernel code includes counters/iol_env.h"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

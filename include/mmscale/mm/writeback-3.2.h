@@ -274,7 +274,7 @@ unsigned long bdi_max_pause(struct backing_dev_info *bdi, unsigned long bdi_dirt
 
 /*
  * What differs between the IO-less variants (counters/iol_*.c, rows in
- * counters/iol_variants.h): the end of bdi_position_ratio (3.2's bdi
+ * counters/iol_variant_list.h): the end of bdi_position_ratio (3.2's bdi
  * reserve area, v11's, or none) and, for freerun, a break in
  * balance_dirty_pages; the functions that call them come with each.
  * balance_dirty_pages_ratelimited_nr and balance_dirty_pages_resume run
