@@ -303,26 +303,37 @@ static bool percpu_claim(const struct mmscale_run *run, struct mmscale_claim *ou
 }
 
 /*
+ * A run of 3.1's or an IO-less kernel's call (bdp/, bdp_throttled/): the
+ * emulated memory, then counters/iol_machine.c's state for ops.
+ */
+static int iol_setup(struct mmscale_run *run, int nr_threads,
+		     const struct iol_machine_ops *ops, enum iol_bdp_state state,
+		     char *err, size_t errlen)
+{
+	if (plain_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	if (iol_bdp_setup(ops, state, err, errlen) != 0)
+		return counters_setup_failed(run);
+	((struct counters_run *)run->data)->iol = true;
+	return 0;
+}
+
+/*
  * bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no
  * flusher busy. A 2.6.31 row calls its variant on the writeback world of
  * counters/page-writeback.c; an IO-less row (and 3.1's) its kernel's call
  * on counters/iol_machine.c's state.
  */
-static int bdp_setup_state(struct mmscale_run *run, int nr_threads, enum iol_bdp_state state,
-			   char *err, size_t errlen)
+static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
 	struct counters_run *cr;
 
+	if (row->iol)
+		return iol_setup(run, nr_threads, row->iol, IOL_BDP_UNTHROTTLED, err, errlen);
 	if (plain_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
-	if (row->iol) {
-		if (iol_bdp_setup(row->iol, state, err, errlen) != 0)
-			return counters_setup_failed(run);
-		cr->iol = true;
-		return 0;
-	}
 	cr->world = writeback_world_create(nr_threads, 0, -1, err, errlen);
 	if (!cr->world)
 		return counters_setup_failed(run);
@@ -334,11 +345,6 @@ static int bdp_setup_state(struct mmscale_run *run, int nr_threads, enum iol_bdp
 				    &cr->world->bdi);
 	}
 	return 0;
-}
-
-static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
-{
-	return bdp_setup_state(run, nr_threads, IOL_BDP_UNTHROTTLED, err, errlen);
 }
 
 static struct address_space *my_mapping(struct mmscale_run *run)
@@ -430,17 +436,8 @@ struct bdp_throttled_variant {
 
 static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	struct counters_run *cr;
-
-	(void)nr_threads;
-	if (plain_setup(run, nr_threads, err, errlen) != 0)
-		return -1;
-	cr = run->data;
-	if (iol_bdp_setup(container_of(run->v, struct bdp_throttled_variant, v)->iol,
-			  IOL_BDP_THROTTLED, err, errlen) != 0)
-		return counters_setup_failed(run);
-	cr->iol = true;
-	return 0;
+	return iol_setup(run, nr_threads, container_of(run->v, struct bdp_throttled_variant, v)->iol,
+			 IOL_BDP_THROTTLED, err, errlen);
 }
 
 static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run)
