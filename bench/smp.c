@@ -646,17 +646,27 @@ static void generic_smp_call_function_single_interrupt(void)
 	}
 }
 
+/*
+ * A call aimed at the caller's own CPU runs here with "irqs" off, as every
+ * generation's smp_call_function_single and on_each_cpu{,_mask} run it: an
+ * IPI doorbell cannot flush a queued call into the middle of it.
+ */
+static void call_function_here(smp_call_func_t func, void *info)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	func(info);
+	local_irq_restore(flags);
+}
+
 static int smp_call_function_single_gq(int cpu, smp_call_func_t func, void *info, int wait)
 {
 	int this_cpu = get_cpu();
 	struct call_single_data_list *data;
 
 	if (cpu == this_cpu) {
-		unsigned long flags;
-
-		local_irq_save(flags);
-		func(info);
-		local_irq_restore(flags);
+		call_function_here(func, info);
 		return 0;
 	}
 	if ((unsigned int)cpu >= nr_cpu_ids || !cpumask_test_cpu((unsigned int)cpu, cpu_online_mask))
@@ -896,11 +906,7 @@ int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait
 	if (smp_model == MMSCALE_SMP_GLOBAL_QUEUE)
 		return smp_call_function_single_gq(cpu, func, info, wait);
 	if (cpu == this_cpu) {
-		unsigned long flags;
-
-		local_irq_save(flags);
-		func(info);
-		local_irq_restore(flags);
+		call_function_here(func, info);
 		return 0;
 	}
 	t = per_cpu_ptr(ipi_cpus, cpu);
@@ -926,14 +932,11 @@ int smp_call_function(smp_call_func_t func, void *info, int wait)
 /* Call a function on all processors: the others first, then locally, irqs off. */
 int on_each_cpu(smp_call_func_t func, void *info, int wait)
 {
-	unsigned long flags;
 	int ret;
 
 	preempt_disable();
 	ret = smp_call_function(func, info, wait);
-	local_irq_save(flags);
-	func(info);
-	local_irq_restore(flags);
+	call_function_here(func, info);
 	preempt_enable();
 	return ret;
 }
@@ -945,13 +948,8 @@ int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *inf
 	int ret;
 
 	ret = smp_call_function_many(mask, func, info, wait);
-	if (cpumask_test_cpu((unsigned int)cpu, mask)) {
-		unsigned long flags;
-
-		local_irq_save(flags);
-		func(info);
-		local_irq_restore(flags);
-	}
+	if (cpumask_test_cpu((unsigned int)cpu, mask))
+		call_function_here(func, info);
 	put_cpu();
 	return ret;
 }
