@@ -13,7 +13,8 @@
  *   vm_stat[], here on two (3.2's mmzone.h is not in ../shared/kernel: this
  *   is from its history, not checked against the file).
  * - bdi_stat, bdi_stat_sum and bdi_stat_error are include/linux/backing-dev.h
- *   of 3.2 (lines 175-216) on the bdi's percpu_counters (counters/'s port
+ *   of 3.2 (lines 179-213, include/mmscale/mm/bdi_stat.h: the same code as
+ *   2.6.31's) on the bdi's percpu_counters (counters/'s port
  *   of 2.6.31's lib/percpu_counter.c, the same code as 3.2's for these
  *   calls; a read counts MMSCALE_BDI_READS, a sum its lock and the online
  *   CPUs' slots). __bdi_update_bandwidth's percpu_counter_read of
@@ -64,38 +65,11 @@ static inline int *throttle_bdp_ratelimits(void)
 /* include/linux/backing-dev.h of 3.2, line 48. */
 #define BDI_STAT_BATCH (8*(1+ilog2(nr_cpu_ids)))
 
-static inline s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item)
-{
-	return percpu_counter_read_positive(&bdi->bdi_stat[item]);
-}
-
-static inline s64 __bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item)
-{
-	return percpu_counter_sum_positive(&bdi->bdi_stat[item]);
-}
-
-static inline s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item)
-{
-	s64 sum;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	sum = __bdi_stat_sum(bdi, item);
-	local_irq_restore(flags);
-
-	return sum;
-}
+#include "mmscale/mm/bdi_stat.h"
 
 static inline s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item)
 {
 	return percpu_counter_read(&bdi->bdi_stat[item]);
-}
-
-/* maximal error of a stat counter. */
-static inline unsigned long bdi_stat_error(struct backing_dev_info *bdi)
-{
-	(void)bdi;
-	return nr_cpu_ids * BDI_STAT_BATCH;
 }
 
 /* The world's counts: none on the machine. */

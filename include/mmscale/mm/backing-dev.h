@@ -88,38 +88,7 @@ static inline void dec_bdi_stat(struct backing_dev_info *bdi,
 	local_irq_restore(flags);
 }
 
-static inline s64 bdi_stat(struct backing_dev_info *bdi,
-			   enum bdi_stat_item item)
-{
-	return percpu_counter_read_positive(&bdi->bdi_stat[item]);
-}
-
-static inline s64 __bdi_stat_sum(struct backing_dev_info *bdi,
-				 enum bdi_stat_item item)
-{
-	return percpu_counter_sum_positive(&bdi->bdi_stat[item]);
-}
-
-static inline s64 bdi_stat_sum(struct backing_dev_info *bdi,
-			       enum bdi_stat_item item)
-{
-	s64 sum;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	sum = __bdi_stat_sum(bdi, item);
-	local_irq_restore(flags);
-
-	return sum;
-}
-
-/*
- * maximal error of a stat counter.
- */
-static inline unsigned long bdi_stat_error(struct backing_dev_info *bdi)
-{
-	return nr_cpu_ids * BDI_STAT_BATCH;
-}
+#include "bdi_stat.h"
 
 /* bdi->capabilities (include/linux/backing-dev.h:181-188, 2.6.31); the emulated bdi has none set. */
 #define BDI_CAP_NO_ACCT_DIRTY	0x00000001
