@@ -12,18 +12,27 @@
 
 struct mmscale_params mmscale_params = MMSCALE_PARAMS_DEFAULTS;
 
+/* The words of the enum flags, indexed by their enums: the parser and the names use them. */
+static const char *const counter_layout_words[] = {
+	[MMSCALE_LAYOUT_PACKED] = "packed", [MMSCALE_LAYOUT_PADDED] = "padded",
+};
+static const char *const ipi_words[] = {
+	[MMSCALE_IPI_AUTO] = "auto", [MMSCALE_IPI_SPIN] = "spin", [MMSCALE_IPI_FUTEX] = "futex",
+	[MMSCALE_IPI_SIGNAL] = "signal", [MMSCALE_IPI_KERNEL] = "kernel",
+};
+static const char *const smp_model_words[] = {
+	[MMSCALE_SMP_AUTO] = "auto", [MMSCALE_SMP_GLOBAL_QUEUE] = "global-queue",
+	[MMSCALE_SMP_PERCPU] = "percpu",
+};
+
 const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m)
 {
-	static const char *const names[] = { "auto", "spin", "futex", "signal", "kernel" };
-
-	return names[m];
+	return ipi_words[m];
 }
 
 const char *mmscale_smp_model_name(enum mmscale_smp_model m)
 {
-	static const char *const names[] = { "auto", "global-queue", "percpu" };
-
-	return names[m];
+	return smp_model_words[m];
 }
 
 const char mmscale_params_help[] =
@@ -154,6 +163,41 @@ static const struct uint_flag {
 	{ "--test-stuck-cpu", 1, 1000000, &mmscale_params.stuck_cpu, "a CPU number from 1" },
 };
 
+/* The flags that take one of a few words: one row each, its words in its enum's order. */
+enum word_flag_id { FLAG_COUNTER_LAYOUT, FLAG_IPI, FLAG_SMP_MODEL };
+
+#define WORDS(words) words, sizeof(words) / sizeof(words[0])
+static const struct word_flag {
+	const char *name;
+	enum word_flag_id id;
+	const char *const *words;
+	unsigned int nr_words;
+	unsigned int first;	/* the first word the flag takes (--ipi: not auto) */
+	const char *choices;	/* what the error says it is not */
+} word_flags[] = {
+	{ "--counter-layout", FLAG_COUNTER_LAYOUT, WORDS(counter_layout_words),
+	  MMSCALE_LAYOUT_PACKED, "packed or padded" },
+	{ "--ipi", FLAG_IPI, WORDS(ipi_words), MMSCALE_IPI_SPIN, "spin, futex, signal or kernel" },
+	{ "--smp-model", FLAG_SMP_MODEL, WORDS(smp_model_words), MMSCALE_SMP_AUTO,
+	  "auto, global-queue or percpu" },
+};
+#undef WORDS
+
+static void set_word_flag(enum word_flag_id id, unsigned int word)
+{
+	switch (id) {
+	case FLAG_COUNTER_LAYOUT:
+		mmscale_params.counter_layout = (enum mmscale_counter_layout)word;
+		break;
+	case FLAG_IPI:
+		mmscale_params.ipi = (enum mmscale_ipi_mechanism)word;
+		break;
+	case FLAG_SMP_MODEL:
+		mmscale_params.smp_model = (enum mmscale_smp_model)word;
+		break;
+	}
+}
+
 int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 {
 	const char *v;
@@ -176,16 +220,6 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 				"--mem: '%s' is not a memory size of at least 64M (example: 3G)", v);
 		return 1;
 	}
-	if ((v = value_of(arg, "--counter-layout"))) {
-		if (strcmp(v, "packed") == 0)
-			mmscale_params.counter_layout = MMSCALE_LAYOUT_PACKED;
-		else if (strcmp(v, "padded") == 0)
-			mmscale_params.counter_layout = MMSCALE_LAYOUT_PADDED;
-		else
-			return mmscale_errorf(err, errlen,
-				"--counter-layout: '%s' is not packed or padded", v);
-		return 1;
-	}
 	if ((v = value_of(arg, "--throttle-trace"))) {
 		if (!*v)
 			return mmscale_errorf(err, errlen, "--throttle-trace: give a directory");
@@ -196,30 +230,19 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 		mmscale_params.throttle_trace = v;
 		return 1;
 	}
-	if ((v = value_of(arg, "--ipi"))) {
-		if (strcmp(v, "spin") == 0)
-			mmscale_params.ipi = MMSCALE_IPI_SPIN;
-		else if (strcmp(v, "futex") == 0)
-			mmscale_params.ipi = MMSCALE_IPI_FUTEX;
-		else if (strcmp(v, "signal") == 0)
-			mmscale_params.ipi = MMSCALE_IPI_SIGNAL;
-		else if (strcmp(v, "kernel") == 0)
-			mmscale_params.ipi = MMSCALE_IPI_KERNEL;
-		else
-			return mmscale_errorf(err, errlen,
-				"--ipi: '%s' is not spin, futex, signal or kernel", v);
-		return 1;
-	}
-	if ((v = value_of(arg, "--smp-model"))) {
-		if (strcmp(v, "auto") == 0)
-			mmscale_params.smp_model = MMSCALE_SMP_AUTO;
-		else if (strcmp(v, "global-queue") == 0)
-			mmscale_params.smp_model = MMSCALE_SMP_GLOBAL_QUEUE;
-		else if (strcmp(v, "percpu") == 0)
-			mmscale_params.smp_model = MMSCALE_SMP_PERCPU;
-		else
-			return mmscale_errorf(err, errlen,
-				"--smp-model: '%s' is not auto, global-queue or percpu", v);
+	for (size_t i = 0; i < sizeof(word_flags) / sizeof(word_flags[0]); i++) {
+		const struct word_flag *f = &word_flags[i];
+		unsigned int w;
+
+		if (!(v = value_of(arg, f->name)))
+			continue;
+		for (w = f->first; w < f->nr_words; w++)
+			if (strcmp(v, f->words[w]) == 0)
+				break;
+		if (w == f->nr_words)
+			return mmscale_errorf(err, errlen, "%s: '%s' is not %s", f->name, v,
+					      f->choices);
+		set_word_flag(f->id, w);
 		return 1;
 	}
 	/*
@@ -261,7 +284,7 @@ void mmscale_params_describe(char *buf, size_t len)
 		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
 		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
-		 mmscale_params.counter_layout == MMSCALE_LAYOUT_PADDED ? "padded" : "packed",
+		 counter_layout_words[mmscale_params.counter_layout],
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
 		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns(&mmscale_params) / 1000u),
 		 mmscale_params.device_pages_per_ms,
