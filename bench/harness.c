@@ -63,29 +63,11 @@ const struct mmscale_counts *mmscale_machine_counts(void)
 	return &machine_window.delta;
 }
 
-static void hook_start(struct mmscale_state *st)
-{
-	(void)st;
-	mmscale_papi_start(&this_papi);
-}
-
-static void hook_pause(struct mmscale_state *st)
-{
-	(void)st;
-	mmscale_papi_pause(&this_papi);
-}
-
-static void hook_resume(struct mmscale_state *st)
-{
-	(void)st;
-	mmscale_papi_resume(&this_papi);
-}
-
-static void hook_stop(struct mmscale_state *st)
-{
-	(void)st;
-	mmscale_papi_stop(&this_papi);
-}
+/* GB's timing hooks (bench/gbench_shim.cc): this thread's PAPI counting follows its timer. */
+static void hook_start(struct mmscale_state *st) { (void)st; mmscale_papi_start(&this_papi); }
+static void hook_pause(struct mmscale_state *st) { (void)st; mmscale_papi_pause(&this_papi); }
+static void hook_resume(struct mmscale_state *st) { (void)st; mmscale_papi_resume(&this_papi); }
+static void hook_stop(struct mmscale_state *st) { (void)st; mmscale_papi_stop(&this_papi); }
 
 static const struct mmscale_timing_hooks papi_hooks = {
 	.start = hook_start,
