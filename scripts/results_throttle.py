@@ -22,55 +22,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mmresults  # noqa: E402
 import results_lib  # noqa: E402
 
-# The thread's table: Wu Fengguang, 18 Sep 2011, Message-ID
-# <20110918141705.GB15366@localhost> (../shared/kernel/patches/ in the
-# development tree): nr_written with bdi reserve area (v11 10/18, his tree of
-# 3.1.0-rc4) and with bdi freerun, as he reported them.
-SEED = {
-    "JBOD-10HDD-6G/xfs-100dd-1M-16p-5895M-20": (38375271, 31553807),
-    "JBOD-10HDD-6G/xfs-10dd-1M-16p-5895M-20": (30478879, 28631491),
-    "JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20": (29735407, 28871956),
-    "JBOD-10HDD-6G/xfs-2dd-1M-16p-5895M-20": (30850350, 28344165),
-    "JBOD-10HDD-thresh=100M/xfs-100dd-1M-16p-5895M-100M": (17706200, 16174684),
-    "JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M": (23374918, 14376942),
-    "JBOD-10HDD-thresh=100M/xfs-1dd-1M-16p-5895M-100M": (20659278, 19640375),
-    "JBOD-10HDD-thresh=100M/xfs-2dd-1M-16p-5895M-100M": (22517497, 14552321),
-    "JBOD-10HDD-thresh=2G/xfs-100dd-1M-16p-5895M-2048M": (68287850, 61078553),
-    "JBOD-10HDD-thresh=2G/xfs-10dd-1M-16p-5895M-2048M": (33835247, 32018425),
-    "JBOD-10HDD-thresh=2G/xfs-1dd-1M-16p-5895M-2048M": (30187817, 29942083),
-    "JBOD-10HDD-thresh=2G/xfs-2dd-1M-16p-5895M-2048M": (30563144, 30204022),
-    "JBOD-10HDD-thresh=4G/xfs-10dd-1M-16p-5895M-4096M": (34476862, 34645398),
-    "JBOD-10HDD-thresh=4G/xfs-1dd-1M-16p-5895M-4096M": (30326479, 30097263),
-    "JBOD-10HDD-thresh=4G/xfs-2dd-1M-16p-5895M-4096M": (30446767, 30339683),
-    "JBOD-10HDD-thresh=800M/xfs-100dd-1M-16p-5895M-800M": (40793956, 45936678),
-    "JBOD-10HDD-thresh=800M/xfs-10dd-1M-16p-5895M-800M": (27481305, 24867282),
-    "JBOD-10HDD-thresh=800M/xfs-1dd-1M-16p-5895M-800M": (25651257, 22507406),
-    "JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M": (19849350, 21298787),
-}
-# The thread's second table (the same message's follow-up, Message-ID
-# <20110918143721.GA17240@localhost>, ../shared/seeds/004_*): nr_written with
-# vanilla 3.1.0-rc4 and with IO-less (the bdi-reserve kernel above).
-SEED2 = {
-    "JBOD-10HDD-thresh=4G/xfs-10dd-1M-16p-5895M-4096M": (31189025, 34476862),
-    "JBOD-10HDD-thresh=4G/xfs-1dd-1M-16p-5895M-4096M": (30441974, 30326479),
-    "JBOD-10HDD-thresh=4G/xfs-2dd-1M-16p-5895M-4096M": (30484578, 30446767),
-    "JBOD-10HDD-thresh=2G/xfs-100dd-1M-16p-5895M-2048M": (68532421, 68287850),
-    "JBOD-10HDD-thresh=2G/xfs-10dd-1M-16p-5895M-2048M": (31606793, 33835247),
-    "JBOD-10HDD-thresh=2G/xfs-1dd-1M-16p-5895M-2048M": (30404955, 30187817),
-    "JBOD-10HDD-thresh=2G/xfs-2dd-1M-16p-5895M-2048M": (30425591, 30563144),
-    "JBOD-10HDD-6G/xfs-100dd-1M-16p-5895M-20": (40451069, 38375271),
-    "JBOD-10HDD-6G/xfs-10dd-1M-16p-5895M-20": (30903629, 30478879),
-    "JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20": (30113560, 29735407),
-    "JBOD-10HDD-6G/xfs-2dd-1M-16p-5895M-20": (30181418, 30850350),
-    "JBOD-10HDD-thresh=800M/xfs-100dd-1M-16p-5895M-800M": (46067335, 40793956),
-    "JBOD-10HDD-thresh=800M/xfs-10dd-1M-16p-5895M-800M": (30425063, 27481305),
-    "JBOD-10HDD-thresh=800M/xfs-1dd-1M-16p-5895M-800M": (28437929, 25651257),
-    "JBOD-10HDD-thresh=800M/xfs-2dd-1M-16p-5895M-800M": (29409406, 19849350),
-    "JBOD-10HDD-thresh=100M/xfs-100dd-1M-16p-5895M-100M": (26508063, 17706200),
-    "JBOD-10HDD-thresh=100M/xfs-10dd-1M-16p-5895M-100M": (23767810, 23374918),
-    "JBOD-10HDD-thresh=100M/xfs-1dd-1M-16p-5895M-100M": (28032891, 20659278),
-    "JBOD-10HDD-thresh=100M/xfs-2dd-1M-16p-5895M-100M": (26049973, 22517497),
-}
+# Wu Fengguang's two nr_written tables of 18 Sep 2011, as he reported them
+# (scripts/seed_nr_written.tsv says where each is from): SEED, with bdi
+# reserve area (v11 10/18, his tree of 3.1.0-rc4) and with bdi freerun;
+# SEED2, with vanilla 3.1.0-rc4 and with IO-less (the bdi-reserve kernel).
+def load_seed_tables(path):
+    tables = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            table, scenario, first, second = line.rstrip("\n").split("\t")
+            tables.setdefault(table, {})[scenario] = (int(first), int(second))
+    return tables
+
+
+_SEED_TABLES = load_seed_tables(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                             "seed_nr_written.tsv"))
+SEED = _SEED_TABLES["reserve-freerun"]
+SEED2 = _SEED_TABLES["vanilla-ioless"]
 VARIANTS = ("vanilla-3.1", "reserve-v11", "freerun", "3.2")
 # Within this much both ways a difference is "no change" (the thread's own
 # smallest reported differences are 0.4-0.8%).
