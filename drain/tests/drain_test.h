@@ -14,10 +14,23 @@
 #include "mmscale/kernel/smp.h"
 #include "mmscale/mm/page_alloc.h"
 #include "mmscale/opcount.h"
+#include "test_machine.h"
 
 static struct mmscale_counts counts_base;
 
 /* Remember every emulated CPU's counts now. */
+/*
+ * The drain tests' machine (spec as test_machine_up's): more emulated CPUs
+ * than this machine has PUs, so a CPU that waits yields its PU.
+ */
+static inline int drain_test_machine_up(struct test_machine *m, const char *spec)
+{
+	if (test_machine_up(m, spec) != 0)
+		return -1;
+	mmscale_spin_yields = true;
+	return 0;
+}
+
 static inline void counts_mark(void)
 {
 	mmscale_counts_sum_all(&counts_base);

@@ -1092,9 +1092,8 @@ int main(void)
 {
 	struct test_machine m;
 
-	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
+	if (drain_test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
 		return 1;
-	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
 	test_free_pcppages_bulk();
 	test_refill_and_free();
 	test_remote_6_1_paths();

@@ -211,9 +211,8 @@ int main(void)
 {
 	struct test_machine m;
 
-	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
+	if (drain_test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
 		return 1;
-	mmscale_spin_yields = true;
 	printf("C = %d CPUs, Z = %d populated zones:\n", CPUS, ZONES);
 	for (size_t v = 0; v < drain_nr_variants; v++) {
 		test_variant(v);

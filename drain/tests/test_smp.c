@@ -144,9 +144,8 @@ int main(void)
 {
 	struct test_machine m;
 
-	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
+	if (drain_test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
 		return 1;
-	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
 	run_mechanism(MMSCALE_IPI_SPIN, "spin");
 	run_mechanism(MMSCALE_IPI_FUTEX, "futex");
 	run_mechanism(MMSCALE_IPI_SIGNAL, "signal");

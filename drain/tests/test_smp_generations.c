@@ -337,9 +337,8 @@ int main(void)
 {
 	struct test_machine m;
 
-	if (test_machine_up(&m, "synthetic:node:2 core:3 pu:1") != 0)
+	if (drain_test_machine_up(&m, "synthetic:node:2 core:3 pu:1") != 0)
 		return 1;
-	mmscale_spin_yields = true;	/* 6 emulated CPUs on this machine's PUs */
 	ipi_config_default(&ipi, MMSCALE_IPI_SPIN);
 	ipi.timeout_ms = TIMEOUT_MS;
 	test_one_sender(MMSCALE_IPI_SPIN, "spin", MMSCALE_SMP_GLOBAL_QUEUE);
