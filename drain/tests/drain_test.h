@@ -18,7 +18,6 @@
 
 static struct mmscale_counts counts_base;
 
-/* Remember every emulated CPU's counts now. */
 /*
  * The drain tests' machine (spec as test_machine_up's): more emulated CPUs
  * than this machine has PUs, so a CPU that waits yields its PU.
@@ -31,6 +30,7 @@ static inline int drain_test_machine_up(struct test_machine *m, const char *spec
 	return 0;
 }
 
+/* Remember every emulated CPU's counts now. */
 static inline void counts_mark(void)
 {
 	mmscale_counts_sum_all(&counts_base);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The readers of a bdi's statistics: bdi_stat, __bdi_stat_sum, bdi_stat_sum
- * and bdi_stat_error, include/linux/backing-dev.h of 2.6.31 (lines 113-147)
- * and of 3.2 (lines 179-213), the same code in both. One copy serves both
+ * and bdi_stat_error, include/linux/backing-dev.h of 2.6.31 (lines 113-150)
+ * and of 3.2 (lines 179-216), the same code in both. One copy serves both
  * emulated bdis, so it has no include guard: it is included where a struct
  * backing_dev_info with bdi_stat[NR_BDI_STAT_ITEMS] percpu_counters, enum
  * bdi_stat_item and BDI_STAT_BATCH are defined, once per kernel: 2.6.31's
