@@ -173,15 +173,26 @@ static const struct word_flag {
 	const char *const *words;
 	unsigned int nr_words;
 	unsigned int first;	/* the first word the flag takes (--ipi: not auto) */
-	const char *choices;	/* what the error says it is not */
 } word_flags[] = {
 	{ "--counter-layout", FLAG_COUNTER_LAYOUT, WORDS(counter_layout_words),
-	  MMSCALE_LAYOUT_PACKED, "packed or padded" },
-	{ "--ipi", FLAG_IPI, WORDS(ipi_words), MMSCALE_IPI_SPIN, "spin, futex, signal or kernel" },
-	{ "--smp-model", FLAG_SMP_MODEL, WORDS(smp_model_words), MMSCALE_SMP_AUTO,
-	  "auto, global-queue or percpu" },
+	  MMSCALE_LAYOUT_PACKED },
+	{ "--ipi", FLAG_IPI, WORDS(ipi_words), MMSCALE_IPI_SPIN },
+	{ "--smp-model", FLAG_SMP_MODEL, WORDS(smp_model_words), MMSCALE_SMP_AUTO },
 };
 #undef WORDS
+
+/* "--ipi: 'x' is not spin, futex, signal or kernel": the words the flag takes, from its row. */
+static int word_flag_error(const struct word_flag *f, const char *v, char *err, size_t errlen)
+{
+	char choices[128] = "";
+	size_t len = 0;
+
+	for (unsigned int w = f->first; w < f->nr_words && len < sizeof(choices); w++)
+		len += (size_t)snprintf(choices + len, sizeof(choices) - len, "%s%s",
+					w == f->first ? "" : w + 1 == f->nr_words ? " or " : ", ",
+					f->words[w]);
+	return mmscale_errorf(err, errlen, "%s: '%s' is not %s", f->name, v, choices);
+}
 
 static void set_word_flag(enum word_flag_id id, unsigned int word)
 {
@@ -240,8 +251,7 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 			if (strcmp(v, f->words[w]) == 0)
 				break;
 		if (w == f->nr_words)
-			return mmscale_errorf(err, errlen, "%s: '%s' is not %s", f->name, v,
-					      f->choices);
+			return word_flag_error(f, v, err, errlen);
 		set_word_flag(f->id, w);
 		return 1;
 	}
