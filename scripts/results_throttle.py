@@ -37,8 +37,7 @@ def load_seed_tables(path):
     return tables
 
 
-_SEED_TABLES = load_seed_tables(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                             "seed_nr_written.tsv"))
+_SEED_TABLES = load_seed_tables(os.path.join(mmresults.ROOT, "scripts", "seed_nr_written.tsv"))
 SEED = _SEED_TABLES["reserve-freerun"]
 SEED2 = _SEED_TABLES["vanilla-ioless"]
 VARIANTS = ("vanilla-3.1", "reserve-v11", "freerun", "3.2")
