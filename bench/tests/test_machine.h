@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "check.h"
 #include "mmscale/cpu.h"
 #include "mmscale/notice.h"
 #include "mmscale/topology.h"
@@ -39,6 +40,22 @@ static inline void test_machine_down(struct test_machine *m)
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&m->p);
 	mmscale_topology_destroy(&m->t);
+}
+
+/*
+ * A unit test's main(): its tests on the machine spec (test_machine_up's),
+ * then the machine down; check_report's exit status, or 1 where the
+ * machine did not come up.
+ */
+static inline int test_machine_main(const char *test, const char *spec, void (*tests)(void))
+{
+	struct test_machine m;
+
+	if (test_machine_up(&m, spec) != 0)
+		return 1;
+	tests();
+	test_machine_down(&m);
+	return check_report(test);
 }
 
 #endif /* MMSCALE_TEST_MACHINE_H */

@@ -284,15 +284,14 @@ static void test_iol_call_states(void)
 	}
 }
 
-int main(void)
+static void bdp_tests(void)
 {
-	struct test_machine m;
-
-	if (test_machine_up(&m, "synthetic:node:1 core:4 pu:1") != 0)
-		return 1;
 	test_unthrottled_counts();
 	test_dirty_exceeded_exits();
 	test_iol_call_states();
-	test_machine_down(&m);
-	return check_report("test_bdp");
+}
+
+int main(void)
+{
+	return test_machine_main("test_bdp", "synthetic:node:1 core:4 pu:1", bdp_tests);
 }

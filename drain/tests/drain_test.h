@@ -30,6 +30,13 @@ static inline int drain_test_machine_up(struct test_machine *m, const char *spec
 	return 0;
 }
 
+/* A drain test's main(): test_machine_main's, spin waits yielding (drain_test_machine_up's). */
+static inline int drain_test_main(const char *test, const char *spec, void (*tests)(void))
+{
+	mmscale_spin_yields = true;
+	return test_machine_main(test, spec, tests);
+}
+
 /* Remember every emulated CPU's counts now. */
 static inline void counts_mark(void)
 {

@@ -207,17 +207,16 @@ static void test_stress(size_t v)
 	drain_ops = NULL;
 }
 
-int main(void)
+static void drain_tests(void)
 {
-	struct test_machine m;
-
-	if (drain_test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
-		return 1;
 	printf("C = %d CPUs, Z = %d populated zones:\n", CPUS, ZONES);
 	for (size_t v = 0; v < drain_nr_variants; v++) {
 		test_variant(v);
 		test_stress(v);
 	}
-	test_machine_down(&m);
-	return check_report("test_drain");
+}
+
+int main(void)
+{
+	return drain_test_main("test_drain", "synthetic:node:2 core:2 pu:1", drain_tests);
 }

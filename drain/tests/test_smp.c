@@ -140,16 +140,15 @@ static void test_stuck_cpu(void)
 	ipi_teardown();
 }
 
-int main(void)
+static void smp_tests(void)
 {
-	struct test_machine m;
-
-	if (drain_test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
-		return 1;
 	run_mechanism(MMSCALE_IPI_SPIN, "spin");
 	run_mechanism(MMSCALE_IPI_FUTEX, "futex");
 	run_mechanism(MMSCALE_IPI_SIGNAL, "signal");
 	test_stuck_cpu();
-	test_machine_down(&m);
-	return check_report("test_smp");
+}
+
+int main(void)
+{
+	return drain_test_main("test_smp", "synthetic:node:2 core:2 pu:1", smp_tests);
 }
