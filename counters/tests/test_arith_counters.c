@@ -453,25 +453,35 @@ static long slot_of(struct percpu_counter *fbc, int cpu)
 
 static struct backing_dev_info test_bdi;
 
-static void cpu1_add_12(void *arg)
+/* Run as CPU 1: __add_bdi_stat(BDI_RECLAIMABLE, arg), on CPU 1's own slot. */
+static void cpu1_add(void *arg)
 {
-	(void)arg;
-	/* CPU 1's slot 0 + 12 = 12 < 16: no fold. */
-	__add_bdi_stat(&test_bdi, BDI_RECLAIMABLE, 12);
+	__add_bdi_stat(&test_bdi, BDI_RECLAIMABLE, (s64)(intptr_t)arg);
 }
 
-static void cpu1_add_4(void *arg)
+/*
+ * CPU 1 adds amount: it folds `folds` times (one lock each) and leaves its
+ * slot at slot; from here, percpu_counter_read and bdi_stat then see read
+ * and bdi, the exact percpu_counter_sum sum.
+ */
+static void expect_cpu1_add(struct percpu_counter *fbc, long amount, long long folds,
+			    long long slot, long long read, long long bdi, long long sum)
 {
-	(void)arg;
-	/* CPU 1's slot 12 + 4 = 16 >= 16: fold 16 under the lock. */
-	__add_bdi_stat(&test_bdi, BDI_RECLAIMABLE, 4);
+	struct mmscale_counts c1;
+
+	run_on_cpu(1, cpu1_add, (void *)(intptr_t)amount, &c1);
+	CHECK_EQ_LL(c1.v[MMSCALE_FOLDS], folds);
+	CHECK_EQ_LL(c1.v[MMSCALE_LOCK_ACQUIRES], folds);
+	CHECK_EQ_LL(slot_of(fbc, 1), slot);
+	CHECK_EQ_LL(percpu_counter_read(fbc), read);
+	CHECK_EQ_LL(bdi_stat(&test_bdi, BDI_RECLAIMABLE), bdi);
+	CHECK_EQ_LL(percpu_counter_sum(fbc), sum);
 }
 
 static void test_percpu_counter(void)
 {
 	struct percpu_counter *fbc = &test_bdi.bdi_stat[BDI_RECLAIMABLE];
 	struct percpu_counter *wb = &test_bdi.bdi_stat[BDI_WRITEBACK];
-	struct mmscale_counts c1;
 	int i;
 
 	CHECK(bdi_init(&test_bdi) == 0);
@@ -539,23 +549,17 @@ static void test_percpu_counter(void)
 	CHECK_EQ_LL(COUNT(MMSCALE_BDI_READS), 2);
 	CHECK_EQ_LL(COUNT(MMSCALE_FOLDS), 0);
 
-	/* CPU 1 adds 12: its slot 12, no fold; the sum sees it: -10 + 5 + 12 = 7. */
-	run_on_cpu(1, cpu1_add_12, NULL, &c1);
-	CHECK_EQ_LL(c1.v[MMSCALE_FOLDS], 0);
-	CHECK_EQ_LL(c1.v[MMSCALE_LOCK_ACQUIRES], 0);
-	CHECK_EQ_LL(slot_of(fbc, 1), 12);
-	CHECK_EQ_LL(percpu_counter_read(fbc), -10);
-	CHECK_EQ_LL(bdi_stat(&test_bdi, BDI_RECLAIMABLE), 1);
-	CHECK_EQ_LL(percpu_counter_sum(fbc), 7);
+	/*
+	 * CPU 1 adds 12: its slot 0 + 12 = 12 < 16, no fold; the read still
+	 * -10 (bdi_stat 1), the sum sees it: -10 + 5 + 12 = 7.
+	 */
+	expect_cpu1_add(fbc, 12, 0, 12, -10, 1, 7);
 	CHECK_EQ_LL(percpu_counter_sum_positive(fbc), 7);
-	/* CPU 1 adds 4: 12 + 4 = 16 >= 16: fold on CPU 1: count -10 + 16 = 6, its slot 0. */
-	run_on_cpu(1, cpu1_add_4, NULL, &c1);
-	CHECK_EQ_LL(c1.v[MMSCALE_FOLDS], 1);
-	CHECK_EQ_LL(c1.v[MMSCALE_LOCK_ACQUIRES], 1);
-	CHECK_EQ_LL(slot_of(fbc, 1), 0);
-	CHECK_EQ_LL(percpu_counter_read(fbc), 6);
-	CHECK_EQ_LL(bdi_stat(&test_bdi, BDI_RECLAIMABLE), 6);
-	CHECK_EQ_LL(percpu_counter_sum(fbc), 11);		/* 6 + 5 + 0 */
+	/*
+	 * CPU 1 adds 4: 12 + 4 = 16 >= 16: it folds 16 under the lock: count
+	 * -10 + 16 = 6, its slot 0; the sum 6 + 5 + 0 = 11.
+	 */
+	expect_cpu1_add(fbc, 4, 1, 0, 6, 6, 11);
 	CHECK_EQ_LL(bdi_stat_sum(&test_bdi, BDI_RECLAIMABLE), 11);
 	/* This thread: 6 reads, 6 sums of 2 slots (one lock each), no fold. */
 	CHECK_EQ_LL(COUNT(MMSCALE_BDI_READS), 6);
