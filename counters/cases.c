@@ -641,18 +641,22 @@ static const char *const dirty_arg_names[] = { "file_mib" };
 		    MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |		\
 		    MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES))
 
+#define COUNTS_PERCPU (MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |			\
+		       MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |		\
+		       MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES))
+
+/* A counters case: its setup, body and counts; every one sweeps threads and tears down alike. */
+#define COUNTERS_RUN(setup_fn, body_fn, which)					\
+	.setup = (setup_fn), .body = (body_fn), .counts = (which),		\
+	.threads = MMSCALE_THREADS_SWEEP, .teardown = counters_teardown
+
 static const struct mmscale_case counter_cases[] = {
 	{
 		.name = "vmstat/global_read",
 		.summary = "k global vm_stat items needed 3 times each: re-read vs cached, "
 			   "with a CPU folding into the same line",
-		.body = global_read_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = COUNTS_VMSTAT,
-		.setup = global_read_setup,
-		.teardown = counters_teardown,
-		.claim = global_read_claim,
-		.one_op = global_read_one_op,
+		COUNTERS_RUN(global_read_setup, global_read_body, COUNTS_VMSTAT),
+		MMSCALE_CLAIM(global_read_claim, global_read_one_op),
 		MMSCALE_VARIANT_ROWS(global_read_variants),
 		MMSCALE_METRICS(global_read_metrics),
 		MMSCALE_ARGS(global_read_args, global_read_arg_names),
@@ -661,38 +665,22 @@ static const struct mmscale_case counter_cases[] = {
 	{
 		.name = "vmstat/mod",
 		.summary = "one per-CPU vmstat update per call, and the folds it causes",
-		.body = mod_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = COUNTS_VMSTAT,
-		.setup = plain_setup,
-		.teardown = counters_teardown,
+		COUNTERS_RUN(plain_setup, mod_body, COUNTS_VMSTAT),
 		MMSCALE_VARIANT_ROWS(mod_variants),
 		MMSCALE_METRICS(mod_metrics),
 	},
 	{
 		.name = "percpu/read_vs_sum",
 		.summary = "approximate percpu_counter read vs exact sum over every online CPU",
-		.body = percpu_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |
-			  MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |
-			  MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES),
-		.setup = percpu_setup,
-		.teardown = counters_teardown,
-		.claim = percpu_claim,
-		.one_op = percpu_one_op,
+		COUNTERS_RUN(percpu_setup, percpu_body, COUNTS_PERCPU),
+		MMSCALE_CLAIM(percpu_claim, percpu_one_op),
 		MMSCALE_VARIANT_ROWS(percpu_variants),
 	},
 	{
 		.name = "bdp",
 		.summary = "one balance_dirty_pages() call in the unthrottled case",
-		.body = bdp_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = COUNTS_BDP,
-		.setup = bdp_setup,
-		.teardown = counters_teardown,
-		.claim = bdp_claim,
-		.one_op = bdp_one_op,
+		COUNTERS_RUN(bdp_setup, bdp_body, COUNTS_BDP),
+		MMSCALE_CLAIM(bdp_claim, bdp_one_op),
 		MMSCALE_VARIANT_ROWS(bdp_call_variants),
 		MMSCALE_METRICS(bdp_metrics),
 	},
@@ -700,13 +688,8 @@ static const struct mmscale_case counter_cases[] = {
 		.name = "bdp_throttled",
 		.summary = "one throttled pass of 3.1's and the IO-less balance_dirty_pages(), "
 			   "up to its sleep",
-		.body = bdp_throttled_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = COUNTS_BDP,
-		.setup = bdp_throttled_setup,
-		.teardown = counters_teardown,
-		.claim = bdp_throttled_claim,
-		.one_op = bdp_throttled_one_op,
+		COUNTERS_RUN(bdp_throttled_setup, bdp_throttled_body, COUNTS_BDP),
+		MMSCALE_CLAIM(bdp_throttled_claim, bdp_throttled_one_op),
 		MMSCALE_VARIANT_ROWS(bdp_throttled_variants),
 		MMSCALE_METRICS(bdp_throttled_metrics),
 	},
@@ -714,11 +697,7 @@ static const struct mmscale_case counter_cases[] = {
 		.name = "dirty",
 		.summary = "writers dirty a pre-read file through each variant; a flusher "
 			   "completes writeback (one pass per run)",
-		.body = dirty_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = COUNTS_BDP,
-		.setup = dirty_setup,
-		.teardown = counters_teardown,
+		COUNTERS_RUN(dirty_setup, dirty_body, COUNTS_BDP),
 		MMSCALE_VARIANT_ROWS(bdp_variants),
 		MMSCALE_METRICS(dirty_metrics),
 		MMSCALE_ARGS(dirty_args, dirty_arg_names),

@@ -559,19 +559,23 @@ static const struct mmscale_metric swap_metrics[] = {
 		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED) | \
 		      MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS))
 
+#define IPI_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED))
+
+/*
+ * A drain/ case: its setup, body, thread kind and counts; every one tears
+ * down alike and counts the whole machine (the IPI targets' work too).
+ */
+#define DRAIN_RUN(setup_fn, body_fn, kind, which)				\
+	.setup = (setup_fn), .body = (body_fn), .threads = (kind), .counts = (which), \
+	.teardown = drain_teardown, .counts_machine_wide = true
+
 static const struct mmscale_case drain_cases[] = {
 	{
 		.name = "drain/empty",
 		.summary = "drain_all_pages with every pcp list empty: the pure overhead, "
 			   "one caller, the other CPUs idle",
-		.body = empty_body,
-		.threads = MMSCALE_THREADS_ONE,
-		.counts = DRAIN_COUNTS,
-		.setup = empty_setup,
-		.teardown = drain_teardown,
-		.counts_machine_wide = true,
-		.claim = empty_claim,
-		.one_op = empty_one_op,
+		DRAIN_RUN(empty_setup, empty_body, MMSCALE_THREADS_ONE, DRAIN_COUNTS),
+		MMSCALE_CLAIM(empty_claim, empty_one_op),
 		MMSCALE_VARIANT_ROWS(drain_variants),
 		MMSCALE_METRICS(empty_metrics),
 		MMSCALE_ARGS(cpus_args, cpus_arg_names),
@@ -581,12 +585,7 @@ static const struct mmscale_case drain_cases[] = {
 		.name = "drain/swap_cpuset",
 		.summary = "the cpuset allocates and frees, draining every D allocations; "
 			   "the other CPUs run a victim loop (or idle)",
-		.body = swap_body,
-		.threads = MMSCALE_THREADS_SWEEP,
-		.counts = DRAIN_COUNTS,
-		.setup = swap_setup,
-		.teardown = drain_teardown,
-		.counts_machine_wide = true,
+		DRAIN_RUN(swap_setup, swap_body, MMSCALE_THREADS_SWEEP, DRAIN_COUNTS),
 		MMSCALE_VARIANT_ROWS(drain_variants),
 		MMSCALE_METRICS(swap_metrics),
 		MMSCALE_ARGS(swap_args, swap_arg_names),
@@ -597,12 +596,7 @@ static const struct mmscale_case drain_cases[] = {
 	{
 		.name = "ipi/unicast",
 		.summary = "smp_call_function_single to CPU 1, wait: the emulated IPI round trip",
-		.body = unicast_body,
-		.threads = MMSCALE_THREADS_PAIR,
-		.counts = MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED),
-		.setup = ipi_setup_case,
-		.teardown = drain_teardown,
-		.counts_machine_wide = true,
+		DRAIN_RUN(ipi_setup_case, unicast_body, MMSCALE_THREADS_PAIR, IPI_COUNTS),
 		MMSCALE_VARIANT_ROWS(ipi_variants),
 		.partner_cpus = 1,
 		.cpus = MMSCALE_CPUS_THREADS_ONLINE,
@@ -610,12 +604,7 @@ static const struct mmscale_case drain_cases[] = {
 	{
 		.name = "ipi/broadcast",
 		.summary = "smp_call_function to every other online CPU, wait",
-		.body = broadcast_body,
-		.threads = MMSCALE_THREADS_ONE,
-		.counts = MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED),
-		.setup = ipi_setup_case,
-		.teardown = drain_teardown,
-		.counts_machine_wide = true,
+		DRAIN_RUN(ipi_setup_case, broadcast_body, MMSCALE_THREADS_ONE, IPI_COUNTS),
 		MMSCALE_VARIANT_ROWS(ipi_variants),
 		MMSCALE_ARGS(cpus_args, cpus_arg_names),
 		.cpus = MMSCALE_CPUS_ARG0_ONLINE,

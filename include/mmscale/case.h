@@ -196,7 +196,10 @@ struct mmscale_case {
 	 * of every case with one_op on a small machine.
 	 */
 	bool (*claim)(const struct mmscale_run *run, struct mmscale_claim *out);
-	/* Optional: one operation of the body, on the calling (set up) CPU, outside GB. */
+	/*
+	 * Optional, with claim (MMSCALE_CLAIM sets both): one operation of the
+	 * body, on the calling (set up) CPU, outside GB.
+	 */
 	void (*one_op)(struct mmscale_run *run);
 	/* Optional: the tables of its variants (MMSCALE_METRICS); none: no variant table. */
 	const struct mmscale_metric *metrics;
@@ -216,6 +219,10 @@ struct mmscale_case {
 void mmscale_machine_counts_begin(void);
 void mmscale_machine_counts_end(void);
 const struct mmscale_counts *mmscale_machine_counts(void);
+
+/* A case's claim and the one operation it claims for (they go together). */
+#define MMSCALE_CLAIM(claim_fn, one_op_fn)				\
+	.claim = (claim_fn), .one_op = (one_op_fn)
 
 /* Variant i of case c (its generic part, in its typed row). */
 static inline const struct mmscale_variant *mmscale_case_variant(const struct mmscale_case *c,
