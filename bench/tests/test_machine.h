@@ -43,19 +43,25 @@ static inline void test_machine_down(struct test_machine *m)
 }
 
 /*
- * A unit test's main(): its tests on the machine spec (test_machine_up's),
- * then the machine down; check_report's exit status, or 1 where the
- * machine did not come up.
+ * A unit test's main(): up (test_machine_up, or a test's own that calls
+ * it) brings up the machine spec, its tests run, the machine goes down;
+ * check_report's exit status, or 1 where the machine did not come up.
  */
-static inline int test_machine_main(const char *test, const char *spec, void (*tests)(void))
+static inline int test_machine_run(int (*up)(struct test_machine *m, const char *spec),
+				   const char *test, const char *spec, void (*tests)(void))
 {
 	struct test_machine m;
 
-	if (test_machine_up(&m, spec) != 0)
+	if (up(&m, spec) != 0)
 		return 1;
 	tests();
 	test_machine_down(&m);
 	return check_report(test);
+}
+
+static inline int test_machine_main(const char *test, const char *spec, void (*tests)(void))
+{
+	return test_machine_run(test_machine_up, test, spec, tests);
 }
 
 #endif /* MMSCALE_TEST_MACHINE_H */

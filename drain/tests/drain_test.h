@@ -30,11 +30,14 @@ static inline int drain_test_machine_up(struct test_machine *m, const char *spec
 	return 0;
 }
 
-/* A drain test's main(): test_machine_main's, spin waits yielding (drain_test_machine_up's). */
+/*
+ * A drain test's main(): test_machine_main's on drain_test_machine_up's
+ * machine (the machine's setup decides mmscale_spin_yields afresh, so it
+ * is set once the machine is up, not before).
+ */
 static inline int drain_test_main(const char *test, const char *spec, void (*tests)(void))
 {
-	mmscale_spin_yields = true;
-	return test_machine_main(test, spec, tests);
+	return test_machine_run(drain_test_machine_up, test, spec, tests);
 }
 
 /* Remember every emulated CPU's counts now. */
