@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mmscale: the command line.
- *
- * Our flags are taken out first; --benchmark_* flags go to Google Benchmark.
- * Bad input gets one line on stderr and exit status 2, before anything runs
- * or is written.
+ * mmscale: runs what the command line says (parsed by bench/cli.c: our
+ * flags, and the --benchmark_* flags that go on to Google Benchmark). Bad
+ * input gets one line on stderr and exit status 2, before anything runs or
+ * is written.
  */
 #define _GNU_SOURCE
 #include <errno.h>

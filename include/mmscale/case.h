@@ -188,18 +188,16 @@ struct mmscale_case {
 	 */
 	bool virtual_time;
 	/*
-	 * Optional, with claim: what the variant's row claims one operation of
-	 * this run costs in exact counts (false: no claim for this run, e.g.
-	 * more threads than the claim covers). Every run checks it after the
-	 * body (machine-wide or per thread, as the counts are published): a
-	 * count that differs fails the run. tests/test_claims.c walks every row
-	 * of every case with one_op on a small machine.
+	 * Optional, with one_op (MMSCALE_CLAIM sets both): what the variant's
+	 * row claims one operation of this run costs in exact counts (false:
+	 * no claim for this run, e.g. more threads than the claim covers).
+	 * Every run checks it after the body (machine-wide or per thread, as
+	 * the counts are published): a count that differs fails the run.
+	 * tests/test_claims.c walks every row of every case with one_op on a
+	 * small machine.
 	 */
 	bool (*claim)(const struct mmscale_run *run, struct mmscale_claim *out);
-	/*
-	 * Optional, with claim (MMSCALE_CLAIM sets both): one operation of the
-	 * body, on the calling (set up) CPU, outside GB.
-	 */
+	/* Optional, with claim: one operation of the body, on the calling (set up) CPU, outside GB. */
 	void (*one_op)(struct mmscale_run *run);
 	/* Optional: the tables of its variants (MMSCALE_METRICS); none: no variant table. */
 	const struct mmscale_metric *metrics;
