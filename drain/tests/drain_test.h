@@ -19,8 +19,11 @@
 static struct mmscale_counts counts_base;
 
 /*
- * The drain tests' machine (spec as test_machine_up's): more emulated CPUs
- * than this machine has PUs, so a CPU that waits yields its PU.
+ * The drain tests' machine (spec as test_machine_up's), on which a CPU that
+ * waits always yields its PU. Machine setup yields only where the plan
+ * oversubscribes this host; the drain tests did so on any host before
+ * drain_test_machine_up, and their 4 or 6 CPUs outnumber this 2-PU
+ * machine's PUs.
  */
 static inline int drain_test_machine_up(struct test_machine *m, const char *spec)
 {
