@@ -125,6 +125,32 @@ static void say_dropped(const struct dropped_events *d, const char *then)
 		       same ? " (" : "", same ? d->why[0] : "", same ? ")" : "", then);
 }
 
+/*
+ * Why PAPI cannot tell whether it knows this name, or NULL when it can.
+ * Every name but a software-defined one ("sde:::") resolves through the
+ * perf_event component (presets, perf::, the CPU's own PMU). Where that
+ * component is disabled (a CPU libpfm4 does not know, perf_event_paranoid,
+ * a container) every such name fails as unknown, typo or not: that is a
+ * machine without the events, not bad input.
+ */
+static const char *resolver_disabled(const char *name)
+{
+	static char why[PAPI_HUGE_STR_LEN + 64];
+
+	if (strncmp(name, "sde:::", 6) == 0)
+		return NULL;
+	for (int c = 0; c < PAPI_num_components(); c++) {
+		const PAPI_component_info_t *info = PAPI_get_component_info(c);
+
+		if (!info || strcmp(info->name, "perf_event") != 0 || !info->disabled)
+			continue;
+		snprintf(why, sizeof(why), "PAPI's perf_event component is disabled: %s",
+			 info->disabled_reason[0] ? info->disabled_reason : "no reason given");
+		return why;
+	}
+	return NULL;
+}
+
 enum try_add_result { EVENT_ADDED, EVENT_DROPPED, EVENT_UNKNOWN };
 
 /*
@@ -190,10 +216,13 @@ int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t er
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
+		const char *why;
 		int code;
 
-		const char *why;
-
+		if (resolver_disabled(names[i])) {
+			drop_event(&dropped, names[i], resolver_disabled(names[i]));
+			continue;
+		}
 		rc = PAPI_event_name_to_code(names[i], &code);
 		why = rc == PAPI_OK ? NULL : PAPI_strerror(rc);
 		if (rc == PAPI_OK) {

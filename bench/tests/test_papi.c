@@ -32,10 +32,21 @@ int main(void)
 	if (mmscale_papi_init("perf::TASK-CLOCK,MMSCALE_NO_SUCH_EVENT", true, err, sizeof(err)) != 0) {
 		CHECK(strstr(err, "MMSCALE_NO_SUCH_EVENT") != NULL);
 	} else {
-		/* Only when PAPI itself cannot start here: then nothing is counted. */
+		/*
+		 * Only when PAPI cannot resolve CPU events here at all (PAPI
+		 * itself, or its perf_event component, disabled): nothing is
+		 * counted, and a typo cannot be told from a missing PMU.
+		 */
 		CHECK(strncmp(mmscale_papi_status(), "unavailable", 11) == 0);
 	}
 	CHECK_EQ_LL(mmscale_papi_nr_events(), 0);
+	mmscale_papi_shutdown();
+	/*
+	 * A software-defined name is resolved by PAPI's SDE component, which
+	 * needs no PMU: one no library registered is refused on every machine.
+	 */
+	CHECK(mmscale_papi_init("sde:::mmscale_test::no_such_counter", true, err, sizeof(err)) != 0);
+	CHECK(strstr(err, "PAPI knows no event 'sde:::mmscale_test::no_such_counter'") != NULL);
 	mmscale_papi_shutdown();
 	/* The same in the default list: dropped with a notice, the rest kept. */
 	CHECK(mmscale_papi_init("MMSCALE_NO_SUCH_EVENT,perf::TASK-CLOCK", false, err, sizeof(err)) == 0);
