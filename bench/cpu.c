@@ -28,50 +28,24 @@
 
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/percpu.h"
-#include "mmscale/kernel/processor.h"
 #include "mmscale/notice.h"
-#include "mmscale/opcount.h"
 
-_Thread_local int mmscale_this_cpu = -1;
-bool mmscale_spin_yields;
-unsigned int nr_cpu_ids;
-struct cpumask __cpu_online_mask;
-uintptr_t *__per_cpu_offset;
-
-/* A percpu pointer is this cookie plus the offset inside every unit. */
-#define PERCPU_COOKIE ((uintptr_t)1 << 20)
-
-struct percpu_chunk {
-	size_t off, size;
-};
-
+/* The machine of the plan, and what the kernel layer sees of it (machine.kernel). */
 static struct {
 	const struct mmscale_plan *plan;
 	bool numa;			/* libnuma usable: bind memory to nodes */
 	char **units;			/* per emulated CPU */
 	size_t unit_size;
-	struct percpu_chunk *chunks;	/* allocated ranges, sorted by offset */
-	size_t nr_chunks, max_chunks;
-	pthread_mutex_t lock;
-} machine = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	int *cpu_node;			/* per emulated CPU: its planned node */
+	struct machine kernel;		/* what the kernel layer sees of it */
+} machine;
 
 static _Thread_local int this_run_pu = -1;
 /* The affinity a thread had before it became an emulated CPU, restored on leave. */
 static _Thread_local cpu_set_t saved_affinity;
 static _Thread_local bool saved_affinity_valid;
-
-void mmscale_no_cpu(void)
-{
-	fputs("mmscale: internal error: smp_processor_id() called on a thread that is "
-	      "not an emulated CPU\n", stderr);
-	abort();
-}
-
-void mmscale_spin_yield(void)
-{
-	sched_yield();
-}
 
 const struct mmscale_plan *mmscale_machine_plan(void)
 {
@@ -144,7 +118,37 @@ void mmscale_free_mem(void *p, size_t size)
 		munmap(p, size);
 }
 
-int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen)
+static struct kthread *machine_kthread_run(int cpu, void (*fn)(void *arg), void *arg,
+					  char *err, size_t errlen)
+{
+	struct mmscale_partner *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return mmscale_errorf(err, errlen, "out of memory"), NULL;
+	if (mmscale_partner_start(p, cpu, fn, arg, err, errlen) != 0) {
+		free(p);
+		return NULL;
+	}
+	return (struct kthread *)p;
+}
+
+static void machine_kthread_stop(struct kthread *t)
+{
+	struct mmscale_partner *p = (struct mmscale_partner *)t;
+
+	mmscale_partner_join(p);
+	free(p);
+}
+
+static const struct machine_ops machine_ops = {
+	.alloc_on_node = mmscale_alloc_on_node,
+	.free_on_node = mmscale_free_mem,
+	.kthread_run = machine_kthread_run,
+	.kthread_stop = machine_kthread_stop,
+};
+
+int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, char *err,
+			  size_t errlen)
 {
 	int n = p->nr_cpus;
 
@@ -161,8 +165,8 @@ int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen
 		mmscale_notice("libnuma: NUMA is not available here; memory is not bound to nodes");
 	machine.unit_size = MMSCALE_PERCPU_UNIT_SIZE;
 	machine.units = calloc((size_t)n, sizeof(*machine.units));
-	__per_cpu_offset = calloc((size_t)n, sizeof(*__per_cpu_offset));
-	if (!machine.units || !__per_cpu_offset) {
+	machine.cpu_node = calloc((size_t)n, sizeof(*machine.cpu_node));
+	if (!machine.units || !machine.cpu_node) {
 		mmscale_machine_teardown();
 		return mmscale_errorf(err, errlen, "out of memory");
 	}
@@ -176,98 +180,36 @@ int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen
 			mmscale_machine_teardown();
 			return -1;
 		}
-		__per_cpu_offset[cpu] = (uintptr_t)machine.units[cpu] - PERCPU_COOKIE;
+		machine.cpu_node[cpu] = c->node;
 	}
-	if (mmscale_counts_registry_init(n) != 0) {
+	machine.kernel = (struct machine){
+		.ops = &machine_ops,
+		.nr_cpus = (unsigned int)n,
+		.nr_nodes = p->topo->nr_nodes,
+		.cpu_node = machine.cpu_node,
+		.percpu_units = machine.units,
+		.unit_size = machine.unit_size,
+		.spin_yields = spin == MMSCALE_SPIN_YIELD || mmscale_plan_oversubscribed(p, n),
+	};
+	if (machine_boot(&machine.kernel, err, errlen) != 0) {
 		mmscale_machine_teardown();
-		return mmscale_errorf(err, errlen, "out of memory");
+		return -1;
 	}
-	nr_cpu_ids = (unsigned int)n;
-	cpumask_clear(&__cpu_online_mask);
-	for (int cpu = 0; cpu < n; cpu++)
-		cpumask_set_cpu((unsigned int)cpu, &__cpu_online_mask);
-	mmscale_spin_yields = mmscale_plan_oversubscribed(p, n);
 	return 0;
 }
 
 void mmscale_machine_teardown(void)
 {
+	machine_halt();
 	if (machine.units) {
 		for (unsigned int cpu = 0; machine.plan && cpu < (unsigned int)machine.plan->nr_cpus; cpu++)
 			mmscale_free_mem(machine.units[cpu], machine.unit_size);
 	}
 	free(machine.units);
-	free(__per_cpu_offset);
-	free(machine.chunks);
+	free(machine.cpu_node);
 	machine.units = NULL;
-	__per_cpu_offset = NULL;
-	machine.chunks = NULL;
-	machine.nr_chunks = machine.max_chunks = 0;
+	machine.cpu_node = NULL;
 	machine.plan = NULL;
-	mmscale_counts_registry_free();
-	nr_cpu_ids = 0;
-	cpumask_clear(&__cpu_online_mask);
-}
-
-/* First fit over the unit; allocations are few and long-lived. */
-void *__alloc_percpu(size_t size, size_t align)
-{
-	size_t off = 0, i;
-	void *ret = NULL;
-
-	if (!machine.plan || size == 0 || size > machine.unit_size)
-		return NULL;
-	if (align < sizeof(long))
-		align = sizeof(long);
-	pthread_mutex_lock(&machine.lock);
-	for (i = 0; i <= machine.nr_chunks; i++) {
-		size_t end = i < machine.nr_chunks ? machine.chunks[i].off : machine.unit_size;
-
-		off = (off + align - 1) & ~(align - 1);
-		if (off + size <= end)
-			break;
-		if (i < machine.nr_chunks)
-			off = machine.chunks[i].off + machine.chunks[i].size;
-	}
-	if (i > machine.nr_chunks)
-		goto out;
-	if (machine.nr_chunks == machine.max_chunks) {
-		size_t max = machine.max_chunks ? 2 * machine.max_chunks : 16;
-		struct percpu_chunk *c = realloc(machine.chunks, max * sizeof(*c));
-
-		if (!c)
-			goto out;
-		machine.chunks = c;
-		machine.max_chunks = max;
-	}
-	memmove(&machine.chunks[i + 1], &machine.chunks[i],
-		(machine.nr_chunks - i) * sizeof(*machine.chunks));
-	machine.chunks[i] = (struct percpu_chunk){ .off = off, .size = size };
-	machine.nr_chunks++;
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		memset(machine.units[cpu] + off, 0, size);
-	ret = (void *)(PERCPU_COOKIE + off);
-out:
-	pthread_mutex_unlock(&machine.lock);
-	return ret;
-}
-
-void free_percpu(void *ptr)
-{
-	size_t off = (uintptr_t)ptr - PERCPU_COOKIE;
-
-	if (!ptr)
-		return;
-	pthread_mutex_lock(&machine.lock);
-	for (size_t i = 0; i < machine.nr_chunks; i++) {
-		if (machine.chunks[i].off == off) {
-			memmove(&machine.chunks[i], &machine.chunks[i + 1],
-				(machine.nr_chunks - i - 1) * sizeof(*machine.chunks));
-			machine.nr_chunks--;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&machine.lock);
 }
 
 int mmscale_cpu_enter(int cpu, char *err, size_t errlen)
@@ -287,9 +229,8 @@ int mmscale_cpu_enter(int cpu, char *err, size_t errlen)
 	if (rc != 0)
 		return mmscale_errorf(err, errlen, "cannot bind emulated CPU %d to PU %d: %s",
 				      cpu, p->cpu[cpu].run_pu, strerror(rc));
-	mmscale_this_cpu = cpu;
 	this_run_pu = p->cpu[cpu].run_pu;
-	mmscale_counts_register(cpu);
+	machine_cpu_enter(cpu);
 	return 0;
 }
 
@@ -297,8 +238,7 @@ bool mmscale_cpu_leave(void)
 {
 	bool moved = this_run_pu >= 0 && sched_getcpu() != this_run_pu;
 
-	mmscale_counts_unregister(mmscale_this_cpu);
-	mmscale_this_cpu = -1;
+	machine_cpu_leave();
 	this_run_pu = -1;
 	/*
 	 * Google Benchmark runs thread 0 on the main thread: give it back the
@@ -398,13 +338,6 @@ void mmscale_pool_stop(struct mmscale_cpu_pool *pool)
 	free(pool->partners);
 	pool->partners = NULL;
 	pool->nr = 0;
-}
-
-void mmscale_set_online_cpus(unsigned int k)
-{
-	cpumask_clear(&__cpu_online_mask);
-	for (unsigned int cpu = 0; cpu < k && cpu < nr_cpu_ids; cpu++)
-		cpumask_set_cpu(cpu, &__cpu_online_mask);
 }
 
 /*

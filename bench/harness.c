@@ -16,6 +16,7 @@
 #include "mmscale/cpu.h"
 #include "mmscale/harness.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
@@ -91,9 +92,9 @@ static int run_setup(void *arg, char *err, size_t errlen)
 
 	mmscale_gbench_set_running(reg->title);
 	atomic_store(&reg->migrated, false);
-	mmscale_set_online_cpus((unsigned int)reg->run.nr_online);
+	machine_online_cpus((unsigned int)reg->run.nr_online);
 	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads, why, sizeof(why)) != 0) {
-		mmscale_set_online_cpus(nr_cpu_ids);
+		machine_online_cpus(nr_cpu_ids);
 		return case_failed(reg, "setup failed: ", why, err, errlen);
 	}
 	return 0;
@@ -108,7 +109,7 @@ static int run_teardown(void *arg, char *err, size_t errlen)
 
 	if (reg->run.c->teardown && reg->run.c->teardown(&reg->run, why, sizeof(why)) != 0)
 		status = case_failed(reg, "check failed after the run: ", why, err, errlen);
-	mmscale_set_online_cpus(nr_cpu_ids);	/* the whole plan again */
+	machine_online_cpus(nr_cpu_ids);	/* the whole plan again */
 	return status;
 }
 

@@ -271,7 +271,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 	}
 	if (o->c2c_matrix || o->verify_placement)
 		mmscale_notices_release();	/* no bad input can follow: say them first */
-	if (mmscale_machine_setup(plan, err, sizeof(err)) != 0) {
+	if (mmscale_machine_setup(plan, MMSCALE_SPIN_AUTO, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmscale: %s\n", err);
 		status = 1;
 		goto out;

@@ -88,15 +88,3 @@ void mmscale_notices_discard(void)
 {
 	drop_held(0);
 }
-
-int mmscale_errorf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}

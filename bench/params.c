@@ -7,32 +7,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mmscale/doorbell.h"
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
 struct mmscale_params mmscale_params = MMSCALE_PARAMS_DEFAULTS;
 
-/* The words of the enum flags, indexed by their enums: the parser and the names use them. */
+/* --counter-layout's words, indexed by its enum. */
 static const char *const counter_layout_words[] = {
 	[MMSCALE_LAYOUT_PACKED] = "packed", [MMSCALE_LAYOUT_PADDED] = "padded",
 };
-static const char *const ipi_words[] = {
-	[MMSCALE_IPI_AUTO] = "auto", [MMSCALE_IPI_SPIN] = "spin", [MMSCALE_IPI_FUTEX] = "futex",
-	[MMSCALE_IPI_SIGNAL] = "signal", [MMSCALE_IPI_KERNEL] = "kernel",
-};
-static const char *const smp_model_words[] = {
-	[MMSCALE_SMP_AUTO] = "auto", [MMSCALE_SMP_GLOBAL_QUEUE] = "global-queue",
-	[MMSCALE_SMP_PERCPU] = "percpu",
-};
 
-const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m)
+const char *mmscale_ipi_name(const struct doorbell_ops *ops)
 {
-	return ipi_words[m];
+	for (size_t i = 0; ops && i < mmscale_nr_doorbells; i++)
+		if (mmscale_doorbells[i].ops == ops)
+			return mmscale_doorbells[i].name;
+	return "auto";
 }
 
-const char *mmscale_smp_model_name(enum mmscale_smp_model m)
+const char *mmscale_smp_model_name(const struct smp_generation *gen)
 {
-	return smp_model_words[m];
+	return gen ? gen->name : "auto";
 }
 
 const char mmscale_params_help[] =
@@ -163,50 +159,65 @@ static const struct uint_flag {
 	{ "--test-stuck-cpu", 1, 1000000, &mmscale_params.stuck_cpu, "a CPU number from 1" },
 };
 
-/* The flags that take one of a few words: one row each, its words in its enum's order. */
-enum word_flag_id { FLAG_COUNTER_LAYOUT, FLAG_IPI, FLAG_SMP_MODEL };
-
-#define WORDS(words) words, sizeof(words) / sizeof(words[0])
-static const struct word_flag {
-	const char *name;
-	enum word_flag_id id;
-	const char *const *words;
-	unsigned int nr_words;
-	unsigned int first;	/* the first word the flag takes (--ipi: not auto) */
-} word_flags[] = {
-	{ "--counter-layout", FLAG_COUNTER_LAYOUT, WORDS(counter_layout_words),
-	  MMSCALE_LAYOUT_PACKED },
-	{ "--ipi", FLAG_IPI, WORDS(ipi_words), MMSCALE_IPI_SPIN },
-	{ "--smp-model", FLAG_SMP_MODEL, WORDS(smp_model_words), MMSCALE_SMP_AUTO },
-};
-#undef WORDS
-
-/* "--ipi: 'x' is not spin, futex, signal or kernel": the words the flag takes, from its row. */
-static int word_flag_error(const struct word_flag *f, const char *v, char *err, size_t errlen)
+/*
+ * The flags that take one of a few words: one row each, its words from the
+ * table behind it (the doorbells, the kernel/smp.c generations), word(i)
+ * the i-th (NULL past the last) and set(i) taking it.
+ */
+static const char *layout_word(unsigned int i)
 {
-	char choices[128] = "";
-	size_t len = 0;
-
-	for (unsigned int w = f->first; w < f->nr_words && len < sizeof(choices); w++)
-		len += (size_t)snprintf(choices + len, sizeof(choices) - len, "%s%s",
-					w == f->first ? "" : w + 1 == f->nr_words ? " or " : ", ",
-					f->words[w]);
-	return mmscale_errorf(err, errlen, "%s: '%s' is not %s", f->name, v, choices);
+	return i < ARRAY_SIZE(counter_layout_words) ? counter_layout_words[i] : NULL;
 }
 
-static void set_word_flag(enum word_flag_id id, unsigned int word)
+static void set_layout(unsigned int i)
 {
-	switch (id) {
-	case FLAG_COUNTER_LAYOUT:
-		mmscale_params.counter_layout = (enum mmscale_counter_layout)word;
-		break;
-	case FLAG_IPI:
-		mmscale_params.ipi = (enum mmscale_ipi_mechanism)word;
-		break;
-	case FLAG_SMP_MODEL:
-		mmscale_params.smp_model = (enum mmscale_smp_model)word;
-		break;
-	}
+	mmscale_params.counter_layout = (enum mmscale_counter_layout)i;
+}
+
+/* --ipi takes a doorbell's name; auto, the default, only by leaving the flag out. */
+static const char *ipi_word(unsigned int i)
+{
+	return i < mmscale_nr_doorbells ? mmscale_doorbells[i].name : NULL;
+}
+
+static void set_ipi(unsigned int i)
+{
+	mmscale_params.ipi = mmscale_doorbells[i].ops;
+}
+
+static const char *smp_model_word(unsigned int i)
+{
+	if (i == 0)
+		return "auto";
+	return i - 1 < smp_nr_generations ? smp_generations[i - 1]->name : NULL;
+}
+
+static void set_smp_model(unsigned int i)
+{
+	mmscale_params.smp_model = i ? smp_generations[i - 1] : NULL;
+}
+
+static const struct word_flag {
+	const char *name;
+	const char *(*word)(unsigned int i);
+	void (*set)(unsigned int i);
+} word_flags[] = {
+	{ "--counter-layout", layout_word, set_layout },
+	{ "--ipi", ipi_word, set_ipi },
+	{ "--smp-model", smp_model_word, set_smp_model },
+};
+
+/* "--ipi: 'x' is not spin, futex, signal or kernel": the words the flag takes, from its table. */
+static int word_flag_error(const struct word_flag *f, const char *v, char *err, size_t errlen)
+{
+	char choices[256] = "";
+	size_t len = 0;
+
+	for (unsigned int w = 0; f->word(w) && len < sizeof(choices); w++)
+		len += (size_t)snprintf(choices + len, sizeof(choices) - len, "%s%s",
+					w == 0 ? "" : !f->word(w + 1) ? " or " : ", ",
+					f->word(w));
+	return mmscale_errorf(err, errlen, "%s: '%s' is not %s", f->name, v, choices);
 }
 
 int mmscale_params_parse(const char *arg, char *err, size_t errlen)
@@ -247,12 +258,12 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 
 		if (!(v = value_of(arg, f->name)))
 			continue;
-		for (w = f->first; w < f->nr_words; w++)
-			if (strcmp(v, f->words[w]) == 0)
+		for (w = 0; f->word(w); w++)
+			if (strcmp(v, f->word(w)) == 0)
 				break;
-		if (w == f->nr_words)
+		if (!f->word(w))
 			return word_flag_error(f, v, err, errlen);
-		set_word_flag(f->id, w);
+		f->set(w);
 		return 1;
 	}
 	/*
@@ -271,23 +282,21 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-uint64_t mmscale_vmstat_interval_ns(const struct mmscale_params *p)
+void mmscale_mm_config(struct mm_machine_config *cfg)
 {
-	return (uint64_t)p->vmstat_interval_ms * 1000000u;
-}
-
-uint64_t mmscale_vmstat_interval_scaled_ns(const struct mmscale_params *p)
-{
-	/* HZ/10 = 100000 us in the kernel; at least 1 us so the period never vanishes. */
-	uint64_t ns = mmscale_vmstat_interval_ns(p) * p->congestion_wait_us / 100000u;
-
-	return ns ? ns : 1000u;
+	mm_config_default(cfg, mmscale_params.mem_bytes);
+	cfg->counter_layout = mmscale_params.counter_layout;
+	cfg->congestion_wait_us = mmscale_params.congestion_wait_us;
+	cfg->device_pages_per_ms = mmscale_params.device_pages_per_ms;
+	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 
 void mmscale_params_describe(char *buf, size_t len)
 {
 	char cpus[40] = "";
+	struct mm_machine_config mm;
 
+	mmscale_mm_config(&mm);
 	if (mmscale_params.throttle_cpus)
 		snprintf(cpus, sizeof(cpus), " throttle_cpus=%u", mmscale_params.throttle_cpus);
 	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus "
@@ -296,7 +305,7 @@ void mmscale_params_describe(char *buf, size_t len)
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 counter_layout_words[mmscale_params.counter_layout],
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
-		 (unsigned long long)(mmscale_vmstat_interval_scaled_ns(&mmscale_params) / 1000u),
+		 (unsigned long long)(mm.vmstat_interval_scaled_ns / 1000u),
 		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
 		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds,

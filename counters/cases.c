@@ -42,7 +42,7 @@ static int counters_setup_common(struct mmscale_run *run, char *err, size_t errl
 	struct counters_run *cr = calloc(1, sizeof(*cr));
 	struct mm_machine_config cfg;
 
-	mm_config_from_params(&cfg);	/* the machine's parameters, from the flags */
+	mmscale_mm_config(&cfg);	/* the machine's parameters, from the flags */
 	if (!cr || mm_machine_setup_config(&cfg, err, errlen) != 0) {
 		if (!cr)
 			mmscale_errorf(err, errlen, "out of memory");

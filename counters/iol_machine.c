@@ -11,8 +11,7 @@
 
 #include "iol_bdp.h"
 #include "iol_env.h"
-#include "mmscale/cpu.h"
-#include "mmscale/notice.h"
+#include "mmscale/kernel/machine.h"
 
 _Thread_local struct throttle_task iol_machine_task;
 volatile unsigned long iol_machine_jiffies;
@@ -184,12 +183,12 @@ int iol_bdp_teardown(char *err, size_t errlen)
 			if (machine.bdi->bdi_stat[i].counters)
 				percpu_counter_destroy(&machine.bdi->bdi_stat[i]);
 		prop_local_destroy_percpu(&machine.bdi->completions);
-		mmscale_free_mem(machine.bdi, sizeof(*machine.bdi));
+		free_on_node(machine.bdi, sizeof(*machine.bdi));
 	}
 	if (machine.props) {
 		prop_descriptor_destroy(&machine.props->vm_completions);
 		prop_descriptor_destroy(&machine.props->vm_dirties);
-		mmscale_free_mem(machine.props, sizeof(*machine.props));
+		free_on_node(machine.props, sizeof(*machine.props));
 	}
 	free_percpu(iol_machine_bdp_ratelimits);
 	iol_machine_bdp_ratelimits = NULL;
@@ -240,8 +239,8 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	vm_dirty_ratio = 0;
 	iol_machine_jiffies = 0;
 
-	machine.bdi = bdi = mmscale_alloc_global(sizeof(*bdi), err, errlen);
-	machine.props = bdi ? mmscale_alloc_global(sizeof(*machine.props), err, errlen) : NULL;
+	machine.bdi = bdi = alloc_global(sizeof(*bdi), err, errlen);
+	machine.props = bdi ? alloc_global(sizeof(*machine.props), err, errlen) : NULL;
 	if (!bdi || !machine.props) {
 		iol_bdp_teardown(err, 0);	/* err says why */
 		return -1;

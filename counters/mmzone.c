@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/mm/vmstat.h"
-#include "mmscale/notice.h"
-#include "mmscale/params.h"
 
 pg_data_t **node_data;
 int nr_node_ids;
@@ -23,7 +21,7 @@ static size_t vm_stat_bytes;
 
 int cpu_to_node(int cpu)
 {
-	return mmscale_machine_plan()->cpu[cpu].node;
+	return the_machine->cpu_node[cpu];
 }
 
 struct zone *local_zone(int cpu)
@@ -77,27 +75,24 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 /* The running machine's parameters (mm_machine_setup_config keeps a copy). */
 static struct mm_machine_config machine_config;
 
-static void config_from(struct mm_machine_config *cfg, const struct mmscale_params *p)
+void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
 {
-	cfg->mem_bytes = p->mem_bytes;
-	cfg->counter_layout = p->counter_layout;
-	cfg->congestion_wait_us = p->congestion_wait_us;
-	cfg->device_pages_per_ms = p->device_pages_per_ms;
-	cfg->vmstat_interval_ns = mmscale_vmstat_interval_ns(p);
-	cfg->vmstat_interval_scaled_ns = mmscale_vmstat_interval_scaled_ns(p);
-}
-
-void mm_config_from_params(struct mm_machine_config *cfg)
-{
-	config_from(cfg, &mmscale_params);
+	cfg->vmstat_interval_ns = (u64)interval_ms * 1000000u;
+	/* HZ/10 = 100000 us in the kernel; at least 1 us so the period never vanishes. */
+	cfg->vmstat_interval_scaled_ns = cfg->vmstat_interval_ns * cfg->congestion_wait_us / 100000u;
+	if (!cfg->vmstat_interval_scaled_ns)
+		cfg->vmstat_interval_scaled_ns = 1000u;
 }
 
 void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 {
-	static const struct mmscale_params defaults = MMSCALE_PARAMS_DEFAULTS;
-
-	config_from(cfg, &defaults);
-	cfg->mem_bytes = mem_bytes;
+	*cfg = (struct mm_machine_config){
+		.mem_bytes = mem_bytes,
+		.counter_layout = MMSCALE_LAYOUT_PACKED,
+		.congestion_wait_us = MM_DEFAULT_CONGESTION_WAIT_US,
+		.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,
+	};
+	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
 
 const struct mm_machine_config *mm_config(void)
@@ -115,23 +110,22 @@ int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)
 
 int mm_machine_setup_config(const struct mm_machine_config *cfg, char *err, size_t errlen)
 {
-	const struct mmscale_plan *plan = mmscale_machine_plan();
 	int nodes;
 	unsigned long long per_node;
 	struct zone *zone;
 
-	if (!plan)
+	if (!the_machine)
 		return mmscale_errorf(err, errlen, "mm_machine_setup before the machine");
 	mm_machine_teardown();
 	machine_config = *cfg;
-	nodes = plan->topo->nr_nodes;
+	nodes = the_machine->nr_nodes;
 	per_node = (cfg->mem_bytes >> PAGE_SHIFT) / (unsigned long long)nodes;
 	node_data = calloc((size_t)nodes, sizeof(*node_data));
 	if (!node_data)
 		return mmscale_errorf(err, errlen, "out of memory");
 	nr_node_ids = nodes;
 	for (int nid = 0; nid < nodes; nid++) {
-		pg_data_t *pgdat = mmscale_alloc_on_node(nid, sizeof(*pgdat), err, errlen);
+		pg_data_t *pgdat = alloc_on_node(nid, sizeof(*pgdat), err, errlen);
 		unsigned long long dma32 = nid == 0 ? min(per_node, DMA32_LIMIT_PAGES) : 0;
 
 		if (!pgdat) {
@@ -159,7 +153,7 @@ int mm_machine_setup_config(const struct mm_machine_config *cfg, char *err, size
 	 * items 8k..8k+7 share a line in every run. The node-0 allocation is
 	 * page-granular, which gives that and keeps other data off its lines.
 	 */
-	vm_stat_base = mmscale_alloc_global(vm_stat_bytes, err, errlen);
+	vm_stat_base = alloc_global(vm_stat_bytes, err, errlen);
 	if (!vm_stat_base) {
 		mm_machine_teardown();
 		return -1;
@@ -184,11 +178,11 @@ void mm_machine_teardown(void)
 			continue;
 		for (int z = 0; z < MAX_NR_ZONES; z++)
 			free_percpu(pgdat->node_zones[z].pageset);
-		mmscale_free_mem(pgdat, sizeof(*pgdat));
+		free_on_node(pgdat, sizeof(*pgdat));
 	}
 	free(node_data);
 	node_data = NULL;
 	nr_node_ids = 0;
-	mmscale_free_mem(vm_stat_base, vm_stat_bytes);
+	free_on_node(vm_stat_base, vm_stat_bytes);
 	vm_stat_base = NULL;
 }

@@ -13,11 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/mm/writeback.h"
-#include "mmscale/notice.h"
-#include "mmscale/params.h"
 
 _Thread_local struct task_struct mmscale_current_task;
 struct writeback_world *wb_world;
@@ -502,7 +500,7 @@ int pdflush_operation(void (*fn)(unsigned long), unsigned long arg0)
 {
 	(void)fn;
 	(void)arg0;
-	if (!wb_world || !wb_world->flusher.started)
+	if (!wb_world || !wb_world->flusher)
 		return -1;
 	atomic_store_explicit(&wb_world->background_requested, true, memory_order_release);
 	return 0;
@@ -607,7 +605,7 @@ static void writeback_proportions_destroy(void)
 		return;
 	prop_descriptor_destroy(&vm_completions);
 	prop_descriptor_destroy(&vm_dirties);
-	mmscale_free_mem(vm_props, sizeof(*vm_props));
+	free_on_node(vm_props, sizeof(*vm_props));
 	vm_props = NULL;
 }
 
@@ -627,7 +625,7 @@ static int writeback_proportions_init(struct writeback_world *w, char *err, size
 {
 	int shift;
 
-	vm_props = mmscale_alloc_global(sizeof(*vm_props), err, errlen);
+	vm_props = alloc_global(sizeof(*vm_props), err, errlen);
 	if (!vm_props)
 		return -1;
 	shift = calc_period_shift();
@@ -643,12 +641,12 @@ static int writeback_proportions_init(struct writeback_world *w, char *err, size
 struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 					       int flusher_cpu, char *err, size_t errlen)
 {
-	struct writeback_world *w = mmscale_alloc_global(sizeof(*w), err, errlen);
+	struct writeback_world *w = alloc_global(sizeof(*w), err, errlen);
 
 	if (!w)
 		return NULL;
 	w->nr_writers = nr_writers;
-	w->inodes = mmscale_alloc_global(sizeof(*w->inodes) * (size_t)(nr_writers + 1), err, errlen);
+	w->inodes = alloc_global(sizeof(*w->inodes) * (size_t)(nr_writers + 1), err, errlen);
 	w->mappings = calloc((size_t)nr_writers + 1, sizeof(*w->mappings));
 	bdp_ratelimits = alloc_percpu(unsigned long);
 	if (!w->inodes || !w->mappings || !bdp_ratelimits || bdi_init(&w->bdi) != 0) {
@@ -662,7 +660,7 @@ struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 
 		spin_lock_init(&inode->i_sync);
 		inode->zone = zone;
-		inode->data = mmscale_alloc_on_node(zone->node, EMU_DATA_PAGES * PAGE_SIZE,
+		inode->data = alloc_on_node(zone->node, EMU_DATA_PAGES * PAGE_SIZE,
 						    err, errlen);
 		if (!inode->data) {
 			w->nr_writers = i;
@@ -685,19 +683,22 @@ struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 	}
 	w->gen = ++wb_world_gen;
 	wb_world = w;
-	if (flusher_cpu >= 0 &&
-	    mmscale_partner_start(&w->flusher, flusher_cpu, flusher_main, w, err, errlen) != 0) {
-		writeback_world_destroy(w);
-		return NULL;
+	if (flusher_cpu >= 0) {
+		w->flusher = kthread_run(flusher_cpu, flusher_main, w, err, errlen);
+		if (!w->flusher) {
+			writeback_world_destroy(w);
+			return NULL;
+		}
 	}
 	return w;
 }
 
 void writeback_world_stop_flusher(struct writeback_world *w)
 {
-	if (w->flusher.started) {
+	if (w->flusher) {
 		atomic_store_explicit(&w->flusher_stop, true, memory_order_release);
-		mmscale_partner_join(&w->flusher);
+		kthread_stop(w->flusher);
+		w->flusher = NULL;
 	}
 }
 
@@ -709,14 +710,14 @@ void writeback_world_destroy(struct writeback_world *w)
 	if (wb_world == w)
 		wb_world = NULL;
 	for (int i = 0; w->inodes && i < w->nr_writers; i++)
-		mmscale_free_mem(w->inodes[i].data, EMU_DATA_PAGES * PAGE_SIZE);
+		free_on_node(w->inodes[i].data, EMU_DATA_PAGES * PAGE_SIZE);
 	bdi_destroy(&w->bdi);
 	writeback_proportions_destroy();
 	free_percpu(bdp_ratelimits);
 	bdp_ratelimits = NULL;
 	free(w->mappings);
-	mmscale_free_mem(w->inodes, sizeof(*w->inodes) * (size_t)(w->nr_writers + 1));
-	mmscale_free_mem(w, sizeof(*w));
+	free_on_node(w->inodes, sizeof(*w->inodes) * (size_t)(w->nr_writers + 1));
+	free_on_node(w, sizeof(*w));
 }
 
 /*

@@ -20,6 +20,7 @@
 
 #include "mmscale/case.h"
 #include "mmscale/cpu.h"
+#include "mmscale/doorbell.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/mm/page_alloc.h"
 #include "mmscale/membarrier.h"
@@ -32,7 +33,7 @@
 /* The ipi/ cases' variants: the doorbell that carries the emulated IPI. */
 struct ipi_variant {
 	struct mmscale_variant v;
-	enum mmscale_ipi_mechanism mechanism;
+	const struct doorbell_ops *doorbell;
 };
 
 static const struct drain_variant *drain_row(const struct mmscale_run *run)
@@ -40,9 +41,9 @@ static const struct drain_variant *drain_row(const struct mmscale_run *run)
 	return container_of(run->v, struct drain_variant, v);
 }
 
-static enum mmscale_ipi_mechanism ipi_row_mechanism(const struct mmscale_run *run)
+static const struct doorbell_ops *ipi_row_doorbell(const struct mmscale_run *run)
 {
-	return container_of(run->v, struct ipi_variant, v)->mechanism;
+	return container_of(run->v, struct ipi_variant, v)->doorbell;
 }
 
 enum partner_loop {
@@ -133,13 +134,14 @@ static u64 victim_units_total(struct drain_run *dr)
 /*
  * The machine for one run, on the CPUs the harness put online for it
  * (run->nr_online: the CPUs it uses, as its case's .cpus says), zones and
- * pools, IPIs with the given doorbell and the variant's kernel's smp.c
- * (smp_model) unless --smp-model forces one, partners for the CPUs after
- * the GB threads.
+ * pools, IPIs with the given doorbell (NULL: auto) and the variant's
+ * kernel's smp.c generation (gen) unless --smp-model forces one, partners
+ * for the CPUs after the GB threads.
  */
 static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
-			       enum mmscale_ipi_mechanism m, const struct drain_variant_ops *ops,
-			       enum mmscale_smp_model smp_model, enum partner_loop loop,
+			       const struct doorbell_ops *doorbell,
+			       const struct drain_variant_ops *ops,
+			       const struct smp_generation *gen, enum partner_loop loop,
 			       char *err, size_t errlen)
 {
 	/*
@@ -158,7 +160,7 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	run->data = dr;
 	dr->online = online;
 	dr->loop = loop;
-	mm_config_from_params(&mm);	/* the machine's parameters, from the flags */
+	mmscale_mm_config(&mm);	/* the machine's parameters, from the flags */
 	if (mm_machine_setup_config(&mm, err, errlen) != 0)
 		goto fail;
 	dr->mm_up = true;
@@ -166,11 +168,8 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 		goto fail;
 	dr->drain_up = true;
 	/* The machine's cross-CPU calls, from the flags: the emulated smp.c reads only this. */
-	ipi.mechanism = m != MMSCALE_IPI_AUTO ? m :
-			mmscale_plan_oversubscribed(mmscale_machine_plan(), (int)online) ?
-			MMSCALE_IPI_FUTEX : MMSCALE_IPI_SPIN;
-	ipi.smp_model = mmscale_params.smp_model != MMSCALE_SMP_AUTO ? mmscale_params.smp_model :
-			smp_model;
+	ipi.doorbell = mmscale_doorbell_resolve(doorbell, (int)online);
+	ipi.gen = mmscale_params.smp_model ? mmscale_params.smp_model : gen;
 	ipi.timeout_ms = mmscale_params.ipi_timeout_ms;
 	ipi.stuck_cpu = mmscale_params.stuck_cpu;
 	if (ipi_setup_config(&ipi, err, errlen) != 0)
@@ -243,7 +242,7 @@ static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_
 
 	/* The variant's kernel's kernel/smp.c, unless --smp-model forces one. */
 	return drain_setup_machine(run, nr_threads, mmscale_params.ipi,
-				   ops, ops->smp_model, PARTNER_IDLE, err, errlen);
+				   ops, ops->smp, PARTNER_IDLE, err, errlen);
 }
 
 static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -271,16 +270,16 @@ static void empty_one_op(struct mmscale_run *run)
 
 /*
  * The row's claim for one drain on C = args[0] CPUs and the Z zones the run
- * populated; plus call_function.lock: the 2.6.32-3.4 smp.c takes it twice
- * per smp_call_function_many to two or more CPUs (queue, and the last
- * target's unlink), never for one target (the single-call path) or in the
- * 3.9+ generation. One caller only: concurrent drains overlap.
+ * populated; its IPIs and call_function.lock acquisitions as the run's
+ * kernel/smp.c generation claims them for one call to that many targets.
+ * One caller only: concurrent drains overlap.
  */
 static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
 	const struct drain_variant *row = drain_row(run);
 	u64 cpus = (u64)run->args[0], zones = (u64)nr_populated_zones();
 	u64 ipis = row->ipis_per_other_cpu * (cpus - 1);
+	struct smp_claim smp = { 0 };
 
 	if (run->nr_threads != 1)
 		return false;
@@ -288,10 +287,11 @@ static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out
 		     MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) |
 		     MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS);
 	out->v[MMSCALE_LOCK_ACQUIRES] = row->zone_locks_per_cpu_zone * cpus * zones;
-	out->v[MMSCALE_IPIS_SENT] = ipis;
-	out->v[MMSCALE_IPIS_HANDLED] = ipis;
-	out->v[MMSCALE_CALL_FUNCTION_LOCKS] =
-		ipi_smp_model() == MMSCALE_SMP_GLOBAL_QUEUE && ipis >= 2 ? 2 : 0;
+	/* The IPIs are one on_each_cpu (or none): what the run's generation claims for it. */
+	ipi_generation()->claim((unsigned int)ipis, &smp);
+	out->v[MMSCALE_IPIS_SENT] = smp.ipis;
+	out->v[MMSCALE_IPIS_HANDLED] = smp.ipis;
+	out->v[MMSCALE_CALL_FUNCTION_LOCKS] = smp.call_function_locks;
 	return true;
 }
 
@@ -310,7 +310,7 @@ static int swap_setup(struct mmscale_run *run, int nr_threads, char *err, size_t
 	const struct drain_variant_ops *ops = drain_row(run)->ops;
 
 	return drain_setup_machine(run, nr_threads, mmscale_params.ipi, ops,
-				   ops->smp_model, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
+				   ops->smp, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
 				   err, errlen);
 }
 
@@ -454,23 +454,24 @@ static void ipi_nop(void *info)
 
 static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	enum mmscale_ipi_mechanism m = ipi_row_mechanism(run);
+	const struct doorbell_ops *doorbell = ipi_row_doorbell(run);
 
 	/*
-	 * A signal must interrupt a busy CPU; a futex wakes a sleeping one.
-	 * Today's kernel/smp.c (per-CPU queues), unless --smp-model forces one.
+	 * A doorbell that interrupts (a signal) must reach a busy CPU; the
+	 * others find an idle one. Today's kernel/smp.c (per-CPU queues),
+	 * unless --smp-model forces one.
 	 */
-	return drain_setup_machine(run, nr_threads, m, &drain_ops_count_check,
-				   MMSCALE_SMP_PERCPU,
-				   m == MMSCALE_IPI_SIGNAL ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
+	return drain_setup_machine(run, nr_threads, doorbell, &drain_ops_count_check, &smp_llist,
+				   doorbell->interrupts ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
 }
 
-/* --ipi=kernel where the kernel refuses membarrier: the spin doorbell ran. */
+/* A doorbell this machine lacks (kernel, where membarrier is refused): the spin doorbell ran. */
 static void label_ipi_fallback(struct mmscale_state *st, const struct mmscale_run *run)
 {
-	if (ipi_row_mechanism(run) == MMSCALE_IPI_KERNEL &&
-	    ipi_mechanism() != MMSCALE_IPI_KERNEL)
-		mmscale_set_label(st, "no membarrier IPI here: the spin doorbell ran");
+	if (ipi_doorbell() != ipi_row_doorbell(run))
+		mmscale_set_label(st, ipi_row_doorbell(run) == &doorbell_kernel ?
+				  "no membarrier IPI here: the spin doorbell ran" :
+				  "this doorbell is not available here: the spin doorbell ran");
 }
 
 static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -516,16 +517,10 @@ const struct drain_variant drain_variants[] = { DRAIN_VARIANTS(DRAIN_ROW) };
 #undef DRAIN_ROW
 const size_t drain_nr_variants = ARRAY_SIZE(drain_variants);
 
-static const struct ipi_variant ipi_variants[] = {
-	{ { "spin", "polled per-CPU mailbox: the target looks at its queue", "harness" },
-	  MMSCALE_IPI_SPIN },
-	{ { "futex", "futex wake of a sleeping target", "harness" }, MMSCALE_IPI_FUTEX },
-	{ { "signal", "pthread_kill real-time signal interrupting a busy target", "harness" },
-	  MMSCALE_IPI_SIGNAL },
-	{ { "kernel", "a real IPI to the target's PU (membarrier), then the polled mailbox",
-	    "harness; Linux 5.10+ membarrier RSEQ with MEMBARRIER_CMD_FLAG_CPU" },
-	  MMSCALE_IPI_KERNEL },
-};
+/* The ipi/ cases' variants: every doorbell (mmscale/doorbell.h). */
+#define IPI_ROW(doorbell, name, summary, source) { { name, summary, source }, &doorbell },
+static const struct ipi_variant ipi_variants[] = { DOORBELLS(IPI_ROW) };
+#undef IPI_ROW
 
 static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {
 	{ 2 }, { 4 }, { 8 }, { 16 }, { 32 }, { 64 }, { 128 }, { 256 }, { 512 }, { 1024 },

@@ -121,5 +121,5 @@ static void drain_all_pages(void)
 const struct drain_variant_ops drain_ops_ipi_all = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk_2_6_32,
-	.smp_model = MMSCALE_SMP_GLOBAL_QUEUE,	/* 2.6.32 kernel/smp.c */
+	.smp = &smp_global_queue,	/* 2.6.32 kernel/smp.c */
 };

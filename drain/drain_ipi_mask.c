@@ -59,5 +59,5 @@ static void drain_all_pages(void)
 const struct drain_variant_ops drain_ops_ipi_mask = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk,
-	.smp_model = MMSCALE_SMP_GLOBAL_QUEUE,	/* 3.4 kernel/smp.c */
+	.smp = &smp_global_queue,	/* 3.4 kernel/smp.c */
 };

@@ -413,5 +413,5 @@ const struct drain_variant_ops drain_ops_remote = {
 	.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
 	.rmqueue = rmqueue,
 	.free_page = free_unref_page,
-	.smp_model = MMSCALE_SMP_PERCPU,	/* 6.1 (no IPI here) */
+	.smp = &smp_llist,	/* 6.1 (no IPI here) */
 };

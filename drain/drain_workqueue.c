@@ -86,5 +86,5 @@ static void drain_all_pages(void)
 const struct drain_variant_ops drain_ops_workqueue = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk,
-	.smp_model = MMSCALE_SMP_PERCPU,	/* 4.11: per-CPU llist queues */
+	.smp = &smp_llist,	/* 4.11: per-CPU llist queues */
 };

@@ -12,10 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/mm/page_alloc.h"
-#include "mmscale/notice.h"
 
 const struct drain_variant_ops *drain_ops;
 
@@ -322,7 +321,7 @@ int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 		/* Enough for every CPU of the node to fill its list and hold a batch. */
 		nr = pool_pages ? pool_pages : 1024 + cpus_here * 8 * batch;
 		nr = min(nr, (long)zone->present_pages);
-		pools[i].pages = mmscale_alloc_on_node(zone->node, sizeof(struct page) * (size_t)nr,
+		pools[i].pages = alloc_on_node(zone->node, sizeof(struct page) * (size_t)nr,
 						       err, errlen);
 		if (!pools[i].pages) {
 			drain_mm_teardown();
@@ -354,7 +353,7 @@ void drain_mm_teardown(void)
 		return;
 	for_each_populated_zone(zone) {
 		if (i < nr_pools && pools[i].pages)
-			mmscale_free_mem(pools[i].pages, sizeof(struct page) * (size_t)pools[i].nr);
+			free_on_node(pools[i].pages, sizeof(struct page) * (size_t)pools[i].nr);
 		INIT_LIST_HEAD(&zone->free_list);
 		zone->nr_free = 0;
 		i++;

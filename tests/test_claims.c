@@ -29,6 +29,7 @@
 #include "mmscale/case.h"
 #include "mmscale/harness.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/params.h"
 
@@ -52,7 +53,7 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 		memcpy(run.args, args, sizeof(run.args));
 	/* The CPUs the harness would put online for this run. */
 	mmscale_run_prepare(&run, cpus);
-	mmscale_set_online_cpus((unsigned int)run.nr_online);
+	machine_online_cpus((unsigned int)run.nr_online);
 	len = snprintf(name, sizeof(name), "%s/%s", c->name, v->name);
 	for (int a = 0; args && a < c->nr_args && len < (int)sizeof(name); a++)
 		len += snprintf(name + len, sizeof(name) - (size_t)len, "/%s:%lld",
@@ -60,7 +61,7 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 	if (c->setup && c->setup(&run, 1, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: setup failed: %s\n", name, err);
 		CHECK(!"setup failed");
-		mmscale_set_online_cpus(nr_cpu_ids);
+		machine_online_cpus(nr_cpu_ids);
 		return;
 	}
 	if (c->counts_machine_wide)
@@ -92,7 +93,7 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 		fprintf(stderr, "%s: check after the operation failed: %s\n", name, err);
 		CHECK(!"teardown check failed");
 	}
-	mmscale_set_online_cpus(nr_cpu_ids);
+	machine_online_cpus(nr_cpu_ids);
 }
 
 /* Every row of every case with a claim that `wanted` takes, on this machine of `cpus`. */
@@ -144,7 +145,6 @@ int main(void)
 
 	if (test_machine_up(&m, "synthetic:node:2 core:2 pu:1") != 0)
 		return 1;
-	mmscale_spin_yields = true;	/* 4 emulated CPUs on this machine's PUs */
 	printf("each row's claim for one operation, on %d CPUs over 2 nodes:\n", CPUS);
 	check_all(CPUS, every_case);
 	/* Not vacuous: the families with claims have rows. */

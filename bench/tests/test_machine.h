@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The emulated machine a unit test runs on: a synthetic topology planned
- * compact, set up, with the calling thread as its emulated CPU 0.
+ * compact, set up, with the calling thread as its emulated CPU 0. Its waits
+ * always yield now and then (MMSCALE_SPIN_YIELD): a test's emulated CPUs
+ * may outnumber the PUs of whatever host runs it.
  */
 #ifndef MMSCALE_TEST_MACHINE_H
 #define MMSCALE_TEST_MACHINE_H
@@ -26,7 +28,7 @@ static inline int test_machine_up(struct test_machine *m, const char *spec)
 	mmscale_notices_quiet = 1;
 	if (mmscale_topology_load(&m->t, spec, err, sizeof(err)) != 0 ||
 	    mmscale_plan_build(&m->p, &m->t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&m->p, err, sizeof(err)) != 0 ||
+	    mmscale_machine_setup(&m->p, MMSCALE_SPIN_YIELD, err, sizeof(err)) != 0 ||
 	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", spec, err);
 		return -1;
@@ -43,25 +45,19 @@ static inline void test_machine_down(struct test_machine *m)
 }
 
 /*
- * A unit test's main(): up (test_machine_up, or a test's own that calls
- * it) brings up the machine spec, its tests run, the machine goes down;
- * check_report's exit status, or 1 where the machine did not come up.
+ * A unit test's main(): the machine spec comes up (test_machine_up), its
+ * tests run, the machine goes down; check_report's exit status, or 1 where
+ * the machine did not come up.
  */
-static inline int test_machine_run(int (*up)(struct test_machine *m, const char *spec),
-				   const char *test, const char *spec, void (*tests)(void))
+static inline int test_machine_main(const char *test, const char *spec, void (*tests)(void))
 {
 	struct test_machine m;
 
-	if (up(&m, spec) != 0)
+	if (test_machine_up(&m, spec) != 0)
 		return 1;
 	tests();
 	test_machine_down(&m);
 	return check_report(test);
-}
-
-static inline int test_machine_main(const char *test, const char *spec, void (*tests)(void))
-{
-	return test_machine_run(test_machine_up, test, spec, tests);
 }
 
 #endif /* MMSCALE_TEST_MACHINE_H */

@@ -47,7 +47,6 @@ static void test_ticket_lock(void)
 	pthread_t th[LOCK_THREADS];
 
 	/* More threads than this machine's PUs: waiters must yield. */
-	mmscale_spin_yields = true;
 	for (long i = 0; i < LOCK_THREADS; i++)
 		pthread_create(&th[i], NULL, lock_worker, (void *)i);
 	for (int i = 0; i < LOCK_THREADS; i++)
@@ -60,7 +59,6 @@ static void test_ticket_lock(void)
 	CHECK(spin_trylock(&test_lock));
 	CHECK(!spin_trylock(&test_lock));
 	spin_unlock(&test_lock);
-	mmscale_spin_yields = false;
 }
 
 /* The FIFO property: a waiter that took its ticket first is served first. */
@@ -80,7 +78,6 @@ static void test_ticket_fifo(void)
 {
 	pthread_t a, b;
 
-	mmscale_spin_yields = true;
 	spin_lock(&fifo_lock);
 	pthread_create(&a, NULL, fifo_waiter, (void *)1L);
 	/* Wait until waiter 1 holds ticket 1, then start waiter 2. */
@@ -94,7 +91,6 @@ static void test_ticket_fifo(void)
 	pthread_join(b, NULL);
 	CHECK_EQ_LL(fifo_order[0], 1);
 	CHECK_EQ_LL(fifo_order[1], 2);
-	mmscale_spin_yields = false;
 }
 
 struct item {
@@ -216,7 +212,7 @@ static void test_percpu(void)
 
 	ok = mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) == 0 &&
 	     mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) == 0 &&
-	     mmscale_machine_setup(&p, err, sizeof(err)) == 0;
+	     mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) == 0;
 	CHECK(ok);
 	if (!ok) {
 		fprintf(stderr, "%s\n", err);

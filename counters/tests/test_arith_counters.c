@@ -28,6 +28,7 @@
 #include "check.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
 #include "mmscale/mm/backing-dev.h"
 #include "mmscale/mm/vmstat.h"
 #include "mmscale/notice.h"
@@ -606,16 +607,16 @@ static void test_percpu_counter_batch(void)
 
 	if (mmscale_topology_load(&t, "synthetic:node:1 core:17 pu:1", err, sizeof(err)) != 0 ||
 	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&p, err, sizeof(err)) != 0) {
+	    mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		CHECK(0);
 		return;
 	}
-	mmscale_set_online_cpus(16);
+	machine_online_cpus(16);
 	CHECK(percpu_counter_init(&fbc, 0) == 0);
 	CHECK_EQ_LL(percpu_counter_batch, 32);		/* max(32, 32) */
 	percpu_counter_destroy(&fbc);
-	mmscale_set_online_cpus(17);
+	machine_online_cpus(17);
 	CHECK(percpu_counter_init(&fbc, 0) == 0);
 	CHECK_EQ_LL(percpu_counter_batch, 34);		/* max(32, 34) */
 	/* BDI_STAT_BATCH: 8 * (1 + ilog2(17)) = 8 * 5 = 40. */
@@ -642,13 +643,12 @@ int main(void)
 	 */
 	if (mmscale_topology_load(&t, "synthetic:node:2 core:1 pu:1", err, sizeof(err)) != 0 ||
 	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&p, err, sizeof(err)) != 0 ||
+	    mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) != 0 ||
 	    mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0 ||
 	    mmscale_cpu_enter(0, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	mmscale_spin_yields = true;
 	CHECK_EQ_LL(nr_cpu_ids, 2);
 	CHECK_EQ_LL(nr_populated_zones(), 2);
 	zone_a = &NODE_DATA(0)->node_zones[ZONE_DMA32];
@@ -659,7 +659,6 @@ int main(void)
 	test_vmstat_odd_threshold();
 	test_percpu_counter();
 	mmscale_cpu_leave();
-	mmscale_spin_yields = false;
 	mm_machine_teardown();
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);

@@ -185,7 +185,7 @@ int main(void)
 
 	if (mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) != 0 ||
 	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
-	    mmscale_machine_setup(&p, err, sizeof(err)) != 0) {
+	    mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}

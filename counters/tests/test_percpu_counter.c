@@ -72,8 +72,7 @@ int main(void)
 	mmscale_notices_quiet = 1;
 	CHECK(mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) == 0);
 	CHECK(mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) == 0);
-	CHECK(mmscale_machine_setup(&p, err, sizeof(err)) == 0);
-	mmscale_spin_yields = true;
+	CHECK(mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) == 0);
 	CHECK(percpu_counter_init(&fbc, 1000) == 0);
 	/* BDI_STAT_BATCH for 4 CPUs: 8 * (1 + ilog2(4)). */
 	CHECK_EQ_LL(BDI_STAT_BATCH, BATCH);
@@ -108,7 +107,6 @@ int main(void)
 	CHECK_EQ_LL(percpu_counter_sum_positive(&fbc), 0);
 
 	percpu_counter_destroy(&fbc);
-	mmscale_spin_yields = false;
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);
 	mmscale_topology_destroy(&t);

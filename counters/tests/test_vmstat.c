@@ -196,9 +196,8 @@ static void test_shadow_model(void)
 
 	CHECK(mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) == 0);
 	CHECK(mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) == 0);
-	CHECK(mmscale_machine_setup(&p, err, sizeof(err)) == 0);
+	CHECK(mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) == 0);
 	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
-	mmscale_spin_yields = true;
 	nr_zones = 0;
 	for_each_populated_zone(zone) {
 		zones[nr_zones++] = zone;
@@ -243,7 +242,6 @@ static void test_shadow_model(void)
 		CHECK_EQ_LL(atomic_long_read(vm_stat_slot(item)), total);
 		CHECK_EQ_LL(vm_stat_exact(item), total);
 	}
-	mmscale_spin_yields = false;
 	mm_machine_teardown();
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);

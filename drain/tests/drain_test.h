@@ -18,31 +18,6 @@
 
 static struct mmscale_counts counts_base;
 
-/*
- * The drain tests' machine (spec as test_machine_up's), on which a CPU that
- * waits always yields its PU. Machine setup yields only where the plan
- * oversubscribes this host; the drain tests did so on any host before
- * drain_test_machine_up, and their 4 or 6 CPUs outnumber this 2-PU
- * machine's PUs.
- */
-static inline int drain_test_machine_up(struct test_machine *m, const char *spec)
-{
-	if (test_machine_up(m, spec) != 0)
-		return -1;
-	mmscale_spin_yields = true;
-	return 0;
-}
-
-/*
- * A drain test's main(): test_machine_main's on drain_test_machine_up's
- * machine (the machine's setup decides mmscale_spin_yields afresh, so it
- * is set once the machine is up, not before).
- */
-static inline int drain_test_main(const char *test, const char *spec, void (*tests)(void))
-{
-	return test_machine_run(drain_test_machine_up, test, spec, tests);
-}
-
 /* Remember every emulated CPU's counts now. */
 static inline void counts_mark(void)
 {

@@ -30,6 +30,7 @@
 #include "check.h"
 #include "test_machine.h"
 #include "mmscale/cpu.h"
+#include "mmscale/doorbell.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/smp.h"
@@ -1034,7 +1035,7 @@ static void test_ipis(void)
 	char err[256];
 
 	atomic_store(&stop, false);
-	CHECK(ipi_setup(MMSCALE_IPI_SPIN, err, sizeof(err)) == 0);
+	CHECK(ipi_setup(&doorbell_spin, err, sizeof(err)) == 0);
 	partners_start(partners, CPUS, partner_main);
 
 	for (size_t i = 0; i < ARRAY_SIZE(smp_steps); i++)
@@ -1105,6 +1106,6 @@ static void arith_drain_tests(void)
 
 int main(void)
 {
-	return drain_test_main("test_arith_drain", "synthetic:node:2 core:2 pu:1",
+	return test_machine_main("test_arith_drain", "synthetic:node:2 core:2 pu:1",
 			       arith_drain_tests);
 }

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "test_machine.h"
 #include "mmscale/cpu.h"
+#include "mmscale/doorbell.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/mm/page_alloc.h"
@@ -114,7 +115,7 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 
 	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
-	CHECK(ipi_setup(MMSCALE_IPI_SPIN, err, sizeof(err)) == 0);
+	CHECK(ipi_setup(&doorbell_spin, err, sizeof(err)) == 0);
 	drain_ops = ops;
 	atomic_store(&stop, false);
 	atomic_store(&stress_done, 0);
@@ -218,5 +219,5 @@ static void drain_tests(void)
 
 int main(void)
 {
-	return drain_test_main("test_drain", "synthetic:node:2 core:2 pu:1", drain_tests);
+	return test_machine_main("test_drain", "synthetic:node:2 core:2 pu:1", drain_tests);
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Emulated IPIs: for every doorbell, every call is handled exactly once and
- * on the CPU it was sent to - single and broadcast, waited for and not -
- * including the signal doorbell interrupting a target that never polls.
+ * Emulated IPIs: for every doorbell and every kernel/smp.c generation (each
+ * row of DOORBELLS and SMP_GENERATIONS), every call is handled exactly once
+ * and on the CPU it was sent to - single and broadcast, waited for and not -
+ * including a doorbell that interrupts (the signal) reaching a target that
+ * never polls.
  * A target that never answers makes the call fail, naming the CPU and what
  * it was doing.
  */
@@ -13,6 +15,7 @@
 #include "check.h"
 #include "test_machine.h"
 #include "mmscale/cpu.h"
+#include "mmscale/doorbell.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/smp.h"
 #include "mmscale/notice.h"
@@ -54,18 +57,23 @@ static void target_main(void *arg)
 	ipi_cpu_offline();
 }
 
-static void run_mechanism(enum mmscale_ipi_mechanism m, const char *name)
+static void run_doorbell(const struct mmscale_doorbell *row, const struct smp_generation *gen)
 {
 	struct mmscale_partner partners[CPUS];
-	char err[256];
+	char err[256], name[64];
 	long sent_calls = 0;
 	struct mmscale_counts before, after;
+	struct ipi_config ipi;
 
+	/* A doorbell this machine lacks rings as the harness would ring it instead. */
+	ipi_config_default(&ipi, mmscale_doorbell_resolve(row->ops, CPUS));
+	ipi.gen = gen;
+	snprintf(name, sizeof(name), "%s/%s", row->name, gen->name);
 	memset(handled, 0, sizeof(handled));
 	atomic_store(&wrong_cpu, 0);
 	atomic_store(&stop, false);
-	atomic_store(&busy_targets, m == MMSCALE_IPI_SIGNAL);
-	CHECK(ipi_setup(m, err, sizeof(err)) == 0);
+	atomic_store(&busy_targets, ipi.doorbell->interrupts);
+	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	partners_start(partners, CPUS, target_main);
 	mmscale_counts_sum_all(&before);
 	for (int r = 0; r < ROUNDS; r++) {
@@ -98,7 +106,7 @@ static void run_mechanism(enum mmscale_ipi_mechanism m, const char *name)
 
 		for (int c = 1; c < CPUS; c++)
 			total += atomic_load(&handled[c]);
-		printf("%-6s: %ld calls to other CPUs, %ld handled, %lld doorbells rung\n", name,
+		printf("%-20s: %ld calls to other CPUs, %ld handled, %lld doorbells rung\n", name,
 		       sent_calls, total,
 		       (long long)(after.v[MMSCALE_IPIS_SENT] - before.v[MMSCALE_IPIS_SENT]));
 		CHECK_EQ_LL(total, sent_calls);
@@ -122,7 +130,7 @@ static void test_stuck_cpu(void)
 
 	struct ipi_config ipi;
 
-	ipi_config_default(&ipi, MMSCALE_IPI_SPIN);
+	ipi_config_default(&ipi, &doorbell_spin);
 	ipi.stuck_cpu = 2;
 	ipi.timeout_ms = 200;
 	atomic_store(&stop, false);
@@ -142,13 +150,13 @@ static void test_stuck_cpu(void)
 
 static void smp_tests(void)
 {
-	run_mechanism(MMSCALE_IPI_SPIN, "spin");
-	run_mechanism(MMSCALE_IPI_FUTEX, "futex");
-	run_mechanism(MMSCALE_IPI_SIGNAL, "signal");
+	for (size_t d = 0; d < mmscale_nr_doorbells; d++)
+		for (size_t g = 0; g < smp_nr_generations; g++)
+			run_doorbell(&mmscale_doorbells[d], smp_generations[g]);
 	test_stuck_cpu();
 }
 
 int main(void)
 {
-	return drain_test_main("test_smp", "synthetic:node:2 core:2 pu:1", smp_tests);
+	return test_machine_main("test_smp", "synthetic:node:2 core:2 pu:1", smp_tests);
 }

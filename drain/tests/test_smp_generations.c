@@ -32,6 +32,7 @@
 #include "check.h"
 #include "test_machine.h"
 #include "mmscale/cpu.h"
+#include "mmscale/doorbell.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/smp.h"
@@ -96,8 +97,8 @@ static void partner_main(void *arg)
 /* The machine's cross-CPU calls for the next start(): a test changes them here. */
 static struct ipi_config ipi;
 
-static void start(struct mmscale_partner *partners, enum mmscale_ipi_mechanism m,
-		  enum mmscale_smp_model model)
+static void start(struct mmscale_partner *partners, const struct doorbell_ops *doorbell,
+		  const struct smp_generation *gen)
 {
 	char err[256];
 
@@ -105,8 +106,9 @@ static void start(struct mmscale_partner *partners, enum mmscale_ipi_mechanism m
 	atomic_store(&wrong_cpu, 0);
 	atomic_store(&stop, false);
 	atomic_store(&second_done, false);
-	ipi.mechanism = m;
-	ipi.smp_model = model;
+	/* A doorbell this machine lacks rings as the harness would ring it instead. */
+	ipi.doorbell = mmscale_doorbell_resolve(doorbell, CPUS);
+	ipi.gen = gen;
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	partners_start(partners, CPUS, partner_main);
 }
@@ -117,26 +119,44 @@ static void finish(struct mmscale_partner *partners)
 	ipi_teardown();
 }
 
+/* Each known row's claim against the counts worked out by hand above. */
+static void test_claims_worked_out(void)
+{
+	for (unsigned int k = 0; k < 6; k++) {
+		struct smp_claim gq = { 0 }, llist = { 0 };
+
+		smp_global_queue.claim(k, &gq);
+		smp_llist.claim(k, &llist);
+		CHECK_MSG(gq.ipis == k && gq.call_function_locks == (k >= 2 ? 2u : 0u),
+			  "global-queue's claim for k=%u: %u IPIs, %u call_function_locks", k,
+			  gq.ipis, gq.call_function_locks);
+		CHECK_MSG(llist.ipis == k && llist.call_function_locks == 0,
+			  "percpu's claim for k=%u: %u IPIs, %u call_function_locks", k,
+			  llist.ipis, llist.call_function_locks);
+	}
+}
+
 /*
  * One sender (CPU 0), idle targets: for k = 0..CPUS-1 targets (the mask may
- * name the sender too: it is left out), waited and not: exact counts.
+ * name the sender too: it is left out), waited and not: exactly the counts
+ * the generation's row claims.
  */
-static void test_one_sender(enum mmscale_ipi_mechanism m, const char *name,
-			    enum mmscale_smp_model model)
+static void test_one_sender(const struct mmscale_doorbell *row, const struct smp_generation *gen)
 {
 	struct mmscale_partner partners[CPUS];
-	bool gq = model == MMSCALE_SMP_GLOBAL_QUEUE;
+	struct smp_claim all = { 0 };
 
-	start(partners, m, model);
-	CHECK_EQ_LL(ipi_smp_model(), model);
+	start(partners, row->ops, gen);
+	CHECK(ipi_generation() == gen);
 	for (int k = 0; k < CPUS; k++) {
 		/* Targets 1..k, and the sender itself in every other round. */
 		unsigned long targets = ((1UL << (k + 1)) - 1) & ~1UL;
 
 		for (int wait = 0; wait < 2; wait++) {
-			long long want_locks = gq && k >= 2 ? 2 : 0;
+			struct smp_claim claim = { 0 };
 			struct cpumask mask;
 
+			gen->claim((unsigned int)k, &claim);
 			memset(handled, 0, sizeof(handled));
 			counts_mark();
 			for (int r = 0; r < ROUNDS; r++) {
@@ -151,14 +171,15 @@ static void test_one_sender(enum mmscale_ipi_mechanism m, const char *name,
 				CHECK_EQ_LL(ipi_call_function_queued(), 0);
 			}
 			printf("  %-6s %-12s k=%d wait=%d: %lld call_function_locks, %lld IPIs sent, "
-			       "%lld handled per call\n", name, gq ? "global-queue" : "percpu", k, wait,
+			       "%lld handled per call\n", row->name, gen->name, k, wait,
 			       counts_delta(MMSCALE_CALL_FUNCTION_LOCKS) / ROUNDS,
 			       counts_delta(MMSCALE_IPIS_SENT) / ROUNDS,
 			       counts_delta(MMSCALE_IPIS_HANDLED) / ROUNDS);
-			CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), want_locks * ROUNDS);
+			CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS),
+				    (long long)claim.call_function_locks * ROUNDS);
 			/* Idle targets, one call at a time: every target's queue empty, one IPI each. */
-			CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), (long long)k * ROUNDS);
-			CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), (long long)k * ROUNDS);
+			CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), (long long)claim.ipis * ROUNDS);
+			CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), (long long)claim.ipis * ROUNDS);
 			/* The IPI machinery takes no mm lock. */
 			CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 0);
 			for (int c = 0; c < CPUS; c++)
@@ -181,9 +202,10 @@ static void test_one_sender(enum mmscale_ipi_mechanism m, const char *name,
 	memset(handled, 0, sizeof(handled));
 	counts_mark();
 	CHECK(on_each_cpu(rec, (void *)(uintptr_t)((1UL << CPUS) - 1), 1) == 0);
-	CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), gq ? 2 : 0);
-	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), CPUS - 1);
-	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), CPUS - 1);
+	gen->claim(CPUS - 1, &all);
+	CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), all.call_function_locks);
+	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), all.ipis);
+	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), all.ipis);
 	for (int c = 0; c < CPUS; c++)
 		CHECK_EQ_LL(atomic_load(&handled[c]), 1);
 	finish(partners);
@@ -191,23 +213,27 @@ static void test_one_sender(enum mmscale_ipi_mechanism m, const char *name,
 
 /*
  * Two senders at once (CPU 0 and CPU 1, each to every other CPU, waited):
- * both entries on the list together, every call handled once on each of its
- * targets, 2 call_function_locks per call, nothing left on the list.
- * IPIs: arch_send_call_function_ipi_mask reads the shared mask live, so a
- * target that already ran a call (walking the list for the other sender's
- * IPI) is not interrupted for it: at most k per call, not exactly.
+ * every call handled once on each of its targets, the call_function_locks
+ * the row claims per call (global queue: both entries on the list together,
+ * 2 per call), nothing left on a global list. IPIs: the global queue's
+ * arch_send_call_function_ipi_mask reads the shared mask live, and a
+ * per-CPU queue already holding the other sender's csd needs no IPI, so a
+ * target that already has a call to run is not interrupted again: at most
+ * the claim per call, not exactly.
  */
-static void test_two_senders(enum mmscale_ipi_mechanism m, const char *name)
+static void test_two_senders(const struct mmscale_doorbell *row, const struct smp_generation *gen)
 {
 	struct mmscale_partner partners[CPUS];
 	unsigned long bits = ((1UL << CPUS) - 1) & ~1UL;
 	struct cpumask mask;
 	unsigned int spins = 0;
 	long long calls = 2 * ROUNDS;
+	struct smp_claim claim = { 0 };
 
+	gen->claim(CPUS - 1, &claim);
 	atomic_store(&second_sender, true);
 	counts_mark();
-	start(partners, m, MMSCALE_SMP_GLOBAL_QUEUE);
+	start(partners, row->ops, gen);
 	mask_of(&mask, bits);
 	for (int r = 0; r < ROUNDS; r++)
 		CHECK(smp_call_function_many(&mask, rec, (void *)(uintptr_t)bits, true) == 0);
@@ -216,12 +242,13 @@ static void test_two_senders(enum mmscale_ipi_mechanism m, const char *name)
 		spin_wait_step(&spins);
 	}
 	CHECK_EQ_LL(ipi_call_function_queued(), 0);
-	printf("  %-6s two senders: %lld calls, %lld call_function_locks, %lld IPIs sent, "
-	       "%lld handled\n", name, calls, counts_delta(MMSCALE_CALL_FUNCTION_LOCKS),
-	       counts_delta(MMSCALE_IPIS_SENT), counts_delta(MMSCALE_IPIS_HANDLED));
-	CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), 2 * calls);
+	printf("  %-6s %-12s two senders: %lld calls, %lld call_function_locks, %lld IPIs sent, "
+	       "%lld handled\n", row->name, gen->name, calls,
+	       counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), counts_delta(MMSCALE_IPIS_SENT),
+	       counts_delta(MMSCALE_IPIS_HANDLED));
+	CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), claim.call_function_locks * calls);
 	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), calls * (CPUS - 1));
-	CHECK(counts_delta(MMSCALE_IPIS_SENT) <= calls * (CPUS - 1));
+	CHECK(counts_delta(MMSCALE_IPIS_SENT) <= claim.ipis * calls);
 	CHECK(counts_delta(MMSCALE_IPIS_SENT) > 0);
 	/* CPU 0 and CPU 1 each answer the other's calls; CPUs 2.. both. */
 	CHECK_EQ_LL(atomic_load(&handled[0]), ROUNDS);
@@ -241,7 +268,7 @@ static void test_stuck(void)
 
 	ipi.stuck_cpu = 3;
 	ipi.timeout_ms = 200;
-	start(partners, MMSCALE_IPI_SPIN, MMSCALE_SMP_GLOBAL_QUEUE);
+	start(partners, &doorbell_spin, &smp_global_queue);
 	mask_of(&mask, 0x3e);
 	CHECK(smp_call_function_many(&mask, rec, (void *)(uintptr_t)0x3e, true) != 0);
 	printf("  stuck CPU: %s\n", ipi_error());
@@ -274,8 +301,8 @@ static void mm_partner_main(void *arg)
 }
 
 static void drain_case(const char *name, const struct drain_variant_ops *ops,
-		       enum mmscale_smp_model forced, unsigned long fill, long long want_cf_locks,
-		       long long want_ipis)
+		       const struct smp_generation *forced, unsigned long fill,
+		       long long want_cf_locks, long long want_ipis)
 {
 	struct mmscale_partner partners[MCPUS];
 	char err[256];
@@ -283,8 +310,8 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
 	/* What drain/cases.c does: the variant's kernel's model, unless forced. */
-	ipi.mechanism = MMSCALE_IPI_SPIN;
-	ipi.smp_model = forced != MMSCALE_SMP_AUTO ? forced : ops->smp_model;
+	ipi.doorbell = &doorbell_spin;
+	ipi.gen = forced ? forced : ops->smp;
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	drain_ops = ops;
 	atomic_store(&stop, false);
@@ -313,41 +340,39 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 static void test_drains(void)
 {
 	/* The kernels' defaults. */
-	CHECK_EQ_LL(drain_ops_ipi_all.smp_model, MMSCALE_SMP_GLOBAL_QUEUE);
-	CHECK_EQ_LL(drain_ops_quick_scan.smp_model, MMSCALE_SMP_GLOBAL_QUEUE);
-	CHECK_EQ_LL(drain_ops_count_check.smp_model, MMSCALE_SMP_GLOBAL_QUEUE);
-	CHECK_EQ_LL(drain_ops_ipi_mask.smp_model, MMSCALE_SMP_GLOBAL_QUEUE);
-	CHECK_EQ_LL(drain_ops_workqueue.smp_model, MMSCALE_SMP_PERCPU);
-	CHECK_EQ_LL(drain_ops_remote.smp_model, MMSCALE_SMP_PERCPU);
+	CHECK(drain_ops_ipi_all.smp == &smp_global_queue);
+	CHECK(drain_ops_quick_scan.smp == &smp_global_queue);
+	CHECK(drain_ops_count_check.smp == &smp_global_queue);
+	CHECK(drain_ops_ipi_mask.smp == &smp_global_queue);
+	CHECK(drain_ops_workqueue.smp == &smp_llist);
+	CHECK(drain_ops_remote.smp == &smp_llist);
 
-	drain_case("ipi-all (empty)", &drain_ops_ipi_all, MMSCALE_SMP_AUTO, 0, 2, MCPUS - 1);
-	drain_case("count-check (empty)", &drain_ops_count_check, MMSCALE_SMP_AUTO, 0, 2, MCPUS - 1);
-	drain_case("ipi-mask (empty)", &drain_ops_ipi_mask, MMSCALE_SMP_AUTO, 0, 0, 0);
-	drain_case("remote (empty)", &drain_ops_remote, MMSCALE_SMP_AUTO, 0, 0, 0);
-	drain_case("ipi-mask (pages on CPU 2)", &drain_ops_ipi_mask, MMSCALE_SMP_AUTO, 0x4, 0, 1);
-	drain_case("ipi-mask (pages everywhere)", &drain_ops_ipi_mask, MMSCALE_SMP_AUTO, 0xf, 2,
-		   MCPUS - 1);
-	drain_case("ipi-all --smp-model=percpu", &drain_ops_ipi_all, MMSCALE_SMP_PERCPU, 0, 0,
-		   MCPUS - 1);
+	drain_case("ipi-all (empty)", &drain_ops_ipi_all, NULL, 0, 2, MCPUS - 1);
+	drain_case("count-check (empty)", &drain_ops_count_check, NULL, 0, 2, MCPUS - 1);
+	drain_case("ipi-mask (empty)", &drain_ops_ipi_mask, NULL, 0, 0, 0);
+	drain_case("remote (empty)", &drain_ops_remote, NULL, 0, 0, 0);
+	drain_case("ipi-mask (pages on CPU 2)", &drain_ops_ipi_mask, NULL, 0x4, 0, 1);
+	drain_case("ipi-mask (pages everywhere)", &drain_ops_ipi_mask, NULL, 0xf, 2, MCPUS - 1);
+	drain_case("ipi-all --smp-model=percpu", &drain_ops_ipi_all, &smp_llist, 0, 0, MCPUS - 1);
 	drain_case("workqueue --smp-model=global-queue", &drain_ops_workqueue,
-		   MMSCALE_SMP_GLOBAL_QUEUE, 0xf, 2, MCPUS - 1);
+		   &smp_global_queue, 0xf, 2, MCPUS - 1);
 }
 
 int main(void)
 {
 	struct test_machine m;
 
-	if (drain_test_machine_up(&m, "synthetic:node:2 core:3 pu:1") != 0)
+	if (test_machine_up(&m, "synthetic:node:2 core:3 pu:1") != 0)
 		return 1;
-	ipi_config_default(&ipi, MMSCALE_IPI_SPIN);
+	ipi_config_default(&ipi, &doorbell_spin);
 	ipi.timeout_ms = TIMEOUT_MS;
-	test_one_sender(MMSCALE_IPI_SPIN, "spin", MMSCALE_SMP_GLOBAL_QUEUE);
-	test_one_sender(MMSCALE_IPI_FUTEX, "futex", MMSCALE_SMP_GLOBAL_QUEUE);
-	test_one_sender(MMSCALE_IPI_SIGNAL, "signal", MMSCALE_SMP_GLOBAL_QUEUE);
-	test_one_sender(MMSCALE_IPI_SPIN, "spin", MMSCALE_SMP_PERCPU);
-	test_two_senders(MMSCALE_IPI_SPIN, "spin");
-	test_two_senders(MMSCALE_IPI_FUTEX, "futex");
-	test_two_senders(MMSCALE_IPI_SIGNAL, "signal");
+	test_claims_worked_out();
+	/* Every generation under every doorbell. */
+	for (size_t g = 0; g < smp_nr_generations; g++)
+		for (size_t d = 0; d < mmscale_nr_doorbells; d++) {
+			test_one_sender(&mmscale_doorbells[d], smp_generations[g]);
+			test_two_senders(&mmscale_doorbells[d], smp_generations[g]);
+		}
 	test_stuck();
 	test_machine_down(&m);
 

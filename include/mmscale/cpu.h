@@ -15,12 +15,23 @@
 /* Bytes of per-CPU unit each emulated CPU gets for alloc_percpu(). */
 #define MMSCALE_PERCPU_UNIT_SIZE	(256 * 1024)
 
+/* How an emulated CPU waits for another (spin_wait_step). */
+enum mmscale_spin {
+	/* Yield now and then only where the plan's CPUs outnumber this host's PUs. */
+	MMSCALE_SPIN_AUTO,
+	/* Always yield now and then: a test whose threads outnumber any host's PUs. */
+	MMSCALE_SPIN_YIELD,
+};
+
 /*
- * Set up the emulated machine for plan p: nr_cpu_ids = p->nr_cpus, all
- * online, and a per-CPU unit per CPU on its memory node. Idempotent for the
- * same plan. Returns -1 with one line in err.
+ * Set up the emulated machine for plan p and boot the kernel layer on it
+ * (machine_boot, include/mmscale/kernel/machine.h): nr_cpu_ids =
+ * p->nr_cpus, all online, a per-CPU unit per CPU on its memory node, memory
+ * and threads on request, and the spin policy. Idempotent for the same
+ * plan. Returns -1 with one line in err.
  */
-int mmscale_machine_setup(const struct mmscale_plan *p, char *err, size_t errlen);
+int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, char *err,
+			  size_t errlen);
 void mmscale_machine_teardown(void);
 
 /* The plan the machine was set up with (NULL before setup). */
@@ -77,12 +88,6 @@ void mmscale_pool_stop(struct mmscale_cpu_pool *pool);
  * global data (move_pages query) against the plan. Mismatch count or -1.
  */
 int mmscale_verify_placement(FILE *out, char *err, size_t errlen);
-
-/*
- * Take CPUs k.. offline for a run (an emulated machine of k CPUs on the
- * same plan); mmscale_set_online_cpus(nr_cpu_ids) brings them all back.
- */
-void mmscale_set_online_cpus(unsigned int k);
 
 /*
  * Memory on a planned node's memory (falls back as the plan says for nodes

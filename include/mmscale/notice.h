@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "mmscale/errorf.h"
+
 /* Exit status for bad input: one line on stderr, nothing written. */
 #define MMSCALE_EXIT_USAGE	2
 
@@ -22,9 +24,5 @@ void mmscale_notices_discard(void);
 
 /* Silence notices (tests that exercise fallbacks on purpose). */
 extern int mmscale_notices_quiet;
-
-/* snprintf into an error buffer; returns -1 so callers can "return errorf(...)". */
-int mmscale_errorf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((__format__(printf, 3, 4)));
 
 #endif /* MMSCALE_NOTICE_H */

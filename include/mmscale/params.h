@@ -11,49 +11,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum mmscale_counter_layout {
-	MMSCALE_LAYOUT_PACKED,	/* the kernel's: vm_stat[] contiguous, 8 per line */
-	MMSCALE_LAYOUT_PADDED,	/* each global counter on its own line */
-};
+#include "mmscale/mm/config.h"
 
-enum mmscale_ipi_mechanism {
-	MMSCALE_IPI_AUTO,	/* spin if every emulated CPU has its own PU, else futex */
-	MMSCALE_IPI_SPIN,	/* polled per-CPU mailbox */
-	MMSCALE_IPI_FUTEX,	/* futex wake of a sleeping target */
-	MMSCALE_IPI_SIGNAL,	/* real-time signal with pthread_kill */
-	MMSCALE_IPI_KERNEL,	/* a real IPI (membarrier) to the target's PU, then the mailbox */
-};
+struct doorbell_ops;
+struct smp_generation;
 
-/*
- * Which generation of kernel/smp.c carries the emulated cross-CPU calls
- * (bench/smp.c): the 2.6.32 to 3.4 one global call_function queue, or the
- * 3.9+ per-CPU queues. AUTO: each drain variant's own kernel's (the ipi/
- * cases, c2c and the tests: per-CPU).
- */
-enum mmscale_smp_model {
-	MMSCALE_SMP_AUTO,
-	MMSCALE_SMP_GLOBAL_QUEUE,	/* 2.6.32-3.4: call_function.queue under call_function.lock */
-	MMSCALE_SMP_PERCPU,		/* 3.9+: per-target call_single_queue (llist from 3.14) */
-};
-
-/*
- * The flags' defaults (bench/params.c starts from them; so does
- * mm_config_default for a machine a test builds).
- */
+/* The flags' defaults: the emulated mm's own (mm/mmzone.h), and the harness's. */
 #define MMSCALE_PARAMS_DEFAULTS {					\
-	/* The seeds' test box: 3 GB, dirty threshold about 600 MB. */	\
-	.mem_bytes = 3ULL << 30,					\
+	.mem_bytes = MM_DEFAULT_MEM_BYTES,				\
 	.counter_layout = MMSCALE_LAYOUT_PACKED,			\
-	/* HZ/10 is 100 ms in the kernel; scaled down 1000x so runs stay short. */ \
-	.congestion_wait_us = 100,					\
-	/* sysctl_stat_interval = HZ: the per-CPU vmstat work runs once a second. */ \
-	.vmstat_interval_ms = 1000,					\
-	/* 100 MiB/s of 4 KiB pages. */					\
-	.device_pages_per_ms = 25,					\
-	.ipi = MMSCALE_IPI_AUTO,					\
+	.congestion_wait_us = MM_DEFAULT_CONGESTION_WAIT_US,		\
+	.vmstat_interval_ms = MM_DEFAULT_VMSTAT_INTERVAL_MS,		\
+	.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,		\
 	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */ \
 	.ipi_timeout_ms = 10000,					\
-	.smp_model = MMSCALE_SMP_AUTO,					\
 	/* throttle/: a minute of virtual time per run. */		\
 	.throttle_seconds = 60,						\
 }
@@ -64,9 +35,11 @@ struct mmscale_params {
 	unsigned int congestion_wait_us;	/* what HZ/10 sleeps (kernel: 100 ms) */
 	unsigned int vmstat_interval_ms;	/* sysctl_stat_interval (kernel: HZ, 1000 ms) */
 	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
-	enum mmscale_ipi_mechanism ipi;
+	/* --ipi: a doorbell of bench/doorbells.h; NULL: auto (mmscale_doorbell_resolve) */
+	const struct doorbell_ops *ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
-	enum mmscale_smp_model smp_model;	/* --smp-model: AUTO, or forced for every case */
+	/* --smp-model: forced for every case; NULL: auto, each drain variant's own */
+	const struct smp_generation *smp_model;
 	unsigned int throttle_seconds;	/* throttle/: virtual seconds per run */
 	unsigned int throttle_cpus;	/* throttle/: the world's CPUs (0: the scenario's 16) */
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
@@ -75,20 +48,13 @@ struct mmscale_params {
 	bool test_cases;		/* test only: register the test/ cases too */
 };
 
-const char *mmscale_ipi_name(enum mmscale_ipi_mechanism m);
-/* "auto", "global-queue", "percpu" */
-const char *mmscale_smp_model_name(enum mmscale_smp_model m);
+/* The doorbell's name, or "auto" for NULL. */
+const char *mmscale_ipi_name(const struct doorbell_ops *ops);
+/* The generation's name ("global-queue", "percpu"), or "auto" for NULL. */
+const char *mmscale_smp_model_name(const struct smp_generation *gen);
 
-/*
- * The vmstat work's period for a case whose waits are real time
- * (vmstat/): --vmstat-interval-ms. And for the dirty/ cases, whose
- * congestion_wait(HZ/10) sleeps --congestion-wait-us instead of 100 ms:
- * the same period scaled by the same factor, so the fold comes as often
- * per throttling wait as in the kernel (1 ms at the defaults).
- */
-struct mmscale_params;
-uint64_t mmscale_vmstat_interval_ns(const struct mmscale_params *p);
-uint64_t mmscale_vmstat_interval_scaled_ns(const struct mmscale_params *p);
+/* The emulated mm's parameters as the flags set them, for a run's mm_machine_setup_config. */
+void mmscale_mm_config(struct mm_machine_config *cfg);
 
 extern struct mmscale_params mmscale_params;
 

@@ -4,8 +4,9 @@
  * percpu pointer is never dereferenced itself; per_cpu_ptr(p, cpu) adds
  * __per_cpu_offset[cpu] and lands in emulated CPU cpu's own unit. Each
  * unit is allocated on the NUMA node of the emulated CPU it belongs to
- * (bench/cpu.c), so per_cpu_ptr(p, other) is a remote access exactly when
- * it is one in the kernel.
+ * (the machine's: bench/cpu.c), so per_cpu_ptr(p, other) is a remote
+ * access exactly when it is one in the kernel. The allocator is
+ * kernel/percpu.c.
  *
  * alloc_percpu() returns zeroed memory in every unit, as the kernel's does.
  */
@@ -17,8 +18,12 @@
 #include "compiler.h"
 #include "processor.h"
 
-/* One entry per emulated CPU of the plan; set up by mmscale_percpu_setup(). */
+/* One entry per emulated CPU of the plan; set up by setup_per_cpu_areas(). */
 extern uintptr_t *__per_cpu_offset;
+
+/* The areas over the machine's units, one per CPU (machine_boot); -1 out of memory. */
+int setup_per_cpu_areas(char *const *units, unsigned int nr_units, size_t unit_size);
+void free_per_cpu_areas(void);
 
 /* Integer arithmetic: the sum is a real address, the operands are not. */
 #define per_cpu_ptr(ptr, cpu) \

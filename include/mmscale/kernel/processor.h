@@ -8,8 +8,9 @@
 
 #include <stdbool.h>
 #include "compiler.h"
+#include "machine.h"
 
-/* Set by the harness when a thread becomes emulated CPU n (bench/cpu.c). */
+/* Set when a thread becomes emulated CPU n (machine_cpu_enter). */
 extern _Thread_local int mmscale_this_cpu;
 
 /*
@@ -71,23 +72,19 @@ void mmscale_run_pending_ipis(void);
 		mmscale_run_pending_ipis();				\
 } while (0)
 
-/*
- * True when emulated CPUs outnumber the real PUs they run on (a stand-in
- * topology on a small machine). Spinning then cannot make progress until the
- * scheduler runs the thread being waited for, so waits yield now and then.
- */
-extern bool mmscale_spin_yields;
-
 void mmscale_spin_yield(void);
 
 /*
- * One step of a busy wait: cpu_relax(), and every 1024 steps a yield when
- * oversubscribed. A predictable branch on a machine that is not.
+ * One step of a busy wait: cpu_relax(), and every 1024 steps a yield where
+ * the machine says its emulated CPUs outnumber the real PUs they run on
+ * (struct machine's spin_yields; before any machine is booted, always: a
+ * lock test's threads may outnumber the PUs). A predictable branch on a
+ * machine that is not oversubscribed.
  */
 static __always_inline void spin_wait_step(unsigned int *spins)
 {
 	cpu_relax();
-	if (unlikely((++*spins & 1023) == 0) && mmscale_spin_yields)
+	if (unlikely((++*spins & 1023) == 0) && (!the_machine || the_machine->spin_yields))
 		mmscale_spin_yield();
 }
 

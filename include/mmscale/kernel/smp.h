@@ -1,43 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Emulated cross-CPU function calls (IPIs), in the two generations of
- * kernel/smp.c (--smp-model; by default each drain variant's own kernel's):
+ * Emulated cross-CPU function calls (IPIs): the kernel's API, over one of
+ * the generations of kernel/smp.c (a row each, SMP_GENERATIONS below) and
+ * one of the machine's doorbells (the interrupt controller: a row each,
+ * DOORBELLS in the harness's mmscale/doorbell.h).
  *
- * - global queue, 2.6.32 to 3.4 (the kernels of ipi-all, quick-scan,
- *   count-check and ipi-mask): smp_call_function_many puts the sender's one
- *   call_function_data on the global call_function.queue under
- *   call_function.lock, with a copy of the mask and refs = its weight, and
- *   interrupts every CPU of the mask; each target walks the list, clears its
- *   bit in the shared mask, runs func and decrements the shared refs; the
- *   last one takes call_function.lock again to unlink the entry.
- *   smp_call_function_single (and smp_call_function_many with one target)
- *   queue a csd on the target's call_single_queue under its lock. The code
- *   follows 3.4's kernel/smp.c (= 2.6.38.8) line by line; bench/smp.c says
- *   why 2.6.32 and 2.6.38 need no model of their own.
- * - per-CPU queues, 3.9+ (as 3.14 on, 6897fc22ea01; 3.9 to 3.13 had
- *   per-target queues under a spinlock; the kernels of workqueue and remote):
- *   each target CPU has a lock-free queue (llist) of call_single_data; a
- *   sender puts one csd per target on the targets' queues, rings the
- *   doorbell of those whose queue was empty, and with wait spins until each
- *   csd is unlocked.
+ * - global-queue (kernel/smp_global_queue.c): 2.6.32 to 3.4, the kernels of
+ *   ipi-all, quick-scan, count-check and ipi-mask: one global
+ *   call_function.queue under call_function.lock, a shared mask and refcount
+ *   per call, the last target unlinking the entry.
+ * - percpu (kernel/smp_llist.c): 3.14+ (6897fc22ea01; 3.9 to 3.13 had
+ *   per-target queues under a spinlock), the kernels of workqueue and
+ *   remote: each target CPU has a lock-free queue (llist) of csds.
  *
  * The target runs the queued functions on its own thread, so they touch its
- * own per-CPU data as in the kernel.
+ * own per-CPU data as in the kernel. What is common to the generations -
+ * delivery at the target's interrupt points, the idle loop, the doorbell
+ * rung for each IPI, a timeout that names the CPU that did not answer - is
+ * kernel/smp.c.
  *
- * The doorbell (--ipi): a polled mailbox (targets look at their queue at
- * interrupt points and while idle), a futex wake (idle targets sleep), or
- * a real-time signal (interrupts the target wherever it is; deferred while
- * it has "irqs" off). A call not answered within --ipi-timeout-ms fails
- * with a line naming the CPU and what it was doing: nothing hangs.
- *
- * Counts: every IPI sent counts MMSCALE_IPIS_SENT on the sender (per-CPU
- * model: a doorbell rung; global queue: one per CPU of the mask, always, as
- * arch_send_call_function_ipi_mask); every function run for another CPU
- * counts MMSCALE_IPIS_HANDLED on the target; every acquisition of
- * call_function.lock counts MMSCALE_CALL_FUNCTION_LOCKS (2 per
- * smp_call_function_many with two or more targets, 0 in the per-CPU model).
- * The IPI queues' own locks are not lock_acquires (that count is the mm's
- * locks: zone->lock, pcp->lock).
+ * Counts: every IPI sent counts MMSCALE_IPIS_SENT on the sender (a doorbell
+ * rung); every function run for another CPU counts MMSCALE_IPIS_HANDLED on
+ * the target; every acquisition of call_function.lock counts
+ * MMSCALE_CALL_FUNCTION_LOCKS. The IPI queues' own locks are not
+ * lock_acquires (that count is the mm's locks: zone->lock, pcp->lock). What
+ * one call costs, a generation's row claims (struct smp_generation).
  */
 #ifndef MMSCALE_KERNEL_SMP_H
 #define MMSCALE_KERNEL_SMP_H
@@ -45,20 +32,13 @@
 #include <stdatomic.h>
 #include "compiler.h"
 #include "cpumask.h"
-#include "../params.h"
+#include "llist.h"
 
 typedef void (*smp_call_func_t)(void *info);
 
-struct llist_node {
-	struct llist_node *_Atomic next;
-};
-
-struct llist_head {
-	struct llist_node *_Atomic first;
-};
-
 #define CSD_FLAG_LOCK	0x01
 
+/* struct call_single_data of 3.14 (include/linux/smp.h). */
 struct call_single_data {
 	struct llist_node llist;
 	smp_call_func_t func;
@@ -85,51 +65,137 @@ int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *inf
 int smp_call_function_many_wait(const struct cpumask *mask);
 
 /*
+ * What one smp_call_function_many(mask, func, info, wait=true) costs in
+ * exact counts, from a CPU to `targets` other online CPUs of the mask that
+ * are idle (answering at once, nothing else queued for them).
+ */
+struct smp_claim {
+	unsigned int ipis;			/* sent, and handled */
+	unsigned int call_function_locks;
+};
+
+/*
+ * A generation of kernel/smp.c: its file implements the API above and its
+ * interrupt, and says which release it mirrors. A row of
+ * SMP_GENERATIONS each (below); a drain variant names its kernel's.
+ */
+struct smp_generation {
+	const char *name;		/* --smp-model=name */
+	const char *summary;
+	const char *source;		/* the kernel/smp.c it mirrors */
+	int (*setup)(char *err, size_t errlen);	/* its queues, per run (optional) */
+	void (*teardown)(void);
+	int (*call_function_many)(const struct cpumask *mask, smp_call_func_t func, void *info,
+				  bool wait);
+	int (*call_function_single)(int cpu, smp_call_func_t func, void *info, int wait);
+	int (*call_function_many_wait)(const struct cpumask *mask);
+	/* The interrupt on this CPU (irqs off): run what its line holds for it. */
+	void (*interrupt)(void);
+	/* For the tests: entries on a global queue now (NULL: it has none). */
+	unsigned int (*queued)(void);
+	void (*claim)(unsigned int targets, struct smp_claim *out);
+};
+
+/*
+ * The generations the emulated cross-CPU calls come in: one file each
+ * (kernel/smp_*.c, defining its struct smp_generation), one row each
+ * below, oldest first. --smp-model takes their names; a drain variant's
+ * ops name its kernel's; test_smp_generations checks every row's claim for
+ * 0 to 5 targets, waited or not, under every doorbell.
+ *
+ * To add one: copy the file of the generation it descends from, give its
+ * struct smp_generation a symbol, a name and a source of its own, change
+ * what its release changed, and add its row here.
+ */
+#define SMP_GENERATIONS(X)						\
+	X(smp_global_queue)	/* 2.6.32 to 3.4: kernel/smp_global_queue.c */ \
+	X(smp_llist)		/* 3.14+: kernel/smp_llist.c */		\
+	/* new rows go above this line */
+
+#define X(gen) extern const struct smp_generation gen;
+SMP_GENERATIONS(X)
+#undef X
+
+/* Every generation, oldest first (kernel/smp.c). */
+extern const struct smp_generation *const smp_generations[];
+extern const size_t smp_nr_generations;
+/* By name (--smp-model); NULL if none has it. */
+const struct smp_generation *smp_generation_find(const char *name);
+
+/*
+ * The machine's interrupt controller, as the emulated kernel sees it: how
+ * an IPI reaches a target CPU (bench/doorbell_*.c, a row each). The kernel
+ * calls ring() for every IPI it sends; an idle CPU waits in idle_wait();
+ * a doorbell that interrupts (a signal) calls smp_ipi_interrupt() on the
+ * target itself. Optional members may be NULL.
+ */
+struct doorbell_ops {
+	/* Per run, before any ring (a signal handler, per-CPU words): -1 with err. */
+	int (*setup)(char *err, size_t errlen);
+	void (*teardown)(void);
+	/* The calling thread is now CPU cpu taking IPIs, and no longer. */
+	void (*cpu_online)(int cpu);
+	void (*cpu_offline)(int cpu);
+	/* Make cpu look at its line: it has a call queued (counted by the caller). */
+	void (*ring)(int cpu);
+	/*
+	 * The calling CPU (cpu) is idle: wait a while, or until rung or *stop;
+	 * *spins counts the waits, for spin_wait_step.
+	 */
+	void (*idle_wait)(int cpu, _Atomic bool *stop, unsigned int *spins);
+	/* Wake cpu from idle_wait because *stop was set (NULL: it sees it soon). */
+	void (*wake)(int cpu);
+	/*
+	 * For the harness, which picks the doorbell: whether it reaches a CPU
+	 * busy in a loop that never polls (a signal does), and whether this
+	 * machine has it at all (NULL: always; false with why in one line).
+	 */
+	bool interrupts;
+	bool (*available)(char *why, size_t whylen);
+};
+
+/*
  * The emulated machine's cross-CPU calls, as a run sets them up: the
- * parameters the emulated smp.c reads (never the command line's globals),
- * so that a test can set up machines that differ in one process.
+ * parameters the emulated smp.c reads (never the command line's), so that
+ * a test can set up machines that differ in one process.
  */
 struct ipi_config {
-	enum mmscale_ipi_mechanism mechanism;	/* the doorbell (not AUTO) */
-	enum mmscale_smp_model smp_model;	/* GLOBAL_QUEUE or PERCPU (AUTO: PERCPU) */
+	const struct doorbell_ops *doorbell;
+	const struct smp_generation *gen;	/* the kernel/smp.c generation */
 	unsigned int timeout_ms;		/* a call not answered by then fails, named */
 	unsigned int stuck_cpu;			/* test only: this CPU never answers (0: none) */
 };
 
-/* The doorbell m, the per-CPU queues, the default 10 s timeout: what the tests mostly want. */
-void ipi_config_default(struct ipi_config *cfg, enum mmscale_ipi_mechanism m);
+/* doorbell, the per-CPU queues of 3.14+, the default 10 s timeout: what the tests mostly want. */
+void ipi_config_default(struct ipi_config *cfg, const struct doorbell_ops *doorbell);
 
 /*
  * Set up queues, csds and doorbells for the machine's CPUs, per run, with
- * cfg's doorbell and kernel/smp.c generation (the caller decides it: the
- * variant's kernel's, or the one --smp-model forces).
+ * cfg's doorbell and kernel/smp.c generation (the caller decides both).
  */
 int ipi_setup_config(const struct ipi_config *cfg, char *err, size_t errlen);
-/* The generation the current run uses (GLOBAL_QUEUE or PERCPU). */
-enum mmscale_smp_model ipi_smp_model(void);
-/* For the tests: entries on the global call_function.queue now (0 in the per-CPU model). */
+/* ipi_setup_config() with ipi_config_default(doorbell). */
+int ipi_setup(const struct doorbell_ops *doorbell, char *err, size_t errlen);
+void ipi_teardown(void);
+/* The generation and the doorbell the current run uses. */
+const struct smp_generation *ipi_generation(void);
+const struct doorbell_ops *ipi_doorbell(void);
+/* For the tests: entries on the generation's global queue now (0 where it has none). */
 unsigned int ipi_call_function_queued(void);
 
-/* The emulation around it. */
-
-/* ipi_setup_config() with ipi_config_default(m). */
-int ipi_setup(enum mmscale_ipi_mechanism mechanism, char *err, size_t errlen);
-void ipi_teardown(void);
-enum mmscale_ipi_mechanism ipi_mechanism(void);
-
 /*
- * A target's doorbell line: its queue of csds and, beside it, one inline
- * call slot. A call to a CPU whose slot is free rides in the slot, so a
- * round trip moves this one line twice, as the c2c/mailbox floor moves its
- * two; calls that find the slot taken queue a csd as the kernel does.
+ * A target's doorbell line: what is pending for it. The per-CPU generation
+ * keeps its queue of csds there and, beside it, one inline call slot: a
+ * call to a CPU whose slot is free rides in the slot, so a round trip moves
+ * this one line twice, as the c2c/mailbox floor moves its two; calls that
+ * find the slot taken queue a csd as the kernel does. The global-queue
+ * generation keeps the interrupt vectors pending on the CPU there (its
+ * APIC's IRR).
  */
 #define IPI_INLINE_CLAIMED	1UL
 #define IPI_INLINE_PENDING	2UL
 
-/*
- * The global-queue model's interrupt vectors pending on a CPU (its APIC's
- * IRR): x86's CALL_FUNCTION_VECTOR and CALL_FUNCTION_SINGLE_VECTOR.
- */
+/* x86's CALL_FUNCTION_VECTOR and CALL_FUNCTION_SINGLE_VECTOR, as pending bits. */
 #define IPI_CALL_FUNCTION		1U
 #define IPI_CALL_FUNCTION_SINGLE	2U
 
@@ -143,12 +209,6 @@ struct ipi_line {
 
 /* The calling CPU's interrupt point: run what is queued for it (spin, futex). */
 void ipi_interrupt_point_slow(void);
-
-static __always_inline bool llist_empty(const struct llist_head *head)
-{
-	return atomic_load_explicit(&((struct llist_head *)head)->first,
-				    memory_order_relaxed) == NULL;
-}
 
 static __always_inline bool ipi_line_pending(struct ipi_line *line)
 {
@@ -167,6 +227,15 @@ static __always_inline void ipi_interrupt_point(void)
 }
 
 /*
+ * The interrupt as a doorbell delivers it asynchronously (a signal handler
+ * on the target): the target's interrupt point, deferred while it has
+ * "irqs" off. Nothing on a thread that is not taking IPIs now.
+ */
+void smp_ipi_interrupt(void);
+/* Whether anything is pending for the calling CPU (a doorbell about to sleep asks). */
+bool ipi_pending_here(void);
+
+/*
  * Make the calling thread (already an emulated CPU) able to take IPIs, and
  * stop. Every thread that is an emulated CPU during a drain must be.
  */
@@ -176,9 +245,9 @@ void ipi_cpu_offline(void);
 /* What this CPU is doing, for the timeout message ("idle", "victim loop"...). */
 void cpu_set_activity(const char *what);
 
-/* The idle loop: answer calls (spin or sleep on the futex) until *stop. */
+/* The idle loop: answer calls (the doorbell's wait between them) until *stop. */
 void ipi_idle_loop(_Atomic bool *stop);
-/* Set *stop and wake every CPU asleep in ipi_idle_loop (the futex doorbell). */
+/* Set *stop and wake every CPU in ipi_idle_loop. */
 void ipi_stop_idle(_Atomic bool *stop);
 
 /* The calling thread's last failure ("CPU 17 did not answer ..."). */

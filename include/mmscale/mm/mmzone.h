@@ -28,7 +28,7 @@
 #include "../kernel/list.h"
 #include "../kernel/percpu.h"
 #include "../kernel/spinlock.h"
-#include "../params.h"
+#include "config.h"
 
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
@@ -427,28 +427,6 @@ int cpu_to_node(int cpu);
 /* The zone an emulated CPU's own allocations come from: its node's NORMAL, else DMA32. */
 struct zone *local_zone(int cpu);
 
-/*
- * The emulated memory's parameters, as a run sets it up: the cases build
- * them from the flags (mm_config_from_params), a test as it likes; the
- * emulated kernel code reads mm_config(), never the command line's
- * globals, so machines that differ can be set up one after another in one
- * process.
- */
-struct mm_machine_config {
-	uint64_t mem_bytes;			/* split evenly over the planned nodes */
-	enum mmscale_counter_layout counter_layout;	/* vm_stat[] packed (kernel) or padded */
-	unsigned int congestion_wait_us;	/* what congestion_wait(HZ/10) sleeps */
-	unsigned int device_pages_per_ms;	/* the emulated device's bandwidth */
-	u64 vmstat_interval_ns;			/* the vmstat work's period (real-time cases) */
-	u64 vmstat_interval_scaled_ns;		/* ... where waits are scaled as congestion_wait */
-};
-
-/* What the flags say (mmscale_params). */
-void mm_config_from_params(struct mm_machine_config *cfg);
-/* The flags' defaults, with mem_bytes of memory. */
-void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
-/* The running machine's parameters. */
-const struct mm_machine_config *mm_config(void);
 
 /*
  * Build the emulated memory for the machine's plan: cfg->mem_bytes over the

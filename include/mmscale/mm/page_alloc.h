@@ -60,7 +60,7 @@ struct drain_variant_ops {
 	 */
 	struct page *(*rmqueue)(struct zone *preferred_zone, struct zone *zone, int migratetype);
 	void (*free_page)(struct page *page);
-	enum mmscale_smp_model smp_model;	/* its kernel's kernel/smp.c generation */
+	const struct smp_generation *smp;	/* its kernel's kernel/smp.c generation */
 };
 
 extern const struct drain_variant_ops *drain_ops;

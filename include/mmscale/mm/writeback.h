@@ -35,7 +35,7 @@
 #ifndef MMSCALE_MM_WRITEBACK_H
 #define MMSCALE_MM_WRITEBACK_H
 
-#include "../cpu.h"
+#include "../kernel/machine.h"
 #include "backing-dev.h"
 #include "proportions.h"
 #include "vmstat.h"
@@ -117,7 +117,7 @@ struct writeback_world {
 	atomic_long_t writeback_cursor;	/* round-robin start of writeback_inodes */
 	bool complete_on_submit;	/* tests: writeback completes at once */
 	/* The flusher (pdflush) thread, when the world has one. */
-	struct mmscale_partner flusher;
+	struct kthread *flusher;
 	_Atomic bool flusher_stop;
 	_Atomic bool background_requested;
 	unsigned long gen;		/* this world's number, from 1 */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The emulated memory's parameters (what mm_machine_setup_config takes),
+ * apart from mmzone.h so that the harness's flags can name them without
+ * the rest of the emulated mm.
+ */
+#ifndef MMSCALE_MM_CONFIG_H
+#define MMSCALE_MM_CONFIG_H
+
+#include "../kernel/compiler.h"
+
+/* Where the global vm_stat[] counters lie. */
+enum mmscale_counter_layout {
+	MMSCALE_LAYOUT_PACKED,	/* the kernel's: vm_stat[] contiguous, 8 per line */
+	MMSCALE_LAYOUT_PADDED,	/* each global counter on its own line */
+};
+
+/*
+ * The emulated memory's parameters, as a run sets it up: the cases build
+ * them from the flags (bench/params.c, mmscale_mm_config), a test as it
+ * likes; the emulated kernel code reads mm_config(), never the command
+ * line's, so machines that differ can be set up one after another in one
+ * process.
+ */
+struct mm_machine_config {
+	uint64_t mem_bytes;			/* split evenly over the planned nodes */
+	enum mmscale_counter_layout counter_layout;	/* vm_stat[] packed (kernel) or padded */
+	unsigned int congestion_wait_us;	/* what congestion_wait(HZ/10) sleeps */
+	unsigned int device_pages_per_ms;	/* the emulated device's bandwidth */
+	u64 vmstat_interval_ns;			/* the vmstat work's period (real-time cases) */
+	u64 vmstat_interval_scaled_ns;		/* ... where waits are scaled as congestion_wait */
+};
+
+/* The defaults (the flags start from them too). */
+#define MM_DEFAULT_MEM_BYTES		(3ULL << 30)	/* the seeds' box: dirty threshold ~600 MB */
+#define MM_DEFAULT_CONGESTION_WAIT_US	100	/* HZ/10 = 100 ms in the kernel, scaled 1000x down */
+#define MM_DEFAULT_VMSTAT_INTERVAL_MS	1000	/* sysctl_stat_interval = HZ: once a second */
+#define MM_DEFAULT_DEVICE_PAGES_PER_MS	25	/* 100 MiB/s of 4 KiB pages */
+
+/* The defaults, with mem_bytes of memory. */
+void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
+/*
+ * The vmstat work every interval_ms: as it is for the cases whose waits
+ * are real time, and scaled as congestion_wait is for those whose
+ * congestion_wait(HZ/10) sleeps cfg->congestion_wait_us instead of 100 ms
+ * (so the fold comes as often per throttling wait as in the kernel). Set
+ * congestion_wait_us first.
+ */
+void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms);
+/* The running machine's parameters. */
+const struct mm_machine_config *mm_config(void);
+
+#endif /* MMSCALE_MM_CONFIG_H */

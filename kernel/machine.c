@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel layer's side of the machine (include/mmscale/kernel/machine.h):
+ * the CPUs it knows (nr_cpu_ids, the online mask, which one the calling
+ * thread is), and its requests to the machine for memory and threads.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
+#include "mmscale/kernel/percpu.h"
+#include "mmscale/kernel/processor.h"
+#include "mmscale/opcount.h"
+
+const struct machine *the_machine;
+_Thread_local int mmscale_this_cpu = -1;
+unsigned int nr_cpu_ids;
+struct cpumask __cpu_online_mask;
+
+int mmscale_errorf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void mmscale_no_cpu(void)
+{
+	fputs("mmscale: internal error: smp_processor_id() called on a thread that is "
+	      "not an emulated CPU\n", stderr);
+	abort();
+}
+
+void mmscale_spin_yield(void)
+{
+	sched_yield();
+}
+
+int machine_boot(const struct machine *m, char *err, size_t errlen)
+{
+	if (m->nr_cpus > NR_CPUS)
+		return mmscale_errorf(err, errlen,
+			"the plan has %u CPUs; mmscale emulates at most NR_CPUS=%d", m->nr_cpus,
+			NR_CPUS);
+	machine_halt();
+	if (setup_per_cpu_areas(m->percpu_units, m->nr_cpus, m->unit_size) != 0 ||
+	    mmscale_counts_registry_init((int)m->nr_cpus) != 0) {
+		machine_halt();
+		return mmscale_errorf(err, errlen, "out of memory");
+	}
+	the_machine = m;
+	nr_cpu_ids = m->nr_cpus;
+	machine_online_cpus(nr_cpu_ids);
+	return 0;
+}
+
+void machine_halt(void)
+{
+	free_per_cpu_areas();
+	mmscale_counts_registry_free();
+	nr_cpu_ids = 0;
+	cpumask_clear(&__cpu_online_mask);
+	the_machine = NULL;
+}
+
+void machine_online_cpus(unsigned int k)
+{
+	cpumask_clear(&__cpu_online_mask);
+	for (unsigned int cpu = 0; cpu < k && cpu < nr_cpu_ids; cpu++)
+		cpumask_set_cpu(cpu, &__cpu_online_mask);
+}
+
+void machine_cpu_enter(int cpu)
+{
+	mmscale_this_cpu = cpu;
+	mmscale_counts_register(cpu);
+}
+
+void machine_cpu_leave(void)
+{
+	mmscale_counts_unregister(mmscale_this_cpu);
+	mmscale_this_cpu = -1;
+}
+
+void *alloc_on_node(int node, size_t size, char *err, size_t errlen)
+{
+	return the_machine->ops->alloc_on_node(node, size, err, errlen);
+}
+
+void *alloc_global(size_t size, char *err, size_t errlen)
+{
+	return alloc_on_node(0, size, err, errlen);
+}
+
+void free_on_node(void *p, size_t size)
+{
+	if (p)
+		the_machine->ops->free_on_node(p, size);
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emulated cross-CPU calls, what every generation of kernel/smp.c shares
+ * (include/mmscale/kernel/smp.h): the API entry points, which run the
+ * generation the run set up (SMP_GENERATIONS); delivery at a
+ * target's interrupt points, with "irqs" off; the idle loop, which waits
+ * between calls as the run's doorbell says; a sender's wait, which gives up
+ * after the run's timeout naming the CPU that did not answer; and the
+ * per-run setup of the lines, the doorbell and the generation's queues.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "mmscale/kernel/smp.h"
+#include "smp_internal.h"
+
+_Thread_local volatile int mmscale_irqs_off;
+_Thread_local volatile int mmscale_ipi_pending;
+_Thread_local struct ipi_line *ipi_my_line;
+static _Thread_local char ipi_last_error[256];
+
+struct ipi_cpu *ipi_cpus;
+struct ipi_config ipi_cfg = { .gen = &smp_llist, .timeout_ms = 10000 };
+
+#define X(gen) &gen,
+const struct smp_generation *const smp_generations[] = { SMP_GENERATIONS(X) };
+#undef X
+const size_t smp_nr_generations = ARRAY_SIZE(smp_generations);
+
+const struct smp_generation *smp_generation_find(const char *name)
+{
+	for (size_t i = 0; i < smp_nr_generations; i++)
+		if (strcmp(smp_generations[i]->name, name) == 0)
+			return smp_generations[i];
+	return NULL;
+}
+
+const struct smp_generation *ipi_generation(void)
+{
+	return ipi_cfg.gen;
+}
+
+const struct doorbell_ops *ipi_doorbell(void)
+{
+	return ipi_cfg.doorbell;
+}
+
+unsigned int ipi_call_function_queued(void)
+{
+	return ipi_cfg.gen->queued ? ipi_cfg.gen->queued() : 0;
+}
+
+const char *ipi_error(void)
+{
+	return ipi_last_error;
+}
+
+void cpu_set_activity(const char *what)
+{
+	if (ipi_cpus && mmscale_this_cpu >= 0)
+		atomic_store_explicit(&this_cpu_ptr(ipi_cpus)->activity, what,
+				      memory_order_relaxed);
+}
+
+/* ---- the API: the run's generation ---- */
+
+int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info,
+			   bool wait)
+{
+	return ipi_cfg.gen->call_function_many(mask, func, info, wait);
+}
+
+int smp_call_function_many_wait(const struct cpumask *mask)
+{
+	return ipi_cfg.gen->call_function_many_wait(mask);
+}
+
+int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
+{
+	return ipi_cfg.gen->call_function_single(cpu, func, info, wait);
+}
+
+int smp_call_function(smp_call_func_t func, void *info, int wait)
+{
+	return smp_call_function_many(cpu_online_mask, func, info, wait);
+}
+
+/* Call a function on all processors: the others first, then locally, irqs off. */
+int on_each_cpu(smp_call_func_t func, void *info, int wait)
+{
+	int ret;
+
+	preempt_disable();
+	ret = smp_call_function(func, info, wait);
+	call_function_here(func, info);
+	preempt_enable();
+	return ret;
+}
+
+/* on_each_cpu_mask (3fc498f165304, v3.4): the CPUs of the mask, this one included if set. */
+int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *info, bool wait)
+{
+	int cpu = get_cpu();
+	int ret;
+
+	ret = smp_call_function_many(mask, func, info, wait);
+	if (cpumask_test_cpu((unsigned int)cpu, mask))
+		call_function_here(func, info);
+	put_cpu();
+	return ret;
+}
+
+void call_function_here(smp_call_func_t func, void *info)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	func(info);
+	local_irq_restore(flags);
+}
+
+/* ---- waits ---- */
+
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
+}
+
+/* Every 4096 spins the sender looks at the clock. */
+bool ipi_wait_step_timed_out(unsigned int *spins, unsigned long long *deadline)
+{
+	ipi_interrupt_point();
+	spin_wait_step(spins);
+	if ((*spins & 4095) != 0)
+		return false;
+	if (!*deadline) {
+		*deadline = now_ms() + ipi_cfg.timeout_ms;
+		return false;
+	}
+	return now_ms() > *deadline;
+}
+
+int ipi_no_answer(int cpu)
+{
+	const char *what = atomic_load(&per_cpu_ptr(ipi_cpus, cpu)->activity);
+
+	snprintf(ipi_last_error, sizeof(ipi_last_error),
+		 "CPU %d did not answer a cross-CPU call within %u ms (it was: %s)", cpu,
+		 ipi_cfg.timeout_ms, what ? what : "not started");
+	return -1;
+}
+
+/* ---- delivery on the target ---- */
+
+/*
+ * flush_smp_call_function_queue: the generation's interrupt runs every
+ * queued call, in the order it was queued, with "irqs" off so that a
+ * signal cannot nest a second flush.
+ */
+static void flush_smp_call_function_queue(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	mmscale_ipi_pending = 0;
+	ipi_cfg.gen->interrupt();
+	local_irq_restore(flags);
+}
+
+void ipi_interrupt_point_slow(void)
+{
+	if (ipi_cfg.stuck_cpu && (unsigned int)mmscale_this_cpu == ipi_cfg.stuck_cpu)
+		return;		/* test only: this CPU never answers */
+	if (mmscale_irqs_off) {
+		mmscale_ipi_pending = 1;
+		return;
+	}
+	flush_smp_call_function_queue();
+}
+
+void mmscale_run_pending_ipis(void)
+{
+	mmscale_ipi_pending = 0;
+	if (ipi_my_line && ipi_line_pending(ipi_my_line))
+		ipi_interrupt_point_slow();
+}
+
+void smp_ipi_interrupt(void)
+{
+	if (ipi_my_line)
+		ipi_interrupt_point_slow();
+}
+
+bool ipi_pending_here(void)
+{
+	return ipi_my_line && ipi_line_pending(ipi_my_line);
+}
+
+void ipi_cpu_online(void)
+{
+	struct ipi_cpu *me = this_cpu_ptr(ipi_cpus);
+
+	ipi_my_line = &me->line;
+	ipi_last_error[0] = '\0';	/* a new run: the last one's failure is not ours */
+	mmscale_irqs_off = 0;
+	mmscale_ipi_pending = 0;
+	if (ipi_cfg.doorbell->cpu_online)
+		ipi_cfg.doorbell->cpu_online(smp_processor_id());
+	cpu_set_activity("running");
+}
+
+void ipi_cpu_offline(void)
+{
+	if (!ipi_my_line)
+		return;
+	cpu_set_activity("gone");
+	if (ipi_cfg.doorbell->cpu_offline)
+		ipi_cfg.doorbell->cpu_offline(smp_processor_id());
+	/* A signal already on its way finds ipi_my_line NULL and does nothing. */
+	ipi_my_line = NULL;
+}
+
+void ipi_idle_loop(_Atomic bool *stop)
+{
+	int cpu = smp_processor_id();
+	unsigned int spins = 0;
+
+	cpu_set_activity("idle");
+	while (!atomic_load_explicit(stop, memory_order_acquire)) {
+		if (ipi_line_pending(ipi_my_line)) {
+			ipi_interrupt_point_slow();
+			continue;
+		}
+		ipi_cfg.doorbell->idle_wait(cpu, stop, &spins);
+	}
+}
+
+void ipi_stop_idle(_Atomic bool *stop)
+{
+	unsigned int cpu;
+
+	atomic_store_explicit(stop, true, memory_order_release);
+	if (!ipi_cpus || !ipi_cfg.doorbell->wake)
+		return;
+	for_each_online_cpu(cpu)
+		ipi_cfg.doorbell->wake((int)cpu);
+}
+
+/* ---- per run ---- */
+
+void ipi_config_default(struct ipi_config *cfg, const struct doorbell_ops *doorbell)
+{
+	cfg->doorbell = doorbell;
+	cfg->gen = &smp_llist;
+	cfg->timeout_ms = 10000;
+	cfg->stuck_cpu = 0;
+}
+
+int ipi_setup(const struct doorbell_ops *doorbell, char *err, size_t errlen)
+{
+	struct ipi_config cfg;
+
+	ipi_config_default(&cfg, doorbell);
+	return ipi_setup_config(&cfg, err, errlen);
+}
+
+int ipi_setup_config(const struct ipi_config *cfg, char *err, size_t errlen)
+{
+	ipi_teardown();
+	ipi_cfg = *cfg;
+	ipi_cpus = alloc_percpu(struct ipi_cpu);
+	if (!ipi_cpus) {
+		ipi_teardown();
+		return mmscale_errorf(err, errlen, "per-CPU units full: cannot set up IPIs");
+	}
+	if ((ipi_cfg.gen->setup && ipi_cfg.gen->setup(err, errlen) != 0) ||
+	    (ipi_cfg.doorbell->setup && ipi_cfg.doorbell->setup(err, errlen) != 0)) {
+		ipi_teardown();
+		return -1;
+	}
+	return 0;
+}
+
+void ipi_teardown(void)
+{
+	if (ipi_cfg.doorbell && ipi_cfg.doorbell->teardown)
+		ipi_cfg.doorbell->teardown();
+	if (ipi_cfg.gen->teardown)
+		ipi_cfg.gen->teardown();
+	free_percpu(ipi_cpus);
+	ipi_cpus = NULL;
+}
