@@ -16,12 +16,14 @@
  * tests/test_claims.c checks every row.
  *
  * The same list declares each symbol (below), so a variant's file, which
- * includes this header, is checked against the type its row uses.
+ * includes this header, is checked against the type its row uses. The
+ * list is the emulated kernel's (it includes no harness header); the rows
+ * the cases and tests walk are built from it in counters/cases.c
+ * (counters/bdp_rows.h).
  */
 #ifndef MMSCALE_BDP_VARIANTS_H
 #define MMSCALE_BDP_VARIANTS_H
 
-#include "mmscale/case.h"
 #include "mmscale/mm/writeback.h"
 
 /*
@@ -65,22 +67,5 @@
 #define X(symbol, ...) void symbol(struct address_space *mapping);
 BDP_VARIANTS(X)
 #undef X
-
-struct iol_machine_ops;
-
-struct bdp_variant {
-	struct mmscale_variant v;
-	/* 2.6.31's (this list), or 3.1's and the IO-less kernels' (counters/iol_bdp.h) */
-	balance_dirty_pages_fn balance_dirty_pages;
-	const struct iol_machine_ops *iol;
-	/* The claim for one unthrottled call (see above). */
-	unsigned int global_reads;
-	unsigned int bdi_reads;
-	bool sums_under_error;
-};
-
-/* Every row of this list, in order (counters/cases.c): dirty/'s, and the tests'. */
-extern const struct bdp_variant bdp_variants[];
-extern const size_t bdp_nr_variants;
 
 #endif /* MMSCALE_BDP_VARIANTS_H */

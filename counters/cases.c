@@ -24,7 +24,7 @@
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
-#include "bdp_variants.h"
+#include "bdp_rows.h"
 #include "iol_bdp.h"
 
 struct counters_run {

@@ -28,7 +28,7 @@
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
 
-#include "drain_variants.h"
+#include "drain_rows.h"
 
 /* The ipi/ cases' variants: the doorbell that carries the emulated IPI. */
 struct ipi_variant {

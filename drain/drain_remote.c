@@ -37,7 +37,6 @@
  */
 #include <pthread.h>
 
-#include "mmscale/cpu.h"
 #include "mmscale/mm/page_alloc.h"
 
 #include "drain_variants.h"

@@ -16,11 +16,13 @@
  *
  * The same list declares each ops symbol (below), so a variant's file,
  * which includes this header, is checked against the type its row uses.
+ * The list is the emulated kernel's (it includes no harness header); the
+ * rows the cases and tests walk are built from it in drain/cases.c
+ * (drain/drain_rows.h).
  */
 #ifndef MMSCALE_DRAIN_VARIANTS_H
 #define MMSCALE_DRAIN_VARIANTS_H
 
-#include "mmscale/case.h"
 #include "mmscale/mm/page_alloc.h"
 
 /*	  ops symbol,		name,		summary,
@@ -55,17 +57,5 @@
 #define X(ops, ...) extern const struct drain_variant_ops ops;
 DRAIN_VARIANTS(X)
 #undef X
-
-struct drain_variant {
-	struct mmscale_variant v;
-	const struct drain_variant_ops *ops;
-	/* The claim for one drain of an all-empty machine (see above). */
-	unsigned int zone_locks_per_cpu_zone;
-	unsigned int ipis_per_other_cpu;
-};
-
-/* Every row, in order (drain/cases.c), for the cases and the tests. */
-extern const struct drain_variant drain_variants[];
-extern const size_t drain_nr_variants;
 
 #endif /* MMSCALE_DRAIN_VARIANTS_H */

@@ -26,7 +26,7 @@
 #include "mmscale/mm/writeback.h"
 #include "mmscale/notice.h"
 
-#include "../bdp_variants.h"
+#include "../bdp_rows.h"
 #include "../iol_bdp.h"
 
 #define FILE_PAGES 200000L

@@ -24,7 +24,7 @@
 #define CPUS	4
 #define ZONES	2
 
-#include "../drain_variants.h"
+#include "../drain_rows.h"
 #include "drain_test.h"
 
 static _Atomic bool stop;

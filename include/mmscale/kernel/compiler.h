@@ -54,6 +54,15 @@ typedef uint64_t u64;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 
+/*
+ * Export a variant's function, which keeps its kernel name (static) in its
+ * own file, under the symbol its row names: an alias of the same function,
+ * with the type the family's variants header declares for that symbol (a
+ * mismatch is a compile error in the variant's file).
+ */
+#define MMSCALE_VARIANT_SYMBOL(symbol, fn)				\
+	extern __typeof__(fn) symbol __attribute__((alias(#fn)))
+
 #define container_of(ptr, type, member) ({				\
 	const typeof(((type *)0)->member) *__mptr = (ptr);		\
 	(type *)(void *)((char *)__mptr - offsetof(type, member)); })

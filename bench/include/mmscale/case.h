@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "gbench.h"
-#include "opcount.h"
+#include "mmscale/opcount.h"
 
 /*
  * The generic part of a variant, what the harness reads. Each family's row
@@ -40,15 +40,6 @@ struct mmscale_variant {
 	const char *summary;	/* one line */
 	const char *source;	/* kernel version, commit or seed it mirrors */
 };
-
-/*
- * Export a variant's function, which keeps its kernel name (static) in its
- * own file, under the symbol its row names: an alias of the same function,
- * with the type the family's variants header declares for that symbol (a
- * mismatch is a compile error in the variant's file).
- */
-#define MMSCALE_VARIANT_SYMBOL(symbol, fn)				\
-	extern __typeof__(fn) symbol __attribute__((alias(#fn)))
 
 /* A case's variant table: .variants/.variant_size/.nr_variants from an array of typed rows. */
 #define MMSCALE_VARIANT_ROWS(rows)					\

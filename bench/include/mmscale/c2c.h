@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "kernel/compiler.h"
+#include "mmscale/kernel/compiler.h"
 #include "topology.h"
 
 /*

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The balance_dirty_pages variants' rows, as the cases and the tests see
+ * them: each row of BDP_VARIANTS (counters/bdp_variants.h) with its harness
+ * variant. Built in counters/cases.c.
+ */
+#ifndef MMSCALE_BDP_ROWS_H
+#define MMSCALE_BDP_ROWS_H
+
+#include "mmscale/case.h"
+
+#include "bdp_variants.h"
+
+struct iol_machine_ops;
+
+struct bdp_variant {
+	struct mmscale_variant v;
+	/* 2.6.31's (this list), or 3.1's and the IO-less kernels' (counters/iol_bdp.h) */
+	balance_dirty_pages_fn balance_dirty_pages;
+	const struct iol_machine_ops *iol;
+	/* The claim for one unthrottled call (see above). */
+	unsigned int global_reads;
+	unsigned int bdi_reads;
+	bool sums_under_error;
+};
+
+/* Every row of this list, in order (counters/cases.c): dirty/'s, and the tests'. */
+extern const struct bdp_variant bdp_variants[];
+extern const size_t bdp_nr_variants;
+
+#endif /* MMSCALE_BDP_ROWS_H */
