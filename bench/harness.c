@@ -17,6 +17,7 @@
 #include "mmscale/harness.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
+#include "mmscale/kernel/processor.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
@@ -29,6 +30,9 @@ struct registration {
 	const struct mmscale_plan *plan;
 	int nr_threads;
 	atomic_bool migrated;
+	/* A counts_machine_wide run's threads meet at its window's close (window_close). */
+	_Atomic int window_arrived;
+	_Atomic unsigned int window_generation;
 	struct registration *next;	/* every registration, to free them at the end */
 };
 
@@ -36,36 +40,72 @@ static struct registration *registrations;
 
 static _Thread_local struct mmscale_papi_thread this_papi;
 
-/* A counts_machine_wide case's window (mmscale_machine_counts_begin/end). */
+/*
+ * A counts_machine_wide case's window, which the harness opens and closes
+ * and no body sees: thread 0 opens it as its timed loop starts (its timing
+ * start hook, which runs before GB's start barrier, so before any thread's
+ * loop), and closes it once every thread of the run has left its body
+ * (window_close). What every emulated CPU counted in between is what
+ * thread 0 publishes.
+ */
 static _Thread_local struct {
 	struct mmscale_counts start, delta;
-	bool begun, ended;
+	bool open, closed;
 } machine_window;
 
-void mmscale_machine_counts_begin(void)
+/* The run's threads meet here, each as the emulated CPU it still is. */
+static void window_barrier_wait(struct registration *reg, int threads)
 {
-	mmscale_counts_sum_all(&machine_window.start);
-	machine_window.begun = true;
-	machine_window.ended = false;
+	unsigned int generation = atomic_load(&reg->window_generation);
+	unsigned int spins = 0;
+
+	if (atomic_fetch_add(&reg->window_arrived, 1) + 1 == threads) {
+		atomic_store(&reg->window_arrived, 0);
+		atomic_fetch_add(&reg->window_generation, 1);
+		return;
+	}
+	while (atomic_load(&reg->window_generation) == generation)
+		spin_wait_step(&spins);
 }
 
-void mmscale_machine_counts_end(void)
+/*
+ * After the body, on every thread of a counts_machine_wide run: every
+ * thread has left its body (so has stopped counting what the run does)
+ * before thread 0 reads the machine's counts, and none leaves its emulated
+ * CPU, taking its counts out of the sum, before thread 0 has read them.
+ */
+static void window_close(struct mmscale_state *st, struct registration *reg)
 {
-	struct mmscale_counts end;
+	int threads = mmscale_threads(st);
 
-	mmscale_counts_sum_all(&end);
-	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
-		machine_window.delta.v[c] = end.v[c] - machine_window.start.v[c];
-	machine_window.ended = machine_window.begun;
+	window_barrier_wait(reg, threads);
+	if (mmscale_thread_index(st) == 0 && machine_window.open) {
+		struct mmscale_counts end;
+
+		mmscale_counts_sum_all(&end);
+		for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+			machine_window.delta.v[c] = end.v[c] - machine_window.start.v[c];
+		machine_window.closed = true;
+	}
+	window_barrier_wait(reg, threads);
 }
 
-const struct mmscale_counts *mmscale_machine_counts(void)
+/*
+ * GB's timing hooks (bench/gbench_shim.cc): this thread's PAPI counting
+ * follows its timer, and thread 0 of a counts_machine_wide run opens the
+ * machine-wide window as its timed loop starts.
+ */
+static void hook_start(struct mmscale_state *st)
 {
-	return &machine_window.delta;
+	const struct registration *reg = mmscale_state_arg(st);
+
+	if (reg->run.c->counts_machine_wide && mmscale_thread_index(st) == 0) {
+		mmscale_counts_sum_all(&machine_window.start);
+		machine_window.open = true;
+	}
+	mmscale_papi_start(&this_papi);
 }
 
-/* GB's timing hooks (bench/gbench_shim.cc): this thread's PAPI counting follows its timer. */
-static void hook_start(struct mmscale_state *st) { (void)st; mmscale_papi_start(&this_papi); }
 static void hook_pause(struct mmscale_state *st) { (void)st; mmscale_papi_pause(&this_papi); }
 static void hook_resume(struct mmscale_state *st) { (void)st; mmscale_papi_resume(&this_papi); }
 static void hook_stop(struct mmscale_state *st) { (void)st; mmscale_papi_stop(&this_papi); }
@@ -122,7 +162,7 @@ static void published_counts(const struct registration *reg, struct mmscale_coun
 {
 	if (!reg->run.c->counts_machine_wide)
 		mmscale_counts_snapshot(counts);
-	else if (machine_window.ended)
+	else if (machine_window.closed)
 		*counts = machine_window.delta;
 	else
 		memset(counts, 0, sizeof(*counts));
@@ -144,7 +184,7 @@ static void check_claim(struct mmscale_state *st, const struct registration *reg
 
 	/* A run that failed already (a CPU that did not answer) has its reason. */
 	if (!c->claim || ops <= 0 || mmscale_error_occurred(st) ||
-	    (c->counts_machine_wide && !machine_window.ended) || !c->claim(&reg->run, &claim))
+	    (c->counts_machine_wide && !machine_window.closed) || !c->claim(&reg->run, &claim))
 		return;
 	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
 		if ((claim.which & MMSCALE_COUNT_BIT(i)) &&
@@ -158,12 +198,14 @@ static void check_claim(struct mmscale_state *st, const struct registration *reg
 		mmscale_skip_with_error(st, msg);
 }
 
-static void publish(struct mmscale_state *st, const struct registration *reg)
+static void publish(struct mmscale_state *st, struct registration *reg)
 {
 	struct mmscale_counts counts;
 
 	published_counts(reg, &counts);
 	check_claim(st, reg, &counts);
+	if (reg->run.c->machine_figures && machine_window.closed && !mmscale_error_occurred(st))
+		reg->run.c->machine_figures(st, &reg->run, &machine_window.delta);
 	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
 		if (reg->run.c->counts & MMSCALE_COUNT_BIT(c))
 			mmscale_counter_set(st, mmscale_count_name(c), (double)counts.v[c],
@@ -224,12 +266,14 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 		return;
 	}
 	mmscale_counts_reset();
-	machine_window.begun = machine_window.ended = false;
+	machine_window.open = machine_window.closed = false;
 	mmscale_papi_thread_begin(&this_papi);
 
 	reg->run.c->body(st, &reg->run);
 
 	mmscale_papi_stop(&this_papi);
+	if (reg->run.c->counts_machine_wide)
+		window_close(st, reg);
 	publish(st, reg);
 	/* Two witnesses: the PMU-free one works everywhere. */
 	if ((mig >= 0 && this_papi.active && this_papi.values[mig] > 0) | mmscale_cpu_leave())

@@ -64,7 +64,6 @@ struct drain_run {
 	 * pool.stop at every work unit, and these are written during the run.
 	 */
 	_Atomic int done ____cacheline_aligned;	/* cpuset CPUs finished with their pass */
-	_Atomic bool counted;			/* thread 0 closed the machine-wide count window */
 	atomic_long_t drains;
 };
 
@@ -250,13 +249,11 @@ static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 	(void)run;
 	ipi_cpu_online();
 	cpu_set_activity("calling drain_all_pages");
-	mmscale_machine_counts_begin();
 	while (mmscale_keep_running(st)) {
 		drain_ops->drain_all_pages();
 		if (ipi_failed(st))
 			break;
 	}
-	mmscale_machine_counts_end();
 	ipi_cpu_offline();
 }
 
@@ -340,8 +337,6 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 
 	ipi_cpu_online();
 	cpu_set_activity("cpuset: allocating and freeing");
-	if (mmscale_thread_index(st) == 0)
-		mmscale_machine_counts_begin();
 	while (mmscale_keep_running_batch(st, n)) {
 		unsigned int spins = 0;
 
@@ -380,26 +375,17 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 				held[k] = NULL;
 			}
 		pass_ns = now_ns() - t0;
-		/* Before saying done: thread 0 reads the total once every thread is. */
+		/* Before saying done: thread 0's figures per drain divide by the total. */
 		atomic_long_add(drains - drains_told, &dr->drains);
 		drains_told = drains;
+		/*
+		 * Keep answering calls until the whole cpuset is done: no thread
+		 * leaves while another may still drain (the harness closes the
+		 * machine-wide window once they all have).
+		 */
 		atomic_fetch_add(&dr->done, 1);
 		cpu_set_activity("cpuset: done, answering calls");
 		while (atomic_load(&dr->done) < mmscale_threads(st) && !failed) {
-			ipi_interrupt_point();
-			spin_wait_step(&spins);
-		}
-		/*
-		 * Thread 0 closes the machine-wide window now, while every cpuset
-		 * thread is still an emulated CPU: one that went on to leave
-		 * (mmscale_cpu_leave) would take its counts out of the sum. The
-		 * others wait for it.
-		 */
-		if (mmscale_thread_index(st) == 0) {
-			mmscale_machine_counts_end();
-			atomic_store(&dr->counted, true);
-		}
-		while (!atomic_load(&dr->counted) && !failed) {
 			ipi_interrupt_point();
 			spin_wait_step(&spins);
 		}
@@ -407,19 +393,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	if (mmscale_thread_index(st) == 0 && !failed) {
 		u64 units = victim_units_total(dr) - u0;
 		double secs = (double)(now_ns() - t0) * 1e-9;
-		long total = atomic_long_read(&dr->drains);
-		const struct mmscale_counts *me = mmscale_machine_counts();
 
-		if (total > 0) {
-			mmscale_counter_set(st, "ipis_per_drain",
-					    (double)me->v[MMSCALE_IPIS_SENT] / (double)total, 0);
-			mmscale_counter_set(st, "locks_per_drain",
-					    (double)me->v[MMSCALE_LOCK_ACQUIRES] / (double)total, 0);
-			mmscale_counter_set(st, "pages_per_drain",
-					    (double)me->v[MMSCALE_PAGES_DRAINED] / (double)total, 0);
-			mmscale_counter_set(st, "drains_skipped",
-					    (double)me->v[MMSCALE_DRAINS_SKIPPED], 0);
-		}
 		if (dr->baseline_units_per_s > 0)
 			mmscale_counter_set(st, "victim_lost_pct",
 					    100.0 * (1.0 - (double)units / secs /
@@ -444,6 +418,23 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	}
 	free(lat);
 	ipi_cpu_offline();
+}
+
+/* The machine-wide counts per drain, from every cpuset CPU's drains. */
+static void swap_machine_figures(struct mmscale_state *st, struct mmscale_run *run,
+				 const struct mmscale_counts *machine)
+{
+	struct drain_run *dr = run->data;
+	long total = atomic_long_read(&dr->drains);
+
+	if (total <= 0)
+		return;
+	mmscale_counter_set(st, "ipis_per_drain", (double)machine->v[MMSCALE_IPIS_SENT] / (double)total, 0);
+	mmscale_counter_set(st, "locks_per_drain",
+			    (double)machine->v[MMSCALE_LOCK_ACQUIRES] / (double)total, 0);
+	mmscale_counter_set(st, "pages_per_drain",
+			    (double)machine->v[MMSCALE_PAGES_DRAINED] / (double)total, 0);
+	mmscale_counter_set(st, "drains_skipped", (double)machine->v[MMSCALE_DRAINS_SKIPPED], 0);
 }
 
 /* ipi/: one call to CPU 1, or to every other CPU, that does nothing. */
@@ -480,14 +471,12 @@ static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
 	long long irqs0 = mmscale_function_call_irqs(target_pu), irqs1;
 
 	ipi_cpu_online();
-	mmscale_machine_counts_begin();
 	while (mmscale_keep_running(st)) {
 		smp_call_function_single(1, ipi_nop, NULL, 1);
 		if (ipi_failed(st))
 			break;
 	}
 	irqs1 = mmscale_function_call_irqs(target_pu);
-	mmscale_machine_counts_end();
 	/* Real interrupts the target's PU took: 1 per call only with --ipi=kernel. */
 	if (irqs0 >= 0 && irqs1 >= 0)
 		mmscale_counter_set(st, "function_call_irqs", (double)(irqs1 - irqs0),
@@ -499,13 +488,11 @@ static void unicast_body(struct mmscale_state *st, struct mmscale_run *run)
 static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	ipi_cpu_online();
-	mmscale_machine_counts_begin();
 	while (mmscale_keep_running(st)) {
 		smp_call_function(ipi_nop, NULL, 1);
 		if (ipi_failed(st))
 			break;
 	}
-	mmscale_machine_counts_end();
 	label_ipi_fallback(st, run);
 	ipi_cpu_offline();
 }
@@ -585,6 +572,7 @@ static const struct mmscale_case drain_cases[] = {
 		.partner_cpus = 1,
 		.cpus = MMSCALE_CPUS_WHOLE_PLAN,
 		.iterations = swap_iterations,
+		.machine_figures = swap_machine_figures,
 	},
 	{
 		.name = "ipi/unicast",

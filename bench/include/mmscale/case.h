@@ -166,12 +166,22 @@ struct mmscale_case {
 	int (*setup)(struct mmscale_run *run, int nr_threads, char *err, size_t errlen);
 	int (*teardown)(struct mmscale_run *run, char *err, size_t errlen);
 	/*
-	 * The counts a body publishes: false, the calling thread's own (each
-	 * GB thread's, averaged by GB); true, what the whole emulated machine
-	 * did while thread 0's timed loop ran (IPI targets' locks and calls
-	 * included), published by thread 0 only.
+	 * The counts a run publishes: false, each GB thread's own (averaged by
+	 * GB); true, what the whole emulated machine did (IPI targets' locks
+	 * and calls included) from the start of thread 0's timed loop until
+	 * every thread of the run has left its body, published by thread 0
+	 * only. The harness opens and closes that window; a body never does.
+	 * Such a body must not return while another thread of its run may
+	 * still send it a cross-CPU call (its threads leave together).
 	 */
 	bool counts_machine_wide;
+	/*
+	 * Optional, with counts_machine_wide: figures derived from the
+	 * window's counts (per drain, ...), set on thread 0 once the window
+	 * has closed, unless the run failed.
+	 */
+	void (*machine_figures)(struct mmscale_state *st, struct mmscale_run *run,
+				const struct mmscale_counts *machine);
 	/*
 	 * The case runs a model in virtual time (throttle/): its figures are
 	 * the model's counters; its time is what simulating took, not a
@@ -197,17 +207,6 @@ struct mmscale_case {
 	size_t variant_size;			/* sizeof one typed row */
 	size_t nr_variants;
 };
-
-/*
- * For a counts_machine_wide case: the thread that publishes (thread 0)
- * marks where its measured loop begins and ends; the harness publishes what
- * every emulated CPU counted in between as that thread's counts, and
- * mmscale_machine_counts() returns it (for figures per drain). The other
- * threads publish nothing: the window holds their counts already.
- */
-void mmscale_machine_counts_begin(void);
-void mmscale_machine_counts_end(void);
-const struct mmscale_counts *mmscale_machine_counts(void);
 
 /* A case's claim and the one operation it claims for (they go together). */
 #define MMSCALE_CLAIM(claim_fn, one_op_fn)				\
