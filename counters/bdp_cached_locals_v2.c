@@ -19,6 +19,10 @@
  * the seed's own count ("bdi_stat 2 fewer") holds, and the form later
  * kernels have. bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE, as in
  * bdp_rc8.c.
+ *
+ * The patch's first hunk, get_dirty_limits() without clip_bdi_dirty_limit,
+ * is counters/dirty_limits_v2.c, which cached-locals-v2+wu shares; this
+ * file calls it by its kernel name (BDP_CACHED_LOCALS_LIMITS).
  */
 #define BDP_CACHED_LOCALS_LIMITS
 #include "mmscale/mm/writeback.h"
@@ -27,66 +31,6 @@
 
 /* The kernel mixes long and unsigned long in these comparisons; kept verbatim. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
-
-/*
- * 2.6.31-rc8's get_dirty_limits less clip_bdi_dirty_limit (the patch's first
- * hunk). Named get_dirty_limits here (BDP_CACHED_LOCALS_LIMITS); its symbol
- * is get_dirty_limits_v2, which cached-locals-v2+wu shares.
- */
-void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
-		      unsigned long *pbdi_dirty, struct backing_dev_info *bdi)
-{
-	unsigned long background;
-	unsigned long dirty;
-	unsigned long available_memory = determine_dirtyable_memory();
-	struct task_struct *tsk;
-
-	if (vm_dirty_bytes)
-		dirty = DIV_ROUND_UP(vm_dirty_bytes, PAGE_SIZE);
-	else {
-		int dirty_ratio;
-
-		dirty_ratio = vm_dirty_ratio;
-		if (dirty_ratio < 5)
-			dirty_ratio = 5;
-		dirty = ((unsigned long)dirty_ratio * available_memory) / 100;
-	}
-
-	if (dirty_background_bytes)
-		background = DIV_ROUND_UP(dirty_background_bytes, PAGE_SIZE);
-	else
-		background = ((unsigned long)dirty_background_ratio * available_memory) / 100;
-
-	if (background >= dirty)
-		background = dirty / 2;
-	tsk = current;
-	if (tsk->flags & PF_LESS_THROTTLE || rt_task(tsk)) {
-		background += background / 4;
-		dirty += dirty / 4;
-	}
-	*pbackground = background;
-	*pdirty = dirty;
-
-	if (bdi) {
-		u64 bdi_dirty;
-		long numerator, denominator;
-
-		/*
-		 * Calculate this BDI's share of the dirty ratio.
-		 */
-		bdi_writeout_fraction(bdi, &numerator, &denominator);
-
-		bdi_dirty = (dirty * (100 - bdi_min_ratio)) / 100;
-		bdi_dirty *= (u64)numerator;
-		bdi_dirty /= (u64)denominator;
-		bdi_dirty += (dirty * bdi->min_ratio) / 100;
-		if (bdi_dirty > (dirty * bdi->max_ratio) / 100)
-			bdi_dirty = dirty * bdi->max_ratio / 100;
-
-		*pbdi_dirty = bdi_dirty;
-		task_dirty_limit(current, pbdi_dirty);
-	}
-}
 
 static void balance_dirty_pages(struct address_space *mapping)
 {

@@ -18,10 +18,10 @@ struct bdp_variant {
 	/* 2.6.31's (this list), or 3.1's and the IO-less kernels' (counters/iol_bdp.h) */
 	balance_dirty_pages_fn balance_dirty_pages;
 	const struct iol_machine_ops *iol;
-	/* The claim for one unthrottled call (see above). */
+	/* The claim for one unthrottled call (counters/bdp_variants.h). */
 	unsigned int global_reads;
 	unsigned int bdi_reads;
-	bool sums_under_error;
+	unsigned long (*claim_bdi_thresh)(struct backing_dev_info *bdi);
 };
 
 /* Every row of this list, in order (counters/cases.c): dirty/'s, and the tests'. */

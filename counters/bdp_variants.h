@@ -9,11 +9,13 @@
  * A row: the symbol its file defines, its name, a one-line summary, the
  * kernel version or posting it mirrors, and its claim for one unthrottled
  * call (nothing near a limit): global_page_state calls and bdi_stat reads,
- * and whether the call first tests its bdi_thresh (get_dirty_limits_v2's)
- * against 2 * bdi_stat_error: where that is larger (many CPUs, little
- * memory: 1024 CPUs and the default 3G), it sums both bdi items over every
- * online CPU instead of reading them. Every bdp/ run checks its claim, and
- * tests/test_claims.c checks every row.
+ * and, where the call first tests a bdi threshold against
+ * 2 * bdi_stat_error, the function that computes that threshold from the
+ * bdi as the variant's limits do (bdi_thresh_v2 for the v2 patch's limits;
+ * NULL where the call makes no such test): where twice the error is larger
+ * (many CPUs, little memory: 1024 CPUs and the default 3G), the call sums
+ * both bdi items over every online CPU instead of reading them. Every bdp/
+ * run checks its claim, and tests/test_claims.c checks every row.
  *
  * The same list declares each symbol (below), so a variant's file, which
  * includes this header, is checked against the type its row uses. The
@@ -36,7 +38,7 @@
 	X(bdp_example, "example",					\
 	  "the README walkthrough: the v2 limits, then no throttling at all", \
 	  "test-only build (MMSCALE_EXAMPLE_VARIANT)",			\
-	  5, 0, 0)
+	  5, 0, NULL)
 #else
 #define BDP_EXAMPLE_ROW(X)
 #endif
@@ -44,24 +46,24 @@
 /*	  symbol,		name,		summary,
  *	  source,
  *	  global_page_state calls, bdi_stat reads per unthrottled call,
- *	  sums under the error (1) or never in this call (0) */
+ *	  the bdi threshold it tests against 2 * bdi_stat_error (NULL: none) */
 #define BDP_VARIANTS(X)							\
 	X(bdp_2_6_31_rc8, "2.6.31-rc8",					\
 	  "baseline: clip_bdi_dirty_limit, globals re-read after the loop", \
 	  "Linux 2.6.31-rc8 mm/page-writeback.c",			\
-	  14, 4, 0)							\
+	  14, 4, NULL)							\
 	X(bdp_reorder_v1, "reorder-v1",					\
 	  "dirty_exceeded cleared only on the first exit (reconstructed)", \
 	  "seed 001, RFC 2009-07-24",					\
-	  14, 4, 0)							\
+	  14, 4, NULL)							\
 	X(bdp_cached_locals_v2, "cached-locals-v2",			\
 	  "no clip_bdi_dirty_limit, one limit test, locals reused",	\
 	  "seed 000, RFC v2 2009-09-04, never merged as posted",	\
-	  9, 2, 1)								\
+	  9, 2, bdi_thresh_v2)								\
 	X(bdp_cached_locals_v2_wu, "cached-locals-v2+wu",		\
 	  "v2 with Wu Fengguang's pages_written simplification",	\
 	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)", \
-	  9, 2, 1)								\
+	  9, 2, bdi_thresh_v2)								\
 	BDP_EXAMPLE_ROW(X)
 
 #define X(symbol, ...) void symbol(struct address_space *mapping);

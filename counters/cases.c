@@ -34,7 +34,7 @@ struct counters_run {
 	_Atomic bool stop;
 	int nr_threads;
 	bool iol;		/* the IO-less kernels' state (iol_bdp_setup) */
-	unsigned long bdi_thresh_v2;	/* bdp/: get_dirty_limits_v2's, at setup */
+	unsigned long claim_bdi_thresh;	/* bdp/: the row's claim_bdi_thresh, at setup */
 };
 
 static int counters_setup_common(struct mmscale_run *run, char *err, size_t errlen)
@@ -337,13 +337,9 @@ static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	cr->world = writeback_world_create(nr_threads, 0, -1, err, errlen);
 	if (!cr->world)
 		return counters_setup_failed(run);
-	if (row->sums_under_error) {
-		unsigned long background_thresh, dirty_thresh;
-
-		/* What every thread's call will compute: the state does not change. */
-		get_dirty_limits_v2(&background_thresh, &dirty_thresh, &cr->bdi_thresh_v2,
-				    &cr->world->bdi);
-	}
+	/* What every thread's call will compute: the state does not change. */
+	if (row->claim_bdi_thresh)
+		cr->claim_bdi_thresh = row->claim_bdi_thresh(&cr->world->bdi);
 	return 0;
 }
 
@@ -416,7 +412,7 @@ static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
 	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
-	claim_bdi_reads(out, row->bdi_reads, row->sums_under_error, cr->bdi_thresh_v2);
+	claim_bdi_reads(out, row->bdi_reads, row->claim_bdi_thresh != NULL, cr->claim_bdi_thresh);
 	return true;
 }
 
@@ -582,10 +578,10 @@ static const struct percpu_read_variant percpu_variants[] = {
  * runs those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
  * iol_variant_list.h, and bdp_throttled/'s.
  */
-#define BDP_ROW(symbol, name, summary, source, global, bdi, sums)	\
-	{ { name, summary, source }, symbol, NULL, global, bdi, sums },
+#define BDP_ROW(symbol, name, summary, source, global, bdi, claim_bdi_thresh)	\
+	{ { name, summary, source }, symbol, NULL, global, bdi, claim_bdi_thresh },
 #define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
-	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), global, bdi, false },
+	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), global, bdi, NULL },
 #define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
 			  unthrottled_bdi, global, bdi, stat_thresh)		\
 	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), global, bdi, stat_thresh },

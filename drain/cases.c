@@ -265,30 +265,37 @@ static void empty_one_op(struct mmscale_run *run)
 	ipi_cpu_offline();
 }
 
-/*
- * The row's claim for one drain on C = args[0] CPUs and the Z zones the run
- * populated; its IPIs and call_function.lock acquisitions as the run's
- * kernel/smp.c generation claims them for one call to that many targets.
- * One caller only: concurrent drains overlap.
- */
-static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+void drain_claim_counts(const struct drain_variant_ops *ops, const struct smp_generation *gen,
+			const struct drain_shape *m, struct mmscale_claim *out)
 {
-	const struct drain_variant *row = drain_row(run);
-	u64 cpus = (u64)run->args[0], zones = (u64)nr_populated_zones();
-	u64 ipis = row->ipis_per_other_cpu * (cpus - 1);
-	struct smp_claim smp = { 0 };
+	struct drain_cost cost = { 0 };
+	struct smp_claim call = { 0 };
 
-	if (run->nr_threads != 1)
-		return false;
+	ops->claim(m, &cost);
+	gen->claim(cost.call_targets, &call);
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) |
 		     MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) |
 		     MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS);
-	out->v[MMSCALE_LOCK_ACQUIRES] = row->zone_locks_per_cpu_zone * cpus * zones;
-	/* The IPIs are one on_each_cpu (or none): what the run's generation claims for it. */
-	ipi_generation()->claim((unsigned int)ipis, &smp);
-	out->v[MMSCALE_IPIS_SENT] = smp.ipis;
-	out->v[MMSCALE_IPIS_HANDLED] = smp.ipis;
-	out->v[MMSCALE_CALL_FUNCTION_LOCKS] = smp.call_function_locks;
+	out->v[MMSCALE_LOCK_ACQUIRES] = cost.locks;
+	out->v[MMSCALE_IPIS_SENT] = call.ipis;
+	out->v[MMSCALE_IPIS_HANDLED] = call.ipis;
+	out->v[MMSCALE_CALL_FUNCTION_LOCKS] = call.call_function_locks;
+}
+
+/*
+ * The row's claim for one drain on C = args[0] CPUs, every list empty, on
+ * the run's generation. One caller only: concurrent drains overlap.
+ */
+static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	struct drain_shape m = {
+		.cpus = (unsigned int)run->args[0],
+		.zones = (unsigned int)nr_populated_zones(),
+	};
+
+	if (run->nr_threads != 1)
+		return false;
+	drain_claim_counts(drain_row(run)->ops, ipi_generation(), &m, out);
 	return true;
 }
 
@@ -498,8 +505,7 @@ static void broadcast_body(struct mmscale_state *st, struct mmscale_run *run)
 }
 
 /* The drain_all_pages variants: one row each in drain_variants.h. */
-#define DRAIN_ROW(ops_symbol, name, summary, source, locks, ipis)		\
-	{ { name, summary, source }, &ops_symbol, locks, ipis },
+#define DRAIN_ROW(ops_symbol, name, summary, source) { { name, summary, source }, &ops_symbol },
 const struct drain_variant drain_variants[] = { DRAIN_VARIANTS(DRAIN_ROW) };
 #undef DRAIN_ROW
 const size_t drain_nr_variants = ARRAY_SIZE(drain_variants);

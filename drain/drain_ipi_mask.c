@@ -4,7 +4,7 @@
  * local pages if they exist", Gilad Ben-Yossef, v3.4): the caller first
  * looks at every CPU's pcp counts and sends the IPI with on_each_cpu_mask
  * only to CPUs that have pages ("85%+ IPIs saved"); drain_pages keeps the
- * pcp->count check of 2.6.38 (drain_pages_count_check, drain/drain_count_check.c).
+ * pcp->count check of 2.6.38 (drain_pages_count_check, drain/page_alloc.c).
  */
 #include "mmscale/mm/page_alloc.h"
 
@@ -56,8 +56,20 @@ static void drain_all_pages(void)
 	on_each_cpu_mask(&cpus_with_pcps, drain_local_pages_count_check, NULL, 1);
 }
 
+/*
+ * on_each_cpu_mask(cpus_with_pcps): a call to every other CPU with pages
+ * (the caller drains its own without one); drain_pages_count_check takes
+ * zone->lock only for a list that holds pages.
+ */
+static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
+{
+	c->locks = m->lists_with_pages;
+	c->call_targets = m->cpus_with_pages - m->caller_has_pages;
+}
+
 const struct drain_variant_ops drain_ops_ipi_mask = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk,
 	.smp = &smp_global_queue,	/* 3.4 kernel/smp.c */
+	.claim = drain_claim,
 };

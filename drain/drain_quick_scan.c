@@ -82,8 +82,19 @@ static void drain_all_pages(void)
 	on_each_cpu(drain_local_pages, NULL, 1);
 }
 
+/*
+ * on_each_cpu: a call to every other CPU; the scan keeps zone->lock for a
+ * list that holds pages.
+ */
+static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
+{
+	c->locks = m->lists_with_pages;
+	c->call_targets = m->cpus - 1;
+}
+
 const struct drain_variant_ops drain_ops_quick_scan = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk_quick_scan,
 	.smp = &smp_global_queue,	/* 2.6.38 kernel/smp.c */
+	.claim = drain_claim,
 };

@@ -407,10 +407,22 @@ static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, int 
 	return rmqueue_buddy(preferred_zone, zone, migratetype);
 }
 
+/*
+ * No call at all: the caller drains every CPU with pages itself; for each
+ * list that holds pages, drain_pages_zone takes pcp->lock and
+ * free_pcppages_bulk_6_1 zone->lock under it.
+ */
+static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
+{
+	c->locks = 2UL * m->lists_with_pages;
+	c->call_targets = 0;
+}
+
 const struct drain_variant_ops drain_ops_remote = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
 	.rmqueue = rmqueue,
 	.free_page = free_unref_page,
 	.smp = &smp_llist,	/* 6.1 (no IPI here) */
+	.claim = drain_claim,
 };

@@ -13,11 +13,17 @@
 
 struct drain_variant {
 	struct mmscale_variant v;
-	const struct drain_variant_ops *ops;
-	/* The claim for one drain of an all-empty machine (see above). */
-	unsigned int zone_locks_per_cpu_zone;
-	unsigned int ipis_per_other_cpu;
+	const struct drain_variant_ops *ops;	/* its kernel, and its claim */
 };
+
+/*
+ * The claim of row's ops for one drain on a machine of shape m, as exact
+ * counts: lock_acquires, and the IPIs (sent and handled) and
+ * call_function.lock acquisitions of its call as gen (the run's kernel/smp.c
+ * generation) claims them.
+ */
+void drain_claim_counts(const struct drain_variant_ops *ops, const struct smp_generation *gen,
+			const struct drain_shape *m, struct mmscale_claim *out);
 
 /* Every row, in order (drain/cases.c), for the cases and the tests. */
 extern const struct drain_variant drain_variants[];

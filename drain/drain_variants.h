@@ -4,15 +4,16 @@
  * its struct drain_variant_ops), one row each below, oldest kernel first:
  * the first row is the baseline of every comparison table.
  *
- * A row: the ops symbol its file defines, its name, a one-line summary, the
- * kernel commit or posting it mirrors, and its claim for one drain_all_pages
- * on a machine whose pcp lists are all empty, with C online CPUs and Z
- * populated zones:
- *   zone_locks: zone->lock acquisitions per CPU and zone (x C x Z);
- *   ipis:       IPIs sent (and handled) per other CPU (x (C - 1)).
- * The call_function.lock acquisitions follow from the kernel/smp.c
- * generation the run uses (drain/cases.c: empty_claim). Every drain/empty
- * run checks its claim, and tests/test_claims.c checks every row.
+ * A row: the ops symbol its file defines, its name, a one-line summary and
+ * the kernel commit or posting it mirrors. The ops say which kernel/smp.c
+ * generation its kernel has and claim, as a function of the machine (CPUs,
+ * populated zones, lists and CPUs with pages), what one drain costs in
+ * locks and in the CPUs its cross-CPU call reaches (struct drain_shape,
+ * mmscale/mm/page_alloc.h); that call's IPIs and call_function.lock
+ * acquisitions are the generation's claim. Every drain/empty run checks
+ * the claim on an empty machine, tests/test_claims.c every row, and
+ * drain/tests/test_drain.c every row with full lists, each on its own
+ * generation.
  *
  * The same list declares each ops symbol (below), so a variant's file,
  * which includes this header, is checked against the type its row uses.
@@ -26,33 +27,27 @@
 #include "mmscale/mm/page_alloc.h"
 
 /*	  ops symbol,		name,		summary,
- *	  source,
- *	  zone_locks per CPU and zone, ipis per other CPU */
+ *	  source */
 #define DRAIN_VARIANTS(X)						\
 	X(drain_ops_ipi_all, "ipi-all",					\
 	  "on_each_cpu(drain_local_pages); empty lists still take zone->lock", \
-	  "Linux 2.6.32 drain_pages over 2.6.38's free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)", \
-	  1, 1)								\
+	  "Linux 2.6.32 drain_pages over 2.6.38's free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)") \
 	X(drain_ops_quick_scan, "quick-scan",				\
 	  "free_pcppages_bulk scans the pcp lists before taking zone->lock", \
-	  "seed 002, Jack Steiner 2011-02-15",				\
-	  0, 1)								\
+	  "seed 002, Jack Steiner 2011-02-15")				\
 	X(drain_ops_count_check, "count-check",				\
 	  "drain_pages calls free_pcppages_bulk only if pcp->count",	\
-	  "2ff754fa, Linux 2.6.38",					\
-	  0, 1)								\
+	  "2ff754fa, Linux 2.6.38")					\
 	X(drain_ops_ipi_mask, "ipi-mask",				\
 	  "IPIs only to CPUs with pages (on_each_cpu_mask)",		\
-	  "74046494ea68, Linux 3.4",					\
-	  0, 0)								\
+	  "74046494ea68, Linux 3.4")					\
 	X(drain_ops_workqueue, "workqueue",				\
 	  "per-CPU work items on mm_percpu_wq, flushed by the caller; concurrent callers skip (pcpu_drain_mutex)", \
-	  "Linux 4.11: 0ccce3b92421 + bd233f538d51 + ce612879ddc7",	\
-	  0, 0)								\
+	  "Linux 4.11: 0ccce3b92421 + bd233f538d51 + ce612879ddc7")	\
 	X(drain_ops_remote, "remote",					\
 	  "per-pcp spinlock; the caller drains remote lists itself, no IPI", \
-	  "443c2accd1b6, Linux 6.1",					\
-	  0, 0)
+	  "443c2accd1b6, Linux 6.1")					\
+	/* new rows go above this line */
 
 #define X(ops, ...) extern const struct drain_variant_ops ops;
 DRAIN_VARIANTS(X)

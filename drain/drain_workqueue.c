@@ -15,7 +15,7 @@
  * interrupt point as its worker would at the next schedule, and
  * flush_work() waits for it with the IPI timeout. drain_pages has 2.6.38's
  * logic (drain_pages_zone in 4.11; drain_pages_count_check,
- * drain/drain_count_check.c).
+ * drain/page_alloc.c).
  */
 #include <pthread.h>
 
@@ -83,8 +83,21 @@ static void drain_all_pages(void)
 	pthread_mutex_unlock(&pcpu_drain_mutex);
 }
 
+/*
+ * A work item (here a call, not waited for, then flushed) on every other
+ * CPU with pages; the caller's own runs here. pcpu_drain_mutex is a mutex,
+ * not a spin_lock; drain_pages_count_check takes zone->lock only for a list
+ * that holds pages.
+ */
+static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
+{
+	c->locks = m->lists_with_pages;
+	c->call_targets = m->cpus_with_pages - m->caller_has_pages;
+}
+
 const struct drain_variant_ops drain_ops_workqueue = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk,
 	.smp = &smp_llist,	/* 4.11: per-CPU llist queues */
+	.claim = drain_claim,
 };

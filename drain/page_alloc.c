@@ -148,6 +148,47 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 	return i;
 }
 
+/*
+ * Drain pages of the indicated processor (2.6.38's drain_pages, with the
+ * pcp->count check of 2ff754fa: an empty list costs a load, not
+ * zone->lock). Unchanged in 3.4; 4.11 keeps its logic in drain_pages_zone
+ * (split out in 3.19). count-check, ipi-mask and workqueue run it.
+ *
+ * The processor must either be the current processor and the
+ * thread pinned to the current processor or a processor that
+ * is not online.
+ */
+void drain_pages_count_check(unsigned int cpu)
+{
+	unsigned long flags;
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		struct per_cpu_pageset *pset;
+		struct per_cpu_pages *pcp;
+
+		pset = per_cpu_ptr(zone->pageset, cpu);
+
+		local_irq_save(flags);
+		pcp = &pset->pcp;
+		if (pcp->count) {
+			count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
+			free_pcppages_bulk(zone, pcp->count, pcp);
+			WRITE_ONCE(pcp->count, 0);
+		}
+		local_irq_restore(flags);
+	}
+}
+
+/*
+ * Spill all of this CPU's per-cpu pages back into the buddy allocator.
+ */
+void drain_local_pages_count_check(void *arg)
+{
+	(void)arg;
+	drain_pages_count_check((unsigned int)smp_processor_id());
+}
+
 /* mm/vmstat.c zone_statistics (2.6.38), one zonelist: the local node first. */
 void zone_statistics(struct zone *preferred_zone, struct zone *z)
 {

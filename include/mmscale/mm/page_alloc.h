@@ -47,6 +47,33 @@ BUILD_BUG_ON(sizeof(struct page) != 64);
 typedef unsigned int gfp_t;
 #define __GFP_COLD	0x100u
 
+/*
+ * A machine for a drain variant's claim: cpus online CPUs (the caller among
+ * them), zones populated zones, and of the per-CPU lists (one per CPU and
+ * zone) lists_with_pages holding pages, on cpus_with_pages CPUs, the
+ * caller's among them where caller_has_pages; every other list empty and
+ * every other CPU idle.
+ */
+struct drain_shape {
+	unsigned int cpus;
+	unsigned int zones;
+	unsigned int lists_with_pages;
+	unsigned int cpus_with_pages;
+	bool caller_has_pages;
+};
+
+/*
+ * What one drain_all_pages by the caller costs there, in exact counts:
+ * spin_lock acquisitions (zone->lock, and pcp->lock where the kernel has
+ * one) on every CPU, and the CPUs other than the caller its one cross-CPU
+ * call reaches (0: it makes none); the IPIs and call_function.lock
+ * acquisitions that call costs are its kernel/smp.c generation's claim.
+ */
+struct drain_cost {
+	unsigned long locks;
+	unsigned int call_targets;
+};
+
 /* The variant hooks of a drain_all_pages variant (drain/drain_*.c). */
 struct drain_variant_ops {
 	void (*drain_all_pages)(void);
@@ -61,6 +88,13 @@ struct drain_variant_ops {
 	struct page *(*rmqueue)(struct zone *preferred_zone, struct zone *zone, int migratetype);
 	void (*free_page)(struct page *page);
 	const struct smp_generation *smp;	/* its kernel's kernel/smp.c generation */
+	/*
+	 * Its claim for one drain on a machine of shape m, worked out from its
+	 * source (in a comment beside it): checked by every drain/empty run,
+	 * by tests/test_claims.c on every row, and with full lists by
+	 * drain/tests/test_drain.c.
+	 */
+	void (*claim)(const struct drain_shape *m, struct drain_cost *c);
 };
 
 extern const struct drain_variant_ops *drain_ops;
@@ -108,7 +142,11 @@ void drain_mm_teardown(void);
 int pages_conserved(long held, char *err, size_t errlen);
 long drain_pool_total(void);
 
-/* drain_pages with the pcp->count check (2.6.38 to 4.x), shared by the variants that keep it. */
+/*
+ * 2.6.38's drain_pages, with the pcp->count check of 2ff754fa (unchanged in
+ * 3.4; 4.11 keeps its logic in drain_pages_zone), and drain_local_pages
+ * around it (drain/page_alloc.c): count-check, ipi-mask and workqueue run it.
+ */
 void drain_pages_count_check(unsigned int cpu);
 void drain_local_pages_count_check(void *arg);
 

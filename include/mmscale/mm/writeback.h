@@ -149,14 +149,16 @@ void clip_bdi_dirty_limit(struct backing_dev_info *bdi, unsigned long dirty,
 void task_dirty_limit(struct task_struct *tsk, unsigned long *pdirty);
 /*
  * 2.6.31-rc8, with clip_bdi_dirty_limit. The v2 patch's copy, without the
- * clip, is get_dirty_limits_v2 (counters/bdp_cached_locals_v2.c); a variant
+ * clip, is get_dirty_limits_v2 (counters/dirty_limits_v2.c); a variant
  * built on it defines BDP_CACHED_LOCALS_LIMITS before including this file
- * and its balance_dirty_pages() reads unchanged.
+ * and its balance_dirty_pages() reads unchanged. bdi_thresh_v2 is the bdi
+ * threshold those limits give (for the v2 rows' claims).
  */
 void get_dirty_limits(unsigned long *pbackground, unsigned long *pdirty,
 		      unsigned long *pbdi_dirty, struct backing_dev_info *bdi);
 void get_dirty_limits_v2(unsigned long *pbackground, unsigned long *pdirty,
 			 unsigned long *pbdi_dirty, struct backing_dev_info *bdi);
+unsigned long bdi_thresh_v2(struct backing_dev_info *bdi);
 #ifdef BDP_CACHED_LOCALS_LIMITS
 #define get_dirty_limits get_dirty_limits_v2
 #endif
