@@ -28,21 +28,6 @@
 
 #include "mmscale/mm/writeback.h"
 
-/*
- * The README's walkthrough, built only with -DMMSCALE_EXAMPLE_VARIANT=ON
- * (scripts/test's sanitizer tree): a variant added as a newcomer adds one,
- * to prove it reaches --list, the runs, the claims test and the tables.
- */
-#ifdef MMSCALE_EXAMPLE_VARIANT
-#define BDP_EXAMPLE_ROW(X)						\
-	X(bdp_example, "example",					\
-	  "the README walkthrough: the v2 limits, then no throttling at all", \
-	  "test-only build (MMSCALE_EXAMPLE_VARIANT)",			\
-	  5, 0, NULL)
-#else
-#define BDP_EXAMPLE_ROW(X)
-#endif
-
 /*	  symbol,		name,		summary,
  *	  source,
  *	  global_page_state calls, bdi_stat reads per unthrottled call,
@@ -59,12 +44,12 @@
 	X(bdp_cached_locals_v2, "cached-locals-v2",			\
 	  "no clip_bdi_dirty_limit, one limit test, locals reused",	\
 	  "seed 000, RFC v2 2009-09-04, never merged as posted",	\
-	  9, 2, bdi_thresh_v2)								\
+	  9, 2, bdi_thresh_v2)						\
 	X(bdp_cached_locals_v2_wu, "cached-locals-v2+wu",		\
 	  "v2 with Wu Fengguang's pages_written simplification",	\
 	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)", \
-	  9, 2, bdi_thresh_v2)								\
-	BDP_EXAMPLE_ROW(X)
+	  9, 2, bdi_thresh_v2)						\
+	/* new rows go above this line */
 
 #define X(symbol, ...) void symbol(struct address_space *mapping);
 BDP_VARIANTS(X)

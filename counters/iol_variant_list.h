@@ -57,7 +57,8 @@
 	X(iol_ops_3_2, "3.2",						\
 	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\
 	  "Linux 3.2 mm/page-writeback.c (v12 10/11, 3 Oct 2011)",	\
-	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)
+	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)				\
+	/* new rows go above this line */
 
 /*
  * The bench's thresholds (counters/iol_bdp.h's state): vm.dirty_bytes of

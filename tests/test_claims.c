@@ -17,8 +17,8 @@
  * the code can only agree there if both compute the thresholds exactly.
  *
  * Nothing here names a variant: a row added to a family's table is checked
- * by this test without an edit (the README's walkthrough; scripts/test
- * builds one such row in its sanitizer tree).
+ * by this test without an edit (docs/adding-a-variant.md; scripts/walkthrough
+ * adds rows as it says and runs this test on them).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>

@@ -9,14 +9,13 @@
  * counts, and runs PAPI around the timed region.
  *
  * To add a variant: write its function (or ops) in a file of its own and
- * add one row to its family's variant table - for the kernel-copy families
+ * add one row to its family's variant list - for the kernel-copy families
  * (bdp, drain) the X-macro list in counters/bdp_variants.h or
  * drain/drain_variants.h, which also declares the symbol, so its type is
  * checked where it is defined; for the small in-file families (vmstat,
- * percpu, ipi, harness) the typed array beside the case - and name a new
- * file in CMakeLists.txt. To
- * add a case: one row in a module's case table. To add a module: one line
- * in bench/registry.c.
+ * percpu, harness) the typed array beside the case. CMake finds the file by
+ * its name (docs/adding-a-variant.md). To add a case: one row in a
+ * module's case table. To add a module: one line in bench/registry.c.
  */
 #ifndef MMSCALE_CASE_H
 #define MMSCALE_CASE_H
