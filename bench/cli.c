@@ -17,9 +17,89 @@
 
 #include "cli.h"
 #include "mmscale/notice.h"
+#include "mmscale/papi.h"
 #include "mmscale/params.h"
 
-int usage_error(const char *fmt, ...)
+/*
+ * mmscale --help: every flag, in one place (docs/command-line.md is this
+ * text, generated from the binary and checked by a test). The emulation
+ * flags are parsed in bench/params.c, the rest below.
+ */
+const char mmscale_help[] =
+"usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
+"               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
+"               [--list[=json] | --describe[=json] | --c2c-matrix | --verify-placement] [--help]\n"
+"\n"
+"Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
+"per thread, with exact operation counts, PAPI counters where the machine has them,\n"
+"and Google Benchmark's statistics plus the seeds' trimmed mean and stddev.\n"
+"\n"
+"  --topology=SPEC      the machine to plan for: real (default: this machine, from hwloc),\n"
+"                       synthetic:STRING (any hwloc synthetic topology, e.g.\n"
+"                       'synthetic:node:128 core:8 pu:1') or xml:FILE (an hwloc XML export).\n"
+"                       Stand-ins plan placement as on that machine and run on this one's\n"
+"                       PUs round-robin: their results are marked not for timing.\n"
+"  --placement=P        compact: fill node by node (default); scatter: round-robin nodes\n"
+"  --cpus=LIST          use only these PUs (OS numbers, cpulist syntax: 0-3,8-11)\n"
+"  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8; default 1,2,4,...\n"
+"                       and all CPUs of the plan, less the CPUs a case's partner threads\n"
+"                       use); two-CPU floor cases run CPU 0 measured, CPU 1 as partner\n"
+"  --papi-events=LIST   PAPI events counted in the timed region (default\n"
+"                       " MMSCALE_PAPI_DEFAULT_EVENTS ";\n"
+"                       'none' for none). Events this machine lacks are dropped with a note;\n"
+"                       a name PAPI does not know is an error (where PAPI's perf_event\n"
+"                       component is disabled, CPU event names cannot be checked: dropped).\n"
+"  --mem=SIZE           emulated memory, split evenly over the nodes (default 3G, the seeds'\n"
+"                       box; K, M, G, T suffixes); sizes zones, stat thresholds, dirty limits\n"
+"  --counter-layout=L   packed: the kernel's contiguous vm_stat[] (default); padded: each\n"
+"                       global counter on its own cache line, for comparison\n"
+"  --congestion-wait-us=N  what congestion_wait(HZ/10) sleeps (default 100; kernel 100000)\n"
+"  --vmstat-interval-ms=N  period of the per-CPU vmstat fold (default 1000, the kernel's\n"
+"                       sysctl_stat_interval = HZ); the dirty/ cases scale it as their\n"
+"                       congestion wait (x congestion-wait-us / 100000: 1 ms by default)\n"
+"  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n"
+"  --ipi=M              emulated IPI doorbell: spin (polled mailbox), futex (wake a sleeping\n"
+"                       CPU), signal (pthread_kill; interrupts a busy CPU) or kernel (a real\n"
+"                       IPI to the target's PU through membarrier(2), Linux 5.10+, then the\n"
+"                       mailbox; spin where the kernel refuses, said once). Default: spin\n"
+"                       when every emulated CPU has its own PU, futex when oversubscribed\n"
+"  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
+"                       (default 10000)\n"
+"  --smp-model=M        the kernel/smp.c generation of the emulated cross-CPU calls: auto\n"
+"                       (default: each drain variant's own kernel's - global-queue for\n"
+"                       ipi-all, quick-scan, count-check and ipi-mask, percpu for workqueue,\n"
+"                       remote, the ipi/ cases and c2c), global-queue (2.6.32-3.4: one\n"
+"                       call_function list under call_function.lock) or percpu (3.9+)\n"
+"  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
+"  --throttle-cpus=N    CPUs of the throttle/ world instead of the scenarios' 16 (1 to 4096):\n"
+"                       ratelimit_pages and bdi_stat_error scale with them, and so do\n"
+"                       bdi_stat_sum's walks\n"
+"  --throttle-trace=DIR throttle/: write each run's trace (every 200 ms of virtual time:\n"
+"                       dirty pages, limits, setpoints, disk 0's ratelimits and pauses) to\n"
+"                       DIR/<scenario>_<variant>.csv and its two control lines to\n"
+"                       <...>.lines.csv (the scenario's '/' as '_'), for scripts/plot;\n"
+"                       DIR, or its parent, must be a writable directory\n"
+"  --list[=json]        print every case with its variants and exit; json: also each\n"
+"                       case's baseline, the metrics its tables show (which are exact\n"
+"                       counts) and its operation counts, for scripts\n"
+"  --describe[=json]    print the topology and the placement plan and exit (runs nothing);\n"
+"                       =json: the same as one JSON object, for scripts\n"
+"  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
+"                       (real topology only)\n"
+"  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
+"                       the global data really are, against the plan (real topology only)\n"
+"  --help               this text\n"
+"\n"
+"Google Benchmark flags: --benchmark_filter=REGEX, --benchmark_min_time=S,\n"
+"--benchmark_repetitions=N, --benchmark_format=console|json|csv, --benchmark_out=FILE,\n"
+"--benchmark_out_format=..., --benchmark_report_aggregates_only=true, and the rest of\n"
+"Google Benchmark's --benchmark_* flags.\n"
+"\n"
+"Exit status: 0 success; 2 bad input (one line on stderr, nothing run or written);\n"
+"1 a failed case or check (each named on stderr and in the results, whose other\n"
+"cases are valid), or another failure.\n";
+
+int mmscale_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -32,7 +112,7 @@ int usage_error(const char *fmt, ...)
 }
 
 /* "--name=value": returns value, or NULL if arg is not this option. */
-const char *option_value(const char *arg, const char *name)
+const char *mmscale_option_value(const char *arg, const char *name)
 {
 	size_t len = strlen(name);
 
@@ -47,14 +127,14 @@ const char *option_value(const char *arg, const char *name)
 
 static int take_value(const char *arg, const char *name, const char **slot, int *status)
 {
-	const char *v = option_value(arg, name);
+	const char *v = mmscale_option_value(arg, name);
 
 	if (!v)
 		return 0;
 	if (!strchr(arg, '=') || !*v)
-		*status = usage_error("%s needs a value", name);
+		*status = mmscale_usage_error("%s needs a value", name);
 	else if (*slot)
-		*status = usage_error("%s is given twice", name);
+		*status = mmscale_usage_error("%s is given twice", name);
 	else
 		*slot = v;
 	return 1;
@@ -65,7 +145,7 @@ static int take_flag(const char *arg, const char *name, bool *slot, int *status)
 	if (strncmp(arg, name, strlen(name)) != 0)
 		return 0;
 	if (arg[strlen(name)] == '=')
-		*status = usage_error("%s takes no value", name);
+		*status = mmscale_usage_error("%s takes no value", name);
 	else if (arg[strlen(name)] != '\0')
 		return 0;
 	*slot = true;
@@ -76,14 +156,14 @@ static int take_flag(const char *arg, const char *name, bool *slot, int *status)
 static int take_text_or_json(const char *arg, const char *name, bool *given, bool *json,
 			     int *status)
 {
-	const char *v = option_value(arg, name);
+	const char *v = mmscale_option_value(arg, name);
 
 	if (!v)
 		return 0;
 	if (*given)
-		*status = usage_error("%s is given twice", name);
+		*status = mmscale_usage_error("%s is given twice", name);
 	else if (strchr(arg, '=') && strcmp(v, "text") && strcmp(v, "json"))
-		*status = usage_error("%s: '%s' is not text or json", name, v);
+		*status = mmscale_usage_error("%s: '%s' is not text or json", name, v);
 	*given = true;
 	*json = strcmp(v, "json") == 0;
 	return 1;
@@ -133,24 +213,24 @@ static int check_gb_flag(const char *a)
 	double d;
 	long n;
 
-	if ((v = option_value(a, "--benchmark_min_time")) && (!parse_double(v, &d) || d <= 0))
-		return usage_error("--benchmark_min_time: '%s' is not a positive number of seconds", v);
-	if ((v = option_value(a, "--benchmark_min_warmup_time")) &&
+	if ((v = mmscale_option_value(a, "--benchmark_min_time")) && (!parse_double(v, &d) || d <= 0))
+		return mmscale_usage_error("--benchmark_min_time: '%s' is not a positive number of seconds", v);
+	if ((v = mmscale_option_value(a, "--benchmark_min_warmup_time")) &&
 	    (!parse_double(v, &d) || d < 0))
-		return usage_error("--benchmark_min_warmup_time: '%s' is not a number of seconds", v);
-	if ((v = option_value(a, "--benchmark_repetitions")) &&
+		return mmscale_usage_error("--benchmark_min_warmup_time: '%s' is not a number of seconds", v);
+	if ((v = mmscale_option_value(a, "--benchmark_repetitions")) &&
 	    (!parse_long(v, &n) || n < 1 || n > 100000))
-		return usage_error("--benchmark_repetitions: '%s' is not a count from 1 to 100000", v);
-	if (((v = option_value(a, "--benchmark_format")) ||
-	     (v = option_value(a, "--benchmark_out_format"))) &&
+		return mmscale_usage_error("--benchmark_repetitions: '%s' is not a count from 1 to 100000", v);
+	if (((v = mmscale_option_value(a, "--benchmark_format")) ||
+	     (v = mmscale_option_value(a, "--benchmark_out_format"))) &&
 	    strcmp(v, "console") && strcmp(v, "json") && strcmp(v, "csv"))
-		return usage_error("%.*s: '%s' is not console, json or csv",
+		return mmscale_usage_error("%.*s: '%s' is not console, json or csv",
 				   (int)(strchr(a, '=') ? strchr(a, '=') - a : (long)strlen(a)), a, v);
-	if ((v = option_value(a, "--benchmark_time_unit")) &&
+	if ((v = mmscale_option_value(a, "--benchmark_time_unit")) &&
 	    strcmp(v, "ns") && strcmp(v, "us") && strcmp(v, "ms") && strcmp(v, "s"))
-		return usage_error("--benchmark_time_unit: '%s' is not ns, us, ms or s", v);
-	if ((v = option_value(a, "--benchmark_out")) && !writable_path(v))
-		return usage_error("--benchmark_out: cannot write '%s'", v);
+		return mmscale_usage_error("--benchmark_time_unit: '%s' is not ns, us, ms or s", v);
+	if ((v = mmscale_option_value(a, "--benchmark_out")) && !writable_path(v))
+		return mmscale_usage_error("--benchmark_out: cannot write '%s'", v);
 	return 0;
 }
 
@@ -160,7 +240,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 
 	o->gb_argv = calloc((size_t)argc + 1, sizeof(*o->gb_argv));
 	if (!o->gb_argv)
-		return usage_error("%s", "out of memory");
+		return mmscale_usage_error("%s", "out of memory");
 	o->gb_argv[o->gb_argc++] = argv[0];
 	for (int i = 1; i < argc && !status; i++) {
 		const char *a = argv[i];
@@ -174,7 +254,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 			int taken = mmscale_params_parse(a, perr, sizeof(perr));
 
 			if (taken < 0)
-				return usage_error("%s", perr);
+				return mmscale_usage_error("%s", perr);
 			if (taken)
 				continue;
 		}
@@ -192,24 +272,24 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
 			status = check_gb_flag(a);
 			/* The results file and the formats are ours: see run_plan. */
-			if (option_value(a, "--benchmark_out_format"))
-				o->out_format = option_value(a, "--benchmark_out_format");
-			else if (option_value(a, "--benchmark_out"))
-				o->out = option_value(a, "--benchmark_out");
-			else if (option_value(a, "--benchmark_format"))
-				o->format = option_value(a, "--benchmark_format");
+			if (mmscale_option_value(a, "--benchmark_out_format"))
+				o->out_format = mmscale_option_value(a, "--benchmark_out_format");
+			else if (mmscale_option_value(a, "--benchmark_out"))
+				o->out = mmscale_option_value(a, "--benchmark_out");
+			else if (mmscale_option_value(a, "--benchmark_format"))
+				o->format = mmscale_option_value(a, "--benchmark_format");
 			else
 				o->gb_argv[o->gb_argc++] = argv[i];
 			continue;
 		}
 		if (a[0] == '-')
-			return usage_error("unknown option '%s'", a);
-		return usage_error("unexpected argument '%s'", a);
+			return mmscale_usage_error("unknown option '%s'", a);
+		return mmscale_usage_error("unexpected argument '%s'", a);
 	}
 	if (status)
 		return status;
 	if (o->list + o->describe + o->c2c_matrix + o->verify_placement > 1)
-		return usage_error("%s", "--list, --describe, --c2c-matrix and --verify-placement "
+		return mmscale_usage_error("%s", "--list, --describe, --c2c-matrix and --verify-placement "
 				   "exclude each other");
 	return 0;
 }

@@ -29,9 +29,12 @@ struct mmscale_cli {
 int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o);
 void mmscale_cli_free(struct mmscale_cli *o);
 
+/* The text of mmscale --help. */
+extern const char mmscale_help[];
+
 /* "mmscale: <message> (see mmscale --help)" on stderr; returns MMSCALE_EXIT_USAGE. */
-int usage_error(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
+int mmscale_usage_error(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 /* "--name=value": returns value ("" when the = is missing), or NULL if arg is not this option. */
-const char *option_value(const char *arg, const char *name);
+const char *mmscale_option_value(const char *arg, const char *name);
 
 #endif /* MMSCALE_CLI_H */

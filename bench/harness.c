@@ -590,12 +590,3 @@ void mmscale_list_json(FILE *out)
 	}
 	fputs("\n]\n", out);
 }
-
-const struct mmscale_case *mmscale_find_case(const char *name)
-{
-	for (size_t t = 0; t < mmscale_nr_case_tables; t++)
-		for (size_t i = 0; i < mmscale_case_tables[t]->nr_cases; i++)
-			if (strcmp(mmscale_case_tables[t]->cases[i].name, name) == 0)
-				return &mmscale_case_tables[t]->cases[i];
-	return NULL;
-}

@@ -30,51 +30,6 @@
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
 
-static const char usage[] =
-"usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
-"               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
-"               [--list[=json] | --describe[=json] | --c2c-matrix | --verify-placement] [--help]\n"
-"\n"
-"Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
-"per thread, with exact operation counts, PAPI counters where the machine has them,\n"
-"and Google Benchmark's statistics plus the seeds' trimmed mean and stddev.\n"
-"\n"
-"  --topology=SPEC      the machine to plan for: real (default: this machine, from hwloc),\n"
-"                       synthetic:STRING (any hwloc synthetic topology, e.g.\n"
-"                       'synthetic:node:128 core:8 pu:1') or xml:FILE (an hwloc XML export).\n"
-"                       Stand-ins plan placement as on that machine and run on this one's\n"
-"                       PUs round-robin: their results are marked not for timing.\n"
-"  --placement=P        compact: fill node by node (default); scatter: round-robin nodes\n"
-"  --cpus=LIST          use only these PUs (OS numbers, cpulist syntax: 0-3,8-11)\n"
-"  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8; default 1,2,4,...\n"
-"                       and all CPUs of the plan, less the CPUs a case's partner threads\n"
-"                       use); two-CPU floor cases run CPU 0 measured, CPU 1 as partner\n"
-"  --papi-events=LIST   PAPI events counted in the timed region (default\n"
-"                       " MMSCALE_PAPI_DEFAULT_EVENTS ";\n"
-"                       'none' for none). Events this machine lacks are dropped with a note;\n"
-"                       a name PAPI does not know is an error (where PAPI's perf_event\n"
-"                       component is disabled, CPU event names cannot be checked: dropped).\n"
-"\0"
-"  --list[=json]        print every case with its variants and exit; json: also each\n"
-"                       case's baseline, the metrics its tables show (which are exact\n"
-"                       counts) and its operation counts, for scripts\n"
-"  --describe[=json]    print the topology and the placement plan and exit (runs nothing);\n"
-"                       =json: the same as one JSON object, for scripts\n"
-"  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
-"                       (real topology only)\n"
-"  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
-"                       the global data really are, against the plan (real topology only)\n"
-"  --help               this text\n"
-"\n"
-"Google Benchmark flags: --benchmark_filter=REGEX, --benchmark_min_time=S,\n"
-"--benchmark_repetitions=N, --benchmark_format=console|json|csv, --benchmark_out=FILE,\n"
-"--benchmark_out_format=..., --benchmark_report_aggregates_only=true, and the rest of\n"
-"Google Benchmark's --benchmark_* flags.\n"
-"\n"
-"Exit status: 0 success; 2 bad input (one line on stderr, nothing run or written);\n"
-"1 a failed case or check (each named on stderr and in the results, whose other\n"
-"cases are valid), or another failure.\n";
-
 /*
  * Thread counts in cpulist syntax, checked against the plan; threads has
  * room for one count per CPU of the plan (at most NR_CPUS).
@@ -92,17 +47,17 @@ static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan 
 	}
 	set = mmscale_parse_cpulist(o->threads, err, sizeof(err));
 	if (!set)
-		return usage_error("--threads: '%s' is not a list of thread counts "
+		return mmscale_usage_error("--threads: '%s' is not a list of thread counts "
 				   "(example: 1,2,4 or 1-8)", o->threads);
 	*nr = 0;
 	if (hwloc_bitmap_isset(set, 0)) {
 		hwloc_bitmap_free(set);
-		return usage_error("%s", "--threads: a thread count must be at least 1");
+		return mmscale_usage_error("%s", "--threads: a thread count must be at least 1");
 	}
 	hwloc_bitmap_foreach_begin(t, set) {
 		if (t > plan->nr_cpus) {
 			hwloc_bitmap_free(set);
-			return usage_error("--threads: %d threads, but the plan has %d CPUs%s", t,
+			return mmscale_usage_error("--threads: %d threads, but the plan has %d CPUs%s", t,
 					   plan->nr_cpus, mmscale_topology_stand_in(plan->topo) ? "" :
 					   "; a --topology stand-in can run more, oversubscribed");
 		}
@@ -251,7 +206,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 	char err[512];
 
 	if (!threads)
-		return usage_error("%s", "out of memory");
+		return mmscale_usage_error("%s", "out of memory");
 	status = parse_threads(o, plan, threads, &nr_threads);
 	if (status)
 		goto out;
@@ -264,7 +219,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		goto out;
 	}
 	if ((o->c2c_matrix || o->verify_placement) && mmscale_topology_stand_in(plan->topo)) {
-		status = usage_error("%s", o->c2c_matrix ?
+		status = mmscale_usage_error("%s", o->c2c_matrix ?
 				     "--c2c-matrix measures this machine: it cannot use a --topology stand-in" :
 				     "--verify-placement checks this machine: it cannot use a --topology stand-in");
 		goto out;
@@ -294,7 +249,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 	/* Notices still wait: PAPI names and the filter are input too. */
 	if (mmscale_papi_init(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
 			      o->papi_events != NULL, err, sizeof(err)) != 0) {
-		status = usage_error("%s", err);	/* nothing has run or been written */
+		status = mmscale_usage_error("%s", err);	/* nothing has run or been written */
 		goto out_machine;
 	}
 	status = run_benchmarks(o, plan, threads, nr_threads);
@@ -319,9 +274,7 @@ static int run(struct mmscale_cli *o)
 
 	if (o->help) {
 		/* The emulation flags go where the \0 splits the text. */
-		fputs(usage, stdout);
-		fputs(mmscale_params_help, stdout);
-		fputs(usage + strlen(usage) + 1, stdout);
+		fputs(mmscale_help, stdout);
 		return 0;
 	}
 	if (o->list) {
@@ -332,18 +285,18 @@ static int run(struct mmscale_cli *o)
 		return 0;
 	}
 	if (o->placement && mmscale_parse_placement(o->placement, &placement) != 0)
-		return usage_error("--placement: '%s' is not compact or scatter", o->placement);
+		return mmscale_usage_error("--placement: '%s' is not compact or scatter", o->placement);
 	if (mmscale_papi_check_list(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
 				    err, sizeof(err)) != 0)
-		return usage_error("%s", err);
+		return mmscale_usage_error("%s", err);
 	/* GB validates its own flags; anything it does not know is ours to refuse. */
 	if (mmscale_gbench_initialize(&o->gb_argc, o->gb_argv, &bad) != 0)
-		return usage_error("unknown Google Benchmark flag '%s'", bad);
+		return mmscale_usage_error("unknown Google Benchmark flag '%s'", bad);
 	if (mmscale_topology_load(&topo, o->topology, err, sizeof(err)) != 0)
-		return usage_error("%s", err);
+		return mmscale_usage_error("%s", err);
 	if (mmscale_plan_build(&plan, &topo, placement, o->cpus, err, sizeof(err)) != 0) {
 		mmscale_topology_destroy(&topo);
-		return usage_error("%s", err);
+		return mmscale_usage_error("%s", err);
 	}
 	status = run_plan(o, &plan);
 	mmscale_plan_destroy(&plan);

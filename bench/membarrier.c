@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A real IPI through membarrier(2): see include/mmscale/membarrier.h. */
+/* A real IPI through membarrier(2): see bench/include/mmscale/membarrier.h. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

@@ -31,38 +31,6 @@ const char *mmscale_smp_model_name(const struct smp_generation *gen)
 	return gen ? gen->name : "auto";
 }
 
-const char mmscale_params_help[] =
-"  --mem=SIZE           emulated memory, split evenly over the nodes (default 3G, the seeds'\n"
-"                       box; K, M, G, T suffixes); sizes zones, stat thresholds, dirty limits\n"
-"  --counter-layout=L   packed: the kernel's contiguous vm_stat[] (default); padded: each\n"
-"                       global counter on its own cache line, for comparison\n"
-"  --congestion-wait-us=N  what congestion_wait(HZ/10) sleeps (default 100; kernel 100000)\n"
-"  --vmstat-interval-ms=N  period of the per-CPU vmstat fold (default 1000, the kernel's\n"
-"                       sysctl_stat_interval = HZ); the dirty/ cases scale it as their\n"
-"                       congestion wait (x congestion-wait-us / 100000: 1 ms by default)\n"
-"  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n"
-"  --ipi=M              emulated IPI doorbell: spin (polled mailbox), futex (wake a sleeping\n"
-"                       CPU), signal (pthread_kill; interrupts a busy CPU) or kernel (a real\n"
-"                       IPI to the target's PU through membarrier(2), Linux 5.10+, then the\n"
-"                       mailbox; spin where the kernel refuses, said once). Default: spin\n"
-"                       when every emulated CPU has its own PU, futex when oversubscribed\n"
-"  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
-"                       (default 10000)\n"
-"  --smp-model=M        the kernel/smp.c generation of the emulated cross-CPU calls: auto\n"
-"                       (default: each drain variant's own kernel's - global-queue for\n"
-"                       ipi-all, quick-scan, count-check and ipi-mask, percpu for workqueue,\n"
-"                       remote, the ipi/ cases and c2c), global-queue (2.6.32-3.4: one\n"
-"                       call_function list under call_function.lock) or percpu (3.9+)\n"
-"  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
-"  --throttle-cpus=N    CPUs of the throttle/ world instead of the scenarios' 16 (1 to 4096):\n"
-"                       ratelimit_pages and bdi_stat_error scale with them, and so do\n"
-"                       bdi_stat_sum's walks\n"
-"  --throttle-trace=DIR throttle/: write each run's trace (every 200 ms of virtual time:\n"
-"                       dirty pages, limits, setpoints, disk 0's ratelimits and pauses) to\n"
-"                       DIR/<scenario>_<variant>.csv and its two control lines to\n"
-"                       <...>.lines.csv (the scenario's '/' as '_'), for scripts/plot;\n"
-"                       DIR, or its parent, must be a writable directory\n";
-
 static int parse_size(const char *s, uint64_t *out)
 {
 	char *end;

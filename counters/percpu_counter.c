@@ -36,7 +36,7 @@ void __percpu_counter_add(struct percpu_counter *fbc, s64 amount, s32 batch)
 		WRITE_ONCE(fbc->count, fbc->count + count);
 		WRITE_ONCE(*pcount, 0);
 		spin_unlock(&fbc->lock);
-		count_inc(MMSCALE_FOLDS);
+		mmscale_count_inc(MMSCALE_FOLDS);
 	} else {
 		WRITE_ONCE(*pcount, (s32)count);
 	}
@@ -58,7 +58,7 @@ s64 __percpu_counter_sum(struct percpu_counter *fbc)
 		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
 
 		ret += READ_ONCE(*pcount);
-		count_inc(MMSCALE_PERCPU_SUM_SLOTS);
+		mmscale_count_inc(MMSCALE_PERCPU_SUM_SLOTS);
 	}
 	spin_unlock(&fbc->lock);
 	return ret;

@@ -190,7 +190,7 @@ void refresh_cpu_vm_stats(int cpu)
 				local_irq_restore(flags);
 				atomic_long_add(v, &zone->vm_stat[i]);
 				global_diff[i] += v;
-				count_inc(MMSCALE_FOLDS);
+				mmscale_count_inc(MMSCALE_FOLDS);
 				/* 3 seconds idle till flush */
 				p->expire = 3;
 			}

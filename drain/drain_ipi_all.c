@@ -68,7 +68,7 @@ static void free_pcppages_bulk_2_6_32(struct zone *zone, int count,
 			list_del(&page->lru);
 			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
 			__free_one_page(page, zone, 0, (int)page_private(page));
-			count_inc(MMSCALE_PAGES_MOVED);
+			mmscale_count_inc(MMSCALE_PAGES_MOVED);
 		} while (--count && --batch_free && !list_empty(list));
 	}
 	spin_unlock(&zone->lock);
@@ -94,7 +94,7 @@ static void drain_pages(unsigned int cpu)
 
 		pcp = &pset->pcp;
 		local_irq_save(flags);
-		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
+		mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 		free_pcppages_bulk_2_6_32(zone, pcp->count, pcp);
 		WRITE_ONCE(pcp->count, 0);
 		local_irq_restore(flags);

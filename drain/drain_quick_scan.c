@@ -58,7 +58,7 @@ static void drain_pages(unsigned int cpu)
 
 		pcp = &pset->pcp;
 		local_irq_save(flags);
-		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
+		mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 		free_pcppages_bulk_quick_scan(zone, pcp->count, pcp);
 		WRITE_ONCE(pcp->count, 0);
 		local_irq_restore(flags);

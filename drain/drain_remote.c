@@ -103,7 +103,7 @@ static void free_pcppages_bulk_6_1(struct zone *zone, int count,
 			WRITE_ONCE(pcp->count, pcp->count - 1);
 
 			__free_one_page_6_1(page, zone, mt);
-			count_inc(MMSCALE_PAGES_MOVED);
+			mmscale_count_inc(MMSCALE_PAGES_MOVED);
 		} while (count > 0 && !list_empty(list));
 	}
 
@@ -133,7 +133,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 
 		/* See drain_zone_pages on why this is disabling IRQs */
 		spin_lock_irqsave(&pcp->lock, flags);
-		count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
+		mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 		free_pcppages_bulk_6_1(zone, pcp->count, pcp, 0);
 		spin_unlock_irqrestore(&pcp->lock, flags);
 	}
@@ -164,7 +164,7 @@ static void drain_all_pages(void)
 	 * the drain to be complete when the call returns.
 	 */
 	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
-		count_inc(MMSCALE_DRAINS_SKIPPED);
+		mmscale_count_inc(MMSCALE_DRAINS_SKIPPED);
 		return;
 	}
 
@@ -299,7 +299,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 		set_page_private(page, (unsigned long)migratetype);
 		page->where = smp_processor_id();
 		allocated++;
-		count_inc(MMSCALE_PAGES_MOVED);
+		mmscale_count_inc(MMSCALE_PAGES_MOVED);
 	}
 
 	/*

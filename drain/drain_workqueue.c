@@ -54,7 +54,7 @@ static void drain_all_pages(void)
 	 * the drain to be complete when the call returns.
 	 */
 	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
-		count_inc(MMSCALE_DRAINS_SKIPPED);
+		mmscale_count_inc(MMSCALE_DRAINS_SKIPPED);
 		return;
 	}
 

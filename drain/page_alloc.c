@@ -102,7 +102,7 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 			list_del(&page->lru);
 			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
 			__free_one_page(page, zone, 0, (int)page_private(page));
-			count_inc(MMSCALE_PAGES_MOVED);
+			mmscale_count_inc(MMSCALE_PAGES_MOVED);
 		} while (--to_free && --batch_free && !list_empty(list));
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
@@ -141,7 +141,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 		set_page_private(page, (unsigned long)migratetype);
 		page->where = smp_processor_id();
 		list = &page->lru;
-		count_inc(MMSCALE_PAGES_MOVED);
+		mmscale_count_inc(MMSCALE_PAGES_MOVED);
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
 	spin_unlock(&zone->lock);
@@ -172,7 +172,7 @@ void drain_pages_count_check(unsigned int cpu)
 		local_irq_save(flags);
 		pcp = &pset->pcp;
 		if (pcp->count) {
-			count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
+			mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)pcp->count);	/* thread-local: no store the kernel makes */
 			free_pcppages_bulk(zone, pcp->count, pcp);
 			WRITE_ONCE(pcp->count, 0);
 		}

@@ -29,14 +29,6 @@ const char *mmscale_count_name(enum mmscale_count c)
 	return count_names[c];
 }
 
-int mmscale_count_lookup(const char *name)
-{
-	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
-		if (strcmp(count_names[c], name) == 0)
-			return c;
-	return -1;
-}
-
 void mmscale_counts_reset(void)
 {
 	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)

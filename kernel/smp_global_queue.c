@@ -99,7 +99,7 @@ static void raw_spin_lock(spinlock_t *lock)
 static void call_function_lock(void)
 {
 	raw_spin_lock(&call_function.lock);
-	count_inc(MMSCALE_CALL_FUNCTION_LOCKS);
+	mmscale_count_inc(MMSCALE_CALL_FUNCTION_LOCKS);
 }
 
 /* The shared mask's bits, as the kernel's bitops: plain reads, locked clears. */
@@ -274,7 +274,7 @@ static void generic_smp_call_function_interrupt(void)
 
 		func = data->csd.func;		/* save for later warn */
 		func(data->csd.info);
-		count_inc(MMSCALE_IPIS_HANDLED);
+		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
 
 		/* Not still set: func enabled interrupts and ran twice (WARN). */
 		if (!shared_test_and_clear_cpu(cpu, data->cpumask))
@@ -313,7 +313,7 @@ static void generic_smp_call_function_single_interrupt(void)
 		data_flags = atomic_load_explicit(&data->flags, memory_order_relaxed);
 
 		data->func(data->info);
-		count_inc(MMSCALE_IPIS_HANDLED);
+		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
 
 		if (data_flags & CSD_FLAG_LOCK)
 			csd_list_unlock(data);

@@ -25,7 +25,7 @@ extern struct ipi_config ipi_cfg;		/* this run's (ipi_setup_config) */
 /* Ring cpu's doorbell: one IPI sent, counted. */
 static inline void smp_send_ipi(int cpu)
 {
-	count_inc(MMSCALE_IPIS_SENT);
+	mmscale_count_inc(MMSCALE_IPIS_SENT);
 	ipi_cfg.doorbell->ring(cpu);
 }
 

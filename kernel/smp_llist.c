@@ -191,7 +191,7 @@ static void llist_interrupt(void)
 	state = atomic_load_explicit(&ipi_my_line->inline_state, memory_order_acquire);
 	if (state & IPI_INLINE_PENDING) {
 		ipi_my_line->inline_func(ipi_my_line->inline_info);
-		count_inc(MMSCALE_IPIS_HANDLED);
+		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
 		atomic_store_explicit(&ipi_my_line->inline_state, 0, memory_order_release);
 	}
 	entry = llist_reverse_order(llist_del_all(&ipi_my_line->call_single_queue));
@@ -202,7 +202,7 @@ static void llist_interrupt(void)
 		void *info = csd->info;
 
 		func(info);
-		count_inc(MMSCALE_IPIS_HANDLED);
+		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
 		csd_unlock(csd);
 		entry = next;
 	}

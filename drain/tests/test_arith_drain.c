@@ -1073,7 +1073,7 @@ static void test_ipis(void)
 	 * non-empty. The emulation rings twice: the first call rides in the
 	 * target's inline slot (include/mmscale/kernel/smp.h), so the second
 	 * finds the csd queue empty and rings again. Pinned at the emulation's
-	 * 2, kernel 1: a difference to fix in bench/smp.c (then this is 1).
+	 * 2, kernel 1: a difference to fix in kernel/smp_llist.c (then this is 1).
 	 */
 	fifo_reset();
 	post_cmd(3, hold, NULL);

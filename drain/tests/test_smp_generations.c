@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The two generations of kernel/smp.c (bench/smp.c), checked against the
+ * The generations of kernel/smp.c (kernel/smp_*.c), checked against the
  * sources in ../shared/kernel/{2.6.32,2.6.38,3.4}/kernel/smp.c. Every
  * expected number below is worked out from those lines:
  *

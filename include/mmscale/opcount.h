@@ -9,7 +9,7 @@
  * measurement must not create the sharing it measures).
  *
  * To add a count: one enum entry before MMSCALE_NR_COUNTS and one name in
- * bench/opcount.c. Names are an interface: scripts and readers rely on them.
+ * kernel/opcount.c. Names are an interface: scripts and readers rely on them.
  */
 #ifndef MMSCALE_OPCOUNT_H
 #define MMSCALE_OPCOUNT_H
@@ -49,23 +49,20 @@ extern _Thread_local struct mmscale_counts mmscale_this_counts;
  * store (a plain add on x86, no lock prefix); other threads may read them
  * (machine-wide sums) without a data race.
  */
-static __always_inline void count_add(enum mmscale_count c, uint64_t n)
+static __always_inline void mmscale_count_add(enum mmscale_count c, uint64_t n)
 {
 	__atomic_store_n(&mmscale_this_counts.v[c],
 			 __atomic_load_n(&mmscale_this_counts.v[c], __ATOMIC_RELAXED) + n,
 			 __ATOMIC_RELAXED);
 }
 
-static __always_inline void count_inc(enum mmscale_count c)
+static __always_inline void mmscale_count_inc(enum mmscale_count c)
 {
-	count_add(c, 1);
+	mmscale_count_add(c, 1);
 }
 
 /* The stable name of a count ("global_reads", ...). */
 const char *mmscale_count_name(enum mmscale_count c);
-
-/* Look a count up by its stable name; -1 if there is none. */
-int mmscale_count_lookup(const char *name);
 
 void mmscale_counts_reset(void);
 

@@ -48,7 +48,4 @@ void mmscale_list_json(FILE *out);
 /* A JSON string literal of s (quotes, backslashes and control characters escaped). */
 void mmscale_json_string(FILE *out, const char *s);
 
-/* Find a case by name (tests). */
-const struct mmscale_case *mmscale_find_case(const char *name);
-
 #endif /* MMSCALE_HARNESS_H */

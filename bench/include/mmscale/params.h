@@ -67,7 +67,4 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen);
 /* "mem=3GiB layout=packed congestion_wait=100us device=25600pages/s" */
 void mmscale_params_describe(char *buf, size_t len);
 
-/* The --help lines for the parameters. */
-extern const char mmscale_params_help[];
-
 #endif /* MMSCALE_PARAMS_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * struct cpumask, as include/linux/cpumask.h with CONFIG_NR_CPUS=4096 (the
- * SGI UV configuration of the drain seed). Emulated CPUs are 0..nr_cpu_ids-1;
- * all of them are online and possible for the life of a run.
+ * SGI UV configuration of the drain seed). Emulated CPUs are 0..nr_cpu_ids-1,
+ * all possible; the harness puts a run's CPUs online (CPUs 0..k-1,
+ * machine_online_cpus) and the rest offline, as a run's case says.
  */
 #ifndef MMSCALE_KERNEL_CPUMASK_H
 #define MMSCALE_KERNEL_CPUMASK_H

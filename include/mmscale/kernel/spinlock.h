@@ -48,7 +48,7 @@ static __always_inline void spin_lock(spinlock_t *lock)
 
 	while (atomic_load_explicit(&lock->head, memory_order_acquire) != ticket)
 		spin_wait_step(&spins);
-	count_inc(MMSCALE_LOCK_ACQUIRES);
+	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
 }
 
 static __always_inline bool spin_trylock(spinlock_t *lock)
@@ -72,7 +72,7 @@ static __always_inline bool spin_trylock(spinlock_t *lock)
 	 * tail was still head when we took it, and head never passes tail:
 	 * head is our ticket, the lock is ours.
 	 */
-	count_inc(MMSCALE_LOCK_ACQUIRES);
+	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
 	return true;
 }
 

@@ -54,7 +54,7 @@ static inline s64 percpu_counter_sum(struct percpu_counter *fbc)
 
 static inline s64 percpu_counter_read(struct percpu_counter *fbc)
 {
-	count_inc(MMSCALE_BDI_READS);
+	mmscale_count_inc(MMSCALE_BDI_READS);
 	return READ_ONCE(fbc->count);
 }
 
@@ -67,7 +67,7 @@ static inline s64 percpu_counter_read_positive(struct percpu_counter *fbc)
 {
 	s64 ret = READ_ONCE(fbc->count);
 
-	count_inc(MMSCALE_BDI_READS);
+	mmscale_count_inc(MMSCALE_BDI_READS);
 	barrier();		/* Prevent reloads of fbc->count */
 	if (ret >= 0)
 		return ret;

@@ -30,14 +30,14 @@ static inline void zone_page_state_add(long x, struct zone *zone,
 {
 	atomic_long_add(x, &zone->vm_stat[item]);
 	atomic_long_add(x, vm_stat_slot(item));
-	count_inc(MMSCALE_FOLDS);
+	mmscale_count_inc(MMSCALE_FOLDS);
 }
 
 static inline unsigned long global_page_state(enum zone_stat_item item)
 {
 	long x = atomic_long_read(vm_stat_slot(item));
 
-	count_inc(MMSCALE_GLOBAL_READS);
+	mmscale_count_inc(MMSCALE_GLOBAL_READS);
 	/* CONFIG_SMP: per-CPU deltas not yet folded can make it negative. */
 	if (x < 0)
 		x = 0;
