@@ -2,7 +2,7 @@
 /*
  * The balance_dirty_pages variants' rows, as the cases and the tests see
  * them: each row of BDP_VARIANTS (counters/bdp_variants.h) with its harness
- * variant. Built in counters/cases.c.
+ * variant. Built in counters/writeback_cases.c.
  */
 #ifndef MMSCALE_BDP_ROWS_H
 #define MMSCALE_BDP_ROWS_H
@@ -24,7 +24,7 @@ struct bdp_variant {
 	unsigned long (*claim_bdi_thresh)(struct backing_dev_info *bdi);
 };
 
-/* Every row of this list, in order (counters/cases.c): dirty/'s, and the tests'. */
+/* Every row of this list, in order (counters/writeback_cases.c): dirty/'s, and the tests'. */
 extern const struct bdp_variant bdp_variants[];
 extern const size_t bdp_nr_variants;
 

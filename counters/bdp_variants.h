@@ -20,7 +20,7 @@
  * The same list declares each symbol (below), so a variant's file, which
  * includes this header, is checked against the type its row uses. The
  * list is the emulated kernel's (it includes no harness header); the rows
- * the cases and tests walk are built from it in counters/cases.c
+ * the cases and tests walk are built from it in counters/writeback_cases.c
  * (counters/bdp_rows.h).
  */
 #ifndef MMSCALE_BDP_VARIANTS_H

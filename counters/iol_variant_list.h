@@ -16,7 +16,7 @@
  *   (counters/throttle_cases.c; counters/tests/test_throttle.c walks the
  *   rows);
  * - bdp/<variant>: one unthrottled balance_dirty_pages call on pinned
- *   threads, beside the 2.6.31 variants (counters/cases.c);
+ *   threads, beside the 2.6.31 variants (counters/writeback_cases.c);
  * - bdp_throttled/<variant>: one throttled pass, up to its sleep.
  * The last two check the row's claim on every run and in tests/test_claims.c:
  * global_page_state calls and bdi_stat reads per call, and for the throttled
@@ -30,8 +30,8 @@
  * variant whose pass leaves before its sleep there would time another
  * path than bdp_throttled/ says.
  *
- * This list includes nothing, so that 2.6.31's files (counters/cases.c)
- * can walk it beside their own types.
+ * This list includes nothing, so that the writeback cases
+ * (counters/writeback_cases.c) can walk it beside their own types.
  */
 #ifndef MMSCALE_IOL_VARIANT_LIST_H
 #define MMSCALE_IOL_VARIANT_LIST_H

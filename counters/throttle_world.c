@@ -5,6 +5,13 @@
  * around a variant's balance_dirty_pages (counters/iol_*.c: Linux 3.2's,
  * the v11 alternatives on it, and 3.1's).
  *
+ * One file on purpose, longer than the others: it is one model over one
+ * world (tw, below) - the event queue, what the kernel code reads, the
+ * flusher and the disks, the tasks, the trace and the run - whose parts
+ * schedule each other's events and change each other's state in one
+ * order that makes every run the same; split, each part would need the
+ * others' internals. Its sections are marked "---- ... ----".
+ *
  * What is the kernel's, ported: every throttling decision
  * (balance_dirty_pages_ratelimited_nr, balance_dirty_pages, the limits,
  * the bandwidth and ratelimit estimation, the position ratio, the pause

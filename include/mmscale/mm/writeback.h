@@ -123,6 +123,7 @@ struct writeback_world {
 	unsigned long gen;		/* this world's number, from 1 */
 };
 
+/* The world the writeback code runs in now (counters/writeback_world.c). */
 extern struct writeback_world *wb_world;
 
 /* sysctls (mm/page-writeback.c), with the kernel's defaults */
@@ -171,8 +172,19 @@ void background_writeout(unsigned long _min_pages);
 /* Page accounting, per page, on the calling CPU (as the kernel's). */
 void task_dirty_inc(struct task_struct *tsk);
 void account_page_dirtied(struct zone *zone, struct address_space *mapping);
+/* clear_page_dirty_for_io + test_set_page_writeback's accounting, for one page. */
+void page_to_writeback(struct zone *zone, struct backing_dev_info *bdi);
 /* test_clear_page_writeback's accounting for one page (tests call it too). */
 void end_page_writeback(struct zone *zone, struct backing_dev_info *bdi);
+/* Per-CPU pages dirtied since the last balance_dirty_pages (a world's, per CPU). */
+extern unsigned long *bdp_ratelimits;
+/*
+ * page_writeback_init's two proportions (vm_completions, vm_dirties) for a
+ * new world, at the steady state of a machine that has been running; and
+ * freed.
+ */
+int writeback_proportions_init(struct writeback_world *w, char *err, size_t errlen);
+void writeback_proportions_destroy(void);
 /*
  * The proportion descriptors of mm/page-writeback.c (static there), for
  * tests: NULL without a world.

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The placement plan (include: mmscale/topology.h): which PU of the
+ * topology (bench/topology.c) each emulated CPU 0..N-1 runs on, compact
+ * (node by node) or scatter (round-robin over the nodes, SMT siblings
+ * last), within --cpus; and what a plan of that many threads spans.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/notice.h"
+#include "mmscale/topology.h"
+
+int mmscale_parse_placement(const char *s, enum mmscale_placement *out)
+{
+	if (strcmp(s, "compact") == 0)
+		*out = MMSCALE_PLACE_COMPACT;
+	else if (strcmp(s, "scatter") == 0)
+		*out = MMSCALE_PLACE_SCATTER;
+	else
+		return -1;
+	return 0;
+}
+
+const char *mmscale_placement_name(enum mmscale_placement p)
+{
+	return p == MMSCALE_PLACE_SCATTER ? "scatter" : "compact";
+}
+
+void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen)
+{
+	hwloc_bitmap_t set;
+	const char *c;
+
+	/*
+	 * hwloc's list parser is lenient: "0-" means "0 to infinity" and it
+	 * skips junk after a number. Refuse what is not a plain cpulist first,
+	 * then let hwloc do the parsing.
+	 */
+	if (!*s)
+		goto bad;
+	for (c = s; *c; c++) {
+		bool digit = *c >= '0' && *c <= '9';
+		bool prev_digit = c > s && c[-1] >= '0' && c[-1] <= '9';
+		bool next_digit = c[1] >= '0' && c[1] <= '9';
+
+		if (digit)
+			continue;
+		if ((*c == ',' || *c == '-') && prev_digit && next_digit)
+			continue;
+		goto bad;
+	}
+	set = hwloc_bitmap_alloc();
+	if (!set) {
+		mmscale_errorf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (hwloc_bitmap_list_sscanf(set, s) != 0 || hwloc_bitmap_weight(set) <= 0) {
+		hwloc_bitmap_free(set);
+		goto bad;
+	}
+	/* A range written backwards ("7-3") is an error, not an empty set. */
+	for (c = s; *c;) {
+		char *end;
+		unsigned long a = strtoul(c, &end, 10), b = a;
+
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (b < a || b >= 1UL << 20 || (*end && *end != ',')) {
+			hwloc_bitmap_free(set);
+			goto bad;
+		}
+		c = *end ? end + 1 : end;
+	}
+	return set;
+bad:
+	mmscale_errorf(err, errlen,
+		       "--cpus: '%s' is not a cpulist (example: 0-3,8-11)", s);
+	return NULL;
+}
+
+/* Order the selected PUs node by node: compact keeps hwloc's logical order. */
+static int order_compact(const struct mmscale_topology *t, const bool *sel, int *order)
+{
+	int n = 0;
+
+	for (int node = 0; node < t->nr_nodes; node++)
+		for (int i = 0; i < t->nr_pus; i++)
+			if (sel[i] && t->pus[i].node == node)
+				order[n++] = i;
+	return n;
+}
+
+static int cmp_spread(const void *a, const void *b, void *arg)
+{
+	const struct mmscale_topology *t = arg;
+	const struct mmscale_pu *x = &t->pus[*(const int *)a], *y = &t->pus[*(const int *)b];
+
+	if (x->smt_rank != y->smt_rank)
+		return x->smt_rank - y->smt_rank;
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Scatter: round-robin across nodes; within a node, one PU per core before
+ * any SMT sibling, so two scattered CPUs never share a core while a free
+ * core is left.
+ */
+static int order_scatter(const struct mmscale_topology *t, const bool *sel, int *order,
+			 int *tmp)
+{
+	int *start = calloc((size_t)t->nr_nodes + 1, sizeof(*start));
+	int *taken = calloc((size_t)t->nr_nodes, sizeof(*taken));
+	int total, n = 0;
+
+	if (!start || !taken) {
+		free(start);
+		free(taken);
+		return -1;
+	}
+	total = order_compact(t, sel, tmp);
+	for (int i = 0; i < total; i++)
+		start[t->pus[tmp[i]].node + 1]++;
+	for (int node = 0; node < t->nr_nodes; node++) {
+		start[node + 1] += start[node];
+		qsort_r(tmp + start[node], (size_t)(start[node + 1] - start[node]),
+			sizeof(*tmp), cmp_spread, (void *)t);
+	}
+	while (n < total) {
+		for (int node = 0; node < t->nr_nodes; node++) {
+			if (start[node] + taken[node] < start[node + 1])
+				order[n++] = tmp[start[node] + taken[node]++];
+		}
+	}
+	free(start);
+	free(taken);
+	return n;
+}
+
+static int select_pus(const struct mmscale_topology *t, const char *cpulist, bool *sel,
+		      char *err, size_t errlen)
+{
+	hwloc_bitmap_t want = NULL;
+	int excluded = 0;
+
+	if (cpulist) {
+		int cpu;
+
+		want = mmscale_parse_cpulist(cpulist, err, errlen);
+		if (!want)
+			return -1;
+		/* Every CPU named must exist, and be usable, in this topology. */
+		hwloc_bitmap_foreach_begin(cpu, want) {
+			int i;
+
+			for (i = 0; i < t->nr_pus; i++)
+				if (t->pus[i].os_index == cpu)
+					break;
+			if (i == t->nr_pus) {
+				hwloc_bitmap_free(want);
+				return mmscale_errorf(err, errlen,
+					"--cpus: CPU %d is not in the %s topology (%d PUs)",
+					cpu, mmscale_topology_stand_in(t) ? "stand-in" : "machine's",
+					t->nr_pus);
+			}
+			if (!t->pus[i].allowed && t->kind == MMSCALE_TOPO_REAL) {
+				hwloc_bitmap_free(want);
+				return mmscale_errorf(err, errlen,
+					"--cpus: CPU %d is not in this process's allowed CPUs "
+					"(taskset or cgroup cpuset)", cpu);
+			}
+		} hwloc_bitmap_foreach_end();
+	}
+	for (int i = 0; i < t->nr_pus; i++) {
+		const struct mmscale_pu *p = &t->pus[i];
+
+		sel[i] = !want || hwloc_bitmap_isset(want, (unsigned)p->os_index);
+		if (sel[i] && t->kind == MMSCALE_TOPO_REAL && !p->allowed) {
+			sel[i] = false;
+			excluded++;
+		}
+	}
+	if (excluded)
+		mmscale_notice("%d PUs of this machine are outside the allowed set "
+			       "(taskset or cgroup cpuset) and are not used", excluded);
+	hwloc_bitmap_free(want);
+	return 0;
+}
+
+int mmscale_plan_build(struct mmscale_plan *p, const struct mmscale_topology *t,
+		       enum mmscale_placement placement, const char *cpulist,
+		       char *err, size_t errlen)
+{
+	bool *sel = calloc((size_t)t->nr_pus, sizeof(*sel));
+	int *order = calloc((size_t)t->nr_pus, sizeof(*order));
+	int *tmp = calloc((size_t)t->nr_pus, sizeof(*tmp));
+	int n, ret = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->topo = t;
+	p->placement = placement;
+	if (!sel || !order || !tmp) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (select_pus(t, cpulist, sel, err, errlen) != 0)
+		goto out;
+	if (placement == MMSCALE_PLACE_SCATTER)
+		n = order_scatter(t, sel, order, tmp);
+	else
+		n = order_compact(t, sel, order);
+	if (n <= 0) {
+		mmscale_errorf(err, errlen, n < 0 ? "out of memory" : "no usable CPU selected");
+		goto out;
+	}
+	p->cpu = calloc((size_t)n, sizeof(*p->cpu));
+	p->cpulist = cpulist ? strdup(cpulist) : NULL;
+	if (!p->cpu || (cpulist && !p->cpulist)) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto out;
+	}
+	p->nr_cpus = n;
+	for (int i = 0; i < n; i++) {
+		const struct mmscale_pu *pu = &t->pus[order[i]];
+		struct mmscale_cpu_info *c = &p->cpu[i];
+
+		c->pu = order[i];
+		c->node = pu->node;
+		c->core = pu->core;
+		c->mem_node = t->nodes[pu->node].mem_node;
+		c->run_pu = mmscale_topology_stand_in(t) ?
+			    t->real_pus[i % t->nr_real_pus] : pu->os_index;
+	}
+	ret = 0;
+out:
+	free(sel);
+	free(order);
+	free(tmp);
+	if (ret)
+		mmscale_plan_destroy(p);
+	return ret;
+}
+
+void mmscale_plan_destroy(struct mmscale_plan *p)
+{
+	free(p->cpu);
+	free(p->cpulist);
+	p->cpu = NULL;
+	p->cpulist = NULL;
+	p->nr_cpus = 0;
+}
+
+bool mmscale_plan_oversubscribed(const struct mmscale_plan *p, int nr_threads)
+{
+	return mmscale_topology_stand_in(p->topo) && nr_threads > p->topo->nr_real_pus;
+}
+
+int mmscale_plan_nodes_spanned(const struct mmscale_plan *p, int nr_threads)
+{
+	int spanned = 0;
+	bool *seen = calloc((size_t)p->topo->nr_nodes, sizeof(*seen));
+
+	if (!seen)
+		return -1;
+	for (int i = 0; i < nr_threads && i < p->nr_cpus; i++) {
+		if (!seen[p->cpu[i].node]) {
+			seen[p->cpu[i].node] = true;
+			spanned++;
+		}
+	}
+	free(seen);
+	return spanned;
+}

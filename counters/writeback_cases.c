@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The writeback cases: one unthrottled balance_dirty_pages call per
+ * variant (bdp/: 2.6.31's, and 3.1's and the IO-less kernels' on the
+ * machine, counters/iol_bdp.h), one throttled pass of the latter
+ * (bdp_throttled/), and writers dirtying a file through each 2.6.31 variant
+ * with a flusher completing writeback (dirty/).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/notice.h"
+#include "mmscale/params.h"
+
+#include "bdp_rows.h"
+#include "cases.h"
+#include "iol_bdp.h"
+
+/*
+ * A run of 3.1's or an IO-less kernel's call (bdp/, bdp_throttled/): the
+ * emulated memory, then counters/iol_machine.c's state for ops.
+ */
+static int iol_setup(struct mmscale_run *run, int nr_threads,
+		     const struct iol_machine_ops *ops, enum iol_bdp_state state,
+		     char *err, size_t errlen)
+{
+	if (counters_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	if (iol_bdp_setup(ops, state, err, errlen) != 0)
+		return counters_setup_failed(run);
+	((struct counters_run *)run->data)->iol = true;
+	return 0;
+}
+
+/*
+ * bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no
+ * flusher busy. A 2.6.31 row calls its variant on the writeback world of
+ * counters/page-writeback.c; an IO-less row (and 3.1's) its kernel's call
+ * on counters/iol_machine.c's state.
+ */
+static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+	struct counters_run *cr;
+
+	if (row->iol)
+		return iol_setup(run, nr_threads, row->iol, IOL_BDP_UNTHROTTLED, err, errlen);
+	if (counters_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	cr = run->data;
+	cr->world = writeback_world_create(nr_threads, 0, -1, err, errlen);
+	if (!cr->world)
+		return counters_setup_failed(run);
+	/* What every thread's call will compute: the state does not change. */
+	if (row->claim_bdi_thresh)
+		cr->claim_bdi_thresh = row->claim_bdi_thresh(&cr->world->bdi);
+	return 0;
+}
+
+static struct address_space *my_mapping(struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+	struct address_space *mapping = &cr->world->mappings[smp_processor_id()];
+
+	mapping->balance_dirty_pages =
+		container_of(run->v, struct bdp_variant, v)->balance_dirty_pages;
+	return mapping;
+}
+
+static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	const struct iol_machine_ops *iol = container_of(run->v, struct bdp_variant, v)->iol;
+	struct address_space *mapping;
+
+	if (iol) {
+		iol_bdp_enter();
+		while (mmscale_keep_running(st))
+			iol_bdp_call(iol);
+		return;
+	}
+	mapping = my_mapping(run);
+	while (mmscale_keep_running(st))
+		mapping->balance_dirty_pages(mapping);
+}
+
+static void bdp_one_op(struct mmscale_run *run)
+{
+	const struct iol_machine_ops *iol = container_of(run->v, struct bdp_variant, v)->iol;
+	struct address_space *mapping;
+
+	if (iol) {
+		iol_bdp_enter();
+		iol_bdp_call(iol);
+		return;
+	}
+	mapping = my_mapping(run);
+	mapping->balance_dirty_pages(mapping);
+}
+
+/*
+ * bdi_stat_error of 2.6.31 and 3.2: nr_cpu_ids * BDI_STAT_BATCH, each
+ * 8 * (1 + ilog2(nr_cpu_ids)). Under twice that, a threshold is summed
+ * against: both bdi items over every online CPU, under each counter's lock,
+ * instead of two reads.
+ */
+static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool sums,
+			    unsigned long thresh)
+{
+	unsigned long stat_error = nr_cpu_ids * (8 * (1 + (unsigned long)ilog2(nr_cpu_ids)));
+
+	/* A row that sums claims at least the two reads the sums replace. */
+	sums = sums && reads >= 2 && thresh < 2 * stat_error;
+	out->which |= MMSCALE_COUNT_BIT(MMSCALE_BDI_READS) |
+		      MMSCALE_COUNT_BIT(MMSCALE_PERCPU_SUM_SLOTS) |
+		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES);
+	out->v[MMSCALE_BDI_READS] = sums ? reads - 2 : reads;
+	out->v[MMSCALE_PERCPU_SUM_SLOTS] = sums ? 2 * (u64)num_online_cpus() : 0;
+	out->v[MMSCALE_LOCK_ACQUIRES] = sums ? 2 : 0;
+}
+
+/* The row's claim for one unthrottled call, on every thread. */
+static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+	const struct counters_run *cr = run->data;
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
+	claim_bdi_reads(out, row->bdi_reads, row->claim_bdi_thresh != NULL, cr->claim_bdi_thresh);
+	return true;
+}
+
+/*
+ * bdp_throttled/: one throttled pass of 3.1's and the IO-less kernels'
+ * balance_dirty_pages, up to the sleep it would take (counters/iol_bdp.h).
+ */
+struct bdp_throttled_variant {
+	struct mmscale_variant v;
+	const struct iol_machine_ops *iol;
+	/* The claim: global_page_state calls and bdi_stat reads ... */
+	unsigned int global_reads;
+	unsigned int bdi_reads;
+	/* ... where this threshold is at least 2 * bdi_stat_error; else sums. */
+	unsigned long stat_thresh;
+};
+
+static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	return iol_setup(run, nr_threads, container_of(run->v, struct bdp_throttled_variant, v)->iol,
+			 IOL_BDP_THROTTLED, err, errlen);
+}
+
+static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	const struct iol_machine_ops *iol =
+		container_of(run->v, struct bdp_throttled_variant, v)->iol;
+
+	iol_bdp_enter();
+	while (mmscale_keep_running(st))
+		iol_bdp_call(iol);
+}
+
+static void bdp_throttled_one_op(struct mmscale_run *run)
+{
+	iol_bdp_enter();
+	iol_bdp_call(container_of(run->v, struct bdp_throttled_variant, v)->iol);
+}
+
+/* The row's claim for one throttled pass, its threshold the row's constant. */
+static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct bdp_throttled_variant *row =
+		container_of(run->v, struct bdp_throttled_variant, v);
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
+	claim_bdi_reads(out, row->bdi_reads, true, row->stat_thresh);
+	return true;
+}
+
+/*
+ * dirty/: writer CPUs 0..T-1 each write a pre-read file (fio's
+ * "write,mmap,pre_read") of file_mib/T MiB, one page per iteration: store
+ * 4 KiB of data, dirty the page, balance_dirty_pages_ratelimited through
+ * the variant; a flusher (CPU T) completes writeback at
+ * --device-pages-per-ms. One run is one pass.
+ */
+static _Thread_local struct {
+	balance_dirty_pages_fn variant;
+	u64 ns;
+	u64 calls;
+} timed_bdp;
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+/* Two clock reads per balance_dirty_pages call (every ratelimit_pages pages). */
+static void timed_balance_dirty_pages(struct address_space *mapping)
+{
+	u64 start = now_ns();
+
+	timed_bdp.variant(mapping);
+	timed_bdp.ns += now_ns() - start;
+	timed_bdp.calls++;
+}
+
+static long dirty_file_pages(const struct mmscale_run *run)
+{
+	return (long)(run->args[0] << (20 - PAGE_SHIFT)) / run->nr_threads;
+}
+
+static int64_t dirty_iterations(const struct mmscale_run *run)
+{
+	return dirty_file_pages(run);
+}
+
+static int dirty_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	struct counters_run *cr;
+
+	if (counters_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	cr = run->data;
+	cr->world = writeback_world_create(nr_threads, dirty_file_pages(run), nr_threads,
+					   err, errlen);
+	if (!cr->world)
+		return counters_setup_failed(run);
+	return 0;
+}
+
+static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct address_space *mapping = my_mapping(run);
+	u64 vmstat_period = mm_config()->vmstat_interval_scaled_ns;	/* read once, not per page */
+	u64 start, total;
+
+	timed_bdp.variant = mapping->balance_dirty_pages;
+	timed_bdp.ns = timed_bdp.calls = 0;
+	mapping->balance_dirty_pages = timed_balance_dirty_pages;
+	start = now_ns();
+	while (mmscale_keep_running(st)) {
+		emu_store_page(mapping);
+		emu_write_next_page(mapping);
+		balance_dirty_pages_ratelimited(mapping);
+		vmstat_work_tick(vmstat_period);
+	}
+	total = now_ns() - start;
+	mmscale_counter_set(st, "MiB_per_s",
+			    (double)mmscale_iterations(st) * PAGE_SIZE / (1 << 20),
+			    MMSCALE_COUNTER_RATE);
+	mmscale_counter_set(st, "pages_per_s", (double)mmscale_iterations(st),
+			    MMSCALE_COUNTER_RATE);
+	mmscale_counter_set(st, "bdp_share", total ? (double)timed_bdp.ns / (double)total : 0,
+			    MMSCALE_COUNTER_AVG_THREADS);
+	mmscale_counter_set(st, "bdp_calls", (double)timed_bdp.calls,
+			    MMSCALE_COUNTER_AVG_ITERATIONS);
+}
+
+/*
+ * The balance_dirty_pages variants: one row each in bdp_variants.h (dirty/
+ * runs those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
+ * iol_variant_list.h, and bdp_throttled/'s.
+ */
+#define BDP_ROW(symbol, name, summary, source, global, bdi, claim_bdi_thresh)	\
+	{ { name, summary, source }, symbol, NULL, global, bdi, claim_bdi_thresh },
+#define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
+	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), global, bdi, NULL },
+#define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
+			  unthrottled_bdi, global, bdi, stat_thresh)		\
+	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), global, bdi, stat_thresh },
+const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
+const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
+static const struct bdp_variant bdp_call_variants[] = {
+	BDP_VARIANTS(BDP_ROW)
+	IOL_VARIANTS(BDP_IOL_ROW)
+};
+static const struct bdp_throttled_variant bdp_throttled_variants[] = {
+	IOL_VARIANTS(BDP_THROTTLED_ROW)
+};
+#undef BDP_ROW
+#undef BDP_IOL_ROW
+#undef BDP_THROTTLED_ROW
+
+/* The tables of each family's variants (scripts/quick_tables.py), in order. */
+static const struct mmscale_metric bdp_metrics[] = {
+	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+};
+static const struct mmscale_metric bdp_throttled_metrics[] = {
+	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+	{ "percpu_sum_slots", "per-CPU slots bdi_stat_sum walked per call (exact)", true },
+};
+static const struct mmscale_metric dirty_metrics[] = {
+	{ "MiB_per_s", "MiB/s (higher is better)", false },
+	{ "bdp_share", "share of time in balance_dirty_pages", false },
+	METRIC_GLOBAL_READS, METRIC_BDI_READS,
+};
+
+/* Seed 001's table: 400m to 900m around the ~600 MB dirty threshold of a 3 GB machine. */
+static const int64_t dirty_args[][MMSCALE_MAX_ARGS] = {
+	{ 400 }, { 500 }, { 600 }, { 700 }, { 800 }, { 900 },
+};
+static const char *const dirty_arg_names[] = { "file_mib" };
+
+static const struct mmscale_case writeback_cases[] = {
+	{
+		.name = "bdp",
+		.summary = "one balance_dirty_pages() call in the unthrottled case",
+		COUNTERS_RUN(bdp_setup, bdp_body, COUNTS_BDP),
+		MMSCALE_CLAIM(bdp_claim, bdp_one_op),
+		MMSCALE_VARIANT_ROWS(bdp_call_variants), MMSCALE_METRICS(bdp_metrics),
+	},
+	{
+		.name = "bdp_throttled",
+		.summary = "one throttled pass of 3.1's and the IO-less balance_dirty_pages(), "
+			   "up to its sleep",
+		COUNTERS_RUN(bdp_throttled_setup, bdp_throttled_body, COUNTS_BDP),
+		MMSCALE_CLAIM(bdp_throttled_claim, bdp_throttled_one_op),
+		MMSCALE_VARIANT_ROWS(bdp_throttled_variants),
+		MMSCALE_METRICS(bdp_throttled_metrics),
+	},
+	{
+		.name = "dirty",
+		.summary = "writers dirty a pre-read file through each variant; a flusher "
+			   "completes writeback (one pass per run)",
+		COUNTERS_RUN(dirty_setup, dirty_body, COUNTS_BDP),
+		MMSCALE_VARIANT_ROWS(bdp_variants), MMSCALE_METRICS(dirty_metrics),
+		MMSCALE_ARGS(dirty_args, dirty_arg_names),
+		.partner_cpus = 1,
+		.iterations = dirty_iterations,
+	},
+};
+
+const struct mmscale_case_table mmscale_writeback_table =
+	MMSCALE_CASE_TABLE("writeback", writeback_cases);
