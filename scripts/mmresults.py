@@ -1,14 +1,15 @@
 """The one results library of scripts/: where the checkout and mmscale are
 (ROOT, MMSCALE), running our own scripts in-process (run_script), drawing
 (save_figure, line_plot), the families the results describe (families:
-the case tables' baselines and metrics, from mmscale_families), and reading
-mmscale results (Google Benchmark JSON) for scripts/compare,
-scripts/sweep, scripts/plot, floor_table.py and quick_tables.py: one record
-per run (repetition), the case family / variant / parameters split out of
-the benchmark name using the variant list the results carry in their
-context (mmscale_variants), and the seeds' statistics (drop the fastest
-and the slowest run; mean and standard deviation of the rest), as
-bench/stats.c computes them.
+the case tables' baselines and metrics, from mmscale_families), reading
+mmscale results (Google Benchmark JSON) for every script that reads them:
+one record per run (repetition), the case family / variant / parameters
+split out of the benchmark name using the variant list the results carry
+in their context (mmscale_variants), grouped by run (by_name) - and the
+seeds' statistics (drop the fastest and the slowest run; mean and
+standard deviation of the rest: trimmed, trimmed_by_name), as
+bench/stats.c computes them; and what the scripts that regenerate
+RESULTS.md's sections share (run_json, replace_section, ...).
 
 Every script that reads results goes through read() (or load(), built on
 it): a run it cannot use (error_occurred, or no numeric real_time) is
@@ -26,7 +27,9 @@ import io
 import json
 import math
 import os
+import platform
 import re
+import subprocess
 import sys
 
 # The checkout and the mmscale every script runs (MMSCALE overrides it).
@@ -234,40 +237,52 @@ def read(path, who=None, quiet=False):
     entry (runs and aggregates) of every result file of path, in file order.
     Each unusable one is in .unusable and, unless quiet, reported on stderr
     (one line, named by who, default the running script's name)."""
-    who = who or script_name()
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: no such file or folder")
     out = Results()
     for f in result_files(path):
         with open(f) as fh:
-            try:
-                d = json.load(fh)
-            except ValueError as e:
-                raise ValueError(f"{f}: not JSON ({e})") from None
-        if not isinstance(d, dict) or not isinstance(d.get("benchmarks"), list):
-            raise ValueError(f"{f}: not Google Benchmark JSON (no benchmarks list)")
-        ctx = d.get("context", {})
-        variants = variants_map(ctx)
-        for b in d["benchmarks"]:
-            why = why_unusable(b)
-            if why is None:
-                b.setdefault("run_name", b.get("name"))
-                out.append((f, ctx, variants, b))
-                continue
-            agg = b.get("aggregate_name") if b.get("run_type") == "aggregate" else None
-            u = {"file": f, "name": b.get("run_name") or b.get("name") or "(unnamed)",
-                 "repetition": None if agg else b.get("repetition_index"),
-                 "aggregate": agg, "why": why}
-            out.unusable.append(u)
-            if not quiet:
-                print(unusable_line(who, u), file=sys.stderr)
+            read_text(fh.read(), f, who, quiet, out)
+    return out
+
+
+def read_text(text, source, who=None, quiet=False, out=None):
+    """read() of one results document given as text (source names it in the
+    lines about its unusable runs); added to out if given."""
+    who = who or script_name()
+    out = Results() if out is None else out
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"{source}: not JSON ({e})") from None
+    if not isinstance(d, dict) or not isinstance(d.get("benchmarks"), list):
+        raise ValueError(f"{source}: not Google Benchmark JSON (no benchmarks list)")
+    ctx = d.get("context", {})
+    variants = variants_map(ctx)
+    for b in d["benchmarks"]:
+        why = why_unusable(b)
+        if why is None:
+            b.setdefault("run_name", b.get("name"))
+            out.append((source, ctx, variants, b))
+            continue
+        agg = b.get("aggregate_name") if b.get("run_type") == "aggregate" else None
+        u = {"file": source, "name": b.get("run_name") or b.get("name") or "(unnamed)",
+             "repetition": None if agg else b.get("repetition_index"),
+             "aggregate": agg, "why": why}
+        out.unusable.append(u)
+        if not quiet:
+            print(unusable_line(who, u), file=sys.stderr)
     return out
 
 
 def load(path, who=None, quiet=False):
     """-> Results of records (dict), one for every usable non-aggregate run;
     .unusable lists (and stderr names, unless quiet) the runs it could not use."""
-    entries = read(path, who, quiet)
+    return records_from(read(path, who, quiet))
+
+
+def records_from(entries):
+    """The records (see load) of what read() returned."""
     records = Results(unusable=entries.unusable)
     for f, ctx, variants, b in entries:
         if b.get("run_type") == "aggregate":
@@ -330,3 +345,115 @@ def num(v):
     if abs(v) >= 10:
         return f"{v:.1f}"
     return f"{v:.3g}"
+
+
+def by_name(records):
+    """{run name: [its records, one per repetition]}, in the order first seen."""
+    out = {}
+    for r in records:
+        out.setdefault(r["name"], []).append(r)
+    return out
+
+
+def trimmed_by_name(records, name="time"):
+    """{run name: (trimmed mean, s.d.)} of a figure (metric()) over each run's
+    repetitions: the seeds' statistic, as bench/stats.c computes it."""
+    return {run: trimmed([metric(r, name) for r in recs if metric(r, name) is not None])
+            for run, recs in by_name(records).items()}
+
+
+def document(path, who=None):
+    """One results file as Google Benchmark wrote it (context and benchmarks),
+    for a script that merges files: read() first, so that each run it
+    cannot use is named on stderr; -> (the document, the Results of read())."""
+    entries = read(path, who)
+    with open(path) as f:
+        return json.load(f), entries
+
+
+# ---- RESULTS.md sections (scripts/results_*.py) ----
+
+PLOTS = os.path.join(ROOT, "docs", "plots")
+
+
+def setup():
+    subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True)
+
+
+def machine():
+    """'AMD EPYC, 2 CPUs, 1 NUMA node(s), kernel ...'"""
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    node_dir = "/sys/devices/system/node"
+    nodes = len([d for d in os.listdir(node_dir) if re.fullmatch(r"node\d+", d)]) \
+        if os.path.isdir(node_dir) else 1
+    return f"{model}, {os.cpu_count()} CPUs, {nodes} NUMA node(s), kernel {platform.release()}"
+
+
+def command(args):
+    return "build/mmscale " + " ".join(f"'{a}'" if (" " in a or "|" in a) else a for a in args)
+
+
+def run_json(args, out, who=None):
+    """Run mmscale with args, its results to out -> (records, context, notices).
+    A section is never written from results that lack a run: where mmscale
+    fails or a run cannot be used (each named on stderr, by read()), the
+    script ends with one line saying so."""
+    who = who or script_name()
+    p = subprocess.run([MMSCALE, *args, "--benchmark_format=json", "--benchmark_out=" + out],
+                       capture_output=True, text=True)
+    why = (p.stderr.strip().splitlines() or [""])[-1]
+    if not os.path.exists(out):
+        sys.exit(f"{who}: `{command(args)}` exited {p.returncode} and wrote no results "
+                 f"({why}): no section written")
+    entries = read(out, who)
+    if p.returncode != 0 or entries.unusable:
+        sys.exit(f"{who}: `{command(args)}` exited {p.returncode}"
+                 f"{'; ' + count_unusable(entries.unusable) if entries.unusable else ''} ({why}):"
+                 " no section written")
+    ctx = entries[0][1] if entries else {}
+    notes = [line for line in p.stderr.splitlines() if line.startswith("mmscale: note:")]
+    return records_from(entries), ctx, notes
+
+
+def context_line(ctx):
+    return (f"PAPI: {ctx.get('mmscale_papi')}; git {ctx.get('mmscale_git_revision')}, "
+            f"{ctx.get('mmscale_compiler')}, {ctx.get('mmscale_build_type')}; "
+            f"{ctx.get('mmscale_params')}")
+
+
+def replace_section(name, lines):
+    """Write lines between this section's markers in RESULTS.md (appending it if new)."""
+    begin = f"<!-- BEGIN {name} -->"
+    end = f"<!-- END {name} -->"
+    section = "\n".join([begin, *lines, end]) + "\n"
+    if "--print" in sys.argv:
+        print(section)
+        return
+    path = os.path.join(ROOT, "RESULTS.md")
+    text = open(path).read() if os.path.exists(path) else "# mmscale results\n\n"
+    if begin in text:
+        text = text[:text.index(begin)] + section + text[text.index(end) + len(end) + 1:]
+    else:
+        text = text.rstrip() + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"updated {path} ({name})")
+
+
+def plot_lines(name, title, xlabel, ylabel, series, logx=False, logy=False):
+    """series: {label: [(x, y), ...]} -> docs/plots/<name>.png/.svg; returns the markdown image."""
+    line_plot(PLOTS, name, title, xlabel, ylabel, series, logx, logy)
+    return f"![{title}](docs/plots/{name}.png)"
+
+
+def table(script, path):
+    """A table one of our scripts prints for path (floor_table.py, quick_tables.py), in markdown."""
+    status, out = run_script(script, [path, "--markdown"])
+    if status != 0:
+        sys.exit(f"{script} {path} exited {status}: a RESULTS.md section is not written from it")
+    return out.rstrip()

@@ -14,7 +14,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import run_script, MMSCALE, ROOT, command, context_line, machine, replace_section, setup  # noqa: E402
+from mmresults import (MMSCALE, ROOT, command, context_line, count_unusable,  # noqa: E402
+                       document, machine, replace_section, run_script, setup)
 
 # The last commit before the fidelity changes (dc8a9d2 is the first of them).
 BEFORE = "dc8a9d2^"
@@ -70,8 +71,11 @@ def run(binary, args, out):
     if p.returncode != 0:
         sys.exit(f"results_changes: {binary} {' '.join(args)} exited {p.returncode}:\n"
                  + p.stderr[-2000:])
-    with open(out) as f:
-        return json.load(f)
+    d, entries = document(out)
+    if entries.unusable:
+        sys.exit(f"results_changes: {binary} {' '.join(args)}: "
+                 f"{count_unusable(entries.unusable)}: no section written")
+    return d
 
 
 def moved_rows(metric, what, markdown):

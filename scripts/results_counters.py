@@ -8,13 +8,13 @@ padded, and one dirty pass per variant around the dirty threshold. Ten
 repetitions each, the seeds' trimmed statistics.
 
 usage: scripts/results_counters.py [--print]   (default: rewrite RESULTS.md)"""
-import json
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import table, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
+from mmresults import (command, context_line, machine, params_dict, plot_lines,  # noqa: E402
+                       replace_section, run_json, setup, table, trimmed_by_name)
 
 COMMON = ["--threads=1", "--benchmark_repetitions=10",   "--benchmark_enable_random_interleaving=true"]
 RUN_BDP = ["--benchmark_filter=^bdp/|^bdp_throttled/|^vmstat/", "--benchmark_min_time=0.1",
@@ -28,19 +28,13 @@ def tables(path):
     return table("quick_tables.py", path)
 
 
-def trimmed(path):
-    with open(path) as f:
-        d = json.load(f)
-    return {b["run_name"]: b for b in d["benchmarks"]
-            if b.get("aggregate_name") == "trimmed_mean"}
-
-
-def layout_table(packed_path, padded_path):
-    packed, padded = trimmed(packed_path), trimmed(padded_path)
+def layout_table(packed_runs, padded_runs):
+    """-> (the markdown table, the packed runs' trimmed mean times by run name)."""
+    packed, padded = trimmed_by_name(packed_runs), trimmed_by_name(padded_runs)
     rows = ["| packed (kernel) ns | padded ns | diff | case |", "|---:|---:|---:|---|"]
     for name in sorted(padded):
         if name in packed:
-            a, b = packed[name]["real_time"], padded[name]["real_time"]
+            a, b = packed[name][0], padded[name][0]
             rows.append(f"| {a:.2f} | {b:.2f} | {(b - a) / a * 100:+.1f}% | {name} |")
     return "\n".join(rows), packed
 
@@ -49,23 +43,23 @@ def main():
     setup()
     with tempfile.TemporaryDirectory() as tmp:
         p_bdp, p_pad, p_dirty = (os.path.join(tmp, n) for n in ("bdp.json", "pad.json", "dirty.json"))
-        ctx, notes = run_json(RUN_BDP, p_bdp)
-        run_json(RUN_PADDED, p_pad)
-        ctx_dirty, notes_dirty = run_json(RUN_DIRTY, p_dirty)
+        bdp_runs, ctx, notes = run_json(RUN_BDP, p_bdp)
+        padded_runs, _, _ = run_json(RUN_PADDED, p_pad)
+        dirty_runs, ctx_dirty, notes_dirty = run_json(RUN_DIRTY, p_dirty)
         t_bdp, t_dirty = tables(p_bdp), tables(p_dirty)
-        layout, packed = layout_table(p_bdp, p_pad)
-        dirty = trimmed(p_dirty)
+        layout, packed = layout_table(bdp_runs, padded_runs)
+        dirty = trimmed_by_name(dirty_runs, "MiB_per_s")
         series = {}
-        for name, b in dirty.items():
-            variant = name.split("/")[1]
-            mib = int(name.split("file_mib:")[1].split("/")[0])
-            series.setdefault(variant, []).append((mib, b["MiB_per_s"]))
+        for rec in dirty_runs:
+            if rec["repetition"] == 0:
+                mib = int(params_dict(rec["params"])["file_mib"])
+                series.setdefault(rec["variant"], []).append((mib, dirty[rec["name"]][0]))
         img_dirty = plot_lines("dirty-mib-per-s", "dirty pass: emulated MiB/s by file size",
                                "file size per pass, MiB (dirty limit ~600)", "MiB/s (emulated)",
                                series)
 
     def ns(name):
-        return packed[name]["real_time"]
+        return packed[name][0]
 
     def call(family, variant):
         return ns(f"{family}/{variant}/real_time/threads:1")

@@ -7,15 +7,14 @@ the seeds' trimmed statistics), and every variant's drain/empty on a
 timing).
 
 usage: scripts/results_drain.py [--print]   (default: rewrite RESULTS.md)"""
-import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import table, MMSCALE, command, context_line, machine, plot_lines, replace_section, run_json, setup  # noqa: E402
+from mmresults import (command, context_line, machine, params_dict, plot_lines,  # noqa: E402
+                       replace_section, run_json, setup, table)
 
 REPS = ["--benchmark_repetitions=10", "--benchmark_enable_random_interleaving=true"]
 RUN_FLOOR = ["--benchmark_filter=^ipi/unicast/|^c2c/(mailbox|signal|membarrier)", "--benchmark_min_time=0.1",
@@ -26,29 +25,26 @@ RUN_BIG = ["--topology=synthetic:node:128 core:8 pu:1",
            "--benchmark_min_time=0.001", "--papi-events=none"]
 
 
-def big_table(path):
-    with open(path) as f:
-        d = json.load(f)
+def big_table(runs):
     rows = ["| variant | zone locks per drain | IPIs sent per drain | IPIs handled per drain | label |",
             "|---|---:|---:|---:|---|"]
-    for b in d["benchmarks"]:
-        if "/cpus:1024/" not in b["run_name"]:
+    for r in runs:
+        if params_dict(r["params"]).get("cpus") != "1024":
             continue
-        variant = b["run_name"].split("/")[2]
-        rows.append(f"| {variant} | {b.get('lock_acquires', 0):.0f} | {b.get('ipis_sent', 0):.0f} | "
-                    f"{b.get('ipis_handled', 0):.0f} | {b.get('label', '')} |")
+        c = r["counters"]
+        rows.append(f"| {r['variant']} | {c.get('lock_acquires', 0):.0f} | "
+                    f"{c.get('ipis_sent', 0):.0f} | {c.get('ipis_handled', 0):.0f} | "
+                    f"{r['label']} |")
     return "\n".join(rows)
 
 
-def kernel_irqs_per_call(path):
+def kernel_irqs_per_call(runs):
     """ipi/unicast/kernel: the target PU's function-call interrupts per call (/proc/interrupts CAL)."""
-    with open(path) as f:
-        runs = [b for b in json.load(f)["benchmarks"]
-                if b["run_name"].startswith("ipi/unicast/kernel/") and b.get("run_type") == "iteration"
-                and "function_call_irqs" in b]
-    if not runs:
+    values = sorted(r["counters"]["function_call_irqs"] for r in runs
+                    if r["family"] == "ipi/unicast" and r["variant"] == "kernel"
+                    and "function_call_irqs" in r["counters"])
+    if not values:
         return "ipi/unicast/kernel reported no function_call_irqs here (no /proc/interrupts CAL line)."
-    values = sorted(b["function_call_irqs"] for b in runs)
     return (f"ipi/unicast/kernel: the target's PU took {values[0]:.3f} to {values[-1]:.3f} "
             f"function-call interrupts per call over {len(values)} runs (/proc/interrupts CAL: "
             "one real IPI per emulated one), so its time is a real interrupt's plus the mailbox.")
@@ -58,23 +54,20 @@ def main():
     setup()
     with tempfile.TemporaryDirectory() as tmp:
         p_floor, p_drain, p_big = (os.path.join(tmp, n) for n in ("floor.json", "drain.json", "big.json"))
-        ctx, notes = run_json(RUN_FLOOR, p_floor)
-        ctx_drain, notes_drain = run_json(RUN_DRAIN, p_drain)
+        floor_runs, ctx, notes = run_json(RUN_FLOOR, p_floor)
+        _, ctx_drain, notes_drain = run_json(RUN_DRAIN, p_drain)
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        subprocess.run([MMSCALE, *RUN_BIG, "--benchmark_format=json", "--benchmark_out=" + p_big],
-                       capture_output=True, text=True, check=True)
+        big_runs, _, _ = run_json(RUN_BIG, p_big)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         floor, drain, big = table("floor_table.py", p_floor), table("quick_tables.py", p_drain), \
-            big_table(p_big)
-        irqs = kernel_irqs_per_call(p_floor)
-        with open(p_big) as f:
-            benches = json.load(f)["benchmarks"]
+            big_table(big_runs)
+        irqs = kernel_irqs_per_call(floor_runs)
         series = {}
-        for b in benches:
-            variant = b["run_name"].split("/")[2]
-            cpus = int(b["run_name"].split("cpus:")[1].split("/")[0])
-            series.setdefault(f"{variant}: zone locks", []).append((cpus, b.get("lock_acquires", 0)))
-            series.setdefault(f"{variant}: IPIs", []).append((cpus, b.get("ipis_sent", 0)))
+        for r in big_runs:
+            cpus = int(params_dict(r["params"])["cpus"])
+            c = r["counters"]
+            series.setdefault(f"{r['variant']}: zone locks", []).append((cpus, c.get("lock_acquires", 0)))
+            series.setdefault(f"{r['variant']}: IPIs", []).append((cpus, c.get("ipis_sent", 0)))
         series = {k: v for k, v in series.items() if any(y for _, y in v)}
         img = plot_lines("drain-empty-counts", "drain/empty on a 128-node stand-in: per drain (exact)",
                          "emulated CPUs (8 per node)", "zone locks / IPIs per drain", series,

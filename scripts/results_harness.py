@@ -13,7 +13,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import table, MMSCALE, command, context_line, machine, replace_section, run_json, setup  # noqa: E402
+from mmresults import (MMSCALE, command, context_line, machine, replace_section,  # noqa: E402
+                       run_json, setup, table)
 
 RUN_ARGS = ["--benchmark_filter=c2c|harness", "--threads=1,2", "--benchmark_min_time=0.1",
             "--benchmark_repetitions=10", "--benchmark_enable_random_interleaving=true"]
@@ -23,7 +24,7 @@ def main():
     setup()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "floor.json")
-        ctx, notes = run_json(RUN_ARGS, out)
+        _, ctx, notes = run_json(RUN_ARGS, out)
         floor = table("floor_table.py", out)
     describe_args = ["--describe", "--topology=synthetic:node:128 core:8 pu:1"]
     times = []

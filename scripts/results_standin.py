@@ -7,14 +7,13 @@ balance_dirty_pages call per variant with 3 GiB and with 1 TiB of emulated
 memory. Run on the small machine the figures are true for the large one.
 
 usage: scripts/results_standin.py [--print]   (default: rewrite RESULTS.md)"""
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_lib import MMSCALE, command, machine, replace_section, setup  # noqa: E402
+from mmresults import MMSCALE, command, machine, replace_section, run_json, setup  # noqa: E402
 
 TOPO = "--topology=synthetic:node:128 core:8 pu:1"
 DESCRIBE = [TOPO, "--describe", "--threads=1,8,9,64,128,1024"]
@@ -33,15 +32,13 @@ def plan_lines(args):
 
 def bdp_rows(mem):
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "bdp.json")
-        subprocess.run([MMSCALE, *BDP, f"--mem={mem}", "--benchmark_format=json",
-                        "--benchmark_out=" + out], capture_output=True, check=True)
-        d = json.load(open(out))
+        runs, _, _ = run_json([*BDP, f"--mem={mem}"], os.path.join(tmp, "bdp.json"))
     rows = []
-    for b in d["benchmarks"]:
-        case = "/".join(b["run_name"].split("/")[:2])
-        rows.append(f"| {mem} | {case} | {b['global_reads']:.0f} | {b['bdi_reads']:.0f} | "
-                    f"{b['percpu_sum_slots']:.0f} | {b['lock_acquires']:.0f} | {b.get('label', '')} |")
+    for r in runs:
+        c = r["counters"]
+        rows.append(f"| {mem} | {r['family']}/{r['variant']} | {c['global_reads']:.0f} | "
+                    f"{c['bdi_reads']:.0f} | {c['percpu_sum_slots']:.0f} | "
+                    f"{c['lock_acquires']:.0f} | {r['label']} |")
     return rows
 
 

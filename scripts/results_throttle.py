@@ -11,7 +11,6 @@ Runs build/mmscale twice: every throttle/ case, 60 s of virtual time each,
 with their traces, and 3.2's on a 1024-CPU world; the plots of four
 scenarios go to docs/plots/."""
 import glob
-import json
 import os
 import shutil
 import sys
@@ -20,7 +19,6 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mmresults  # noqa: E402
-import results_lib  # noqa: E402
 
 # Wu Fengguang's two nr_written tables of 18 Sep 2011, as he reported them
 # (scripts/seed_nr_written.tsv says where each is from): SEED, with bdi
@@ -62,7 +60,7 @@ def sign(d):
 
 
 def main():
-    results_lib.setup()
+    mmresults.setup()
     tmp = tempfile.mkdtemp(prefix="mmscale-throttle-")
     try:
         section(tmp)
@@ -75,17 +73,9 @@ def section(tmp):
     args = ["--benchmark_filter=^throttle/", f"--throttle-seconds={SECONDS}",
             f"--throttle-trace={trace}", "--papi-events=none"]
     t0 = time.monotonic()
-    ctx, notes = results_lib.run_json(args, os.path.join(tmp, "throttle.json"))
+    runs, ctx, notes = mmresults.run_json(args, os.path.join(tmp, "throttle.json"))
     wall = time.monotonic() - t0
-    with open(os.path.join(tmp, "throttle.json")) as f:
-        runs = json.load(f)["benchmarks"]
-    errored = [r["name"] for r in runs if r.get("error_occurred")]
-    if errored:
-        sys.exit(f"results_throttle: runs failed ({', '.join(errored)}): no section written")
-    got = {}
-    for r in runs:
-        family, variant, _, _ = mmresults.split_name(r["name"], mmresults.variants_map(ctx))
-        got[(family.removeprefix("throttle/"), variant)] = r
+    got = {(r["family"].removeprefix("throttle/"), r["variant"]): r["counters"] for r in runs}
     if len(got) != len(VARIANTS) * len(SEED):
         sys.exit(f"results_throttle: {len(got)} runs, not {len(VARIANTS) * len(SEED)}: "
                  "no section written")
@@ -143,13 +133,11 @@ def section(tmp):
     # 3.2 on a 1024-CPU world: what bdi_stat_sum walks there.
     big_args = [r"--benchmark_filter=^throttle/.*/3\.2/", f"--throttle-seconds={SECONDS}",
                 "--throttle-cpus=1024", "--papi-events=none"]
-    results_lib.run_json(big_args, os.path.join(tmp, "big.json"))
-    with open(os.path.join(tmp, "big.json")) as f:
-        big_runs = json.load(f)["benchmarks"]
-    if any(r.get("error_occurred") for r in big_runs) or len(big_runs) != len(SEED):
-        sys.exit("results_throttle: the 1024-CPU runs failed or are missing: no section written")
-    big = {mmresults.split_name(r["name"], mmresults.variants_map(ctx))[0]
-           .removeprefix("throttle/"): r for r in big_runs}
+    big_runs, _, _ = mmresults.run_json(big_args, os.path.join(tmp, "big.json"))
+    if len(big_runs) != len(SEED):
+        sys.exit(f"results_throttle: {len(big_runs)} runs of the 1024-CPU world, not "
+                 f"{len(SEED)}: no section written")
+    big = {r["family"].removeprefix("throttle/"): r["counters"] for r in big_runs}
     cpus_rows = []
     for case in SEED:
         a, b = got[(case, "3.2")], big[case]
@@ -163,7 +151,7 @@ def section(tmp):
     status, out = mmresults.run_script("plot", ["--throttle-trace", trace, "--out", plots])
     if status != 0:
         sys.exit(f"results_throttle: scripts/plot exited {status}: {out}")
-    dest = os.path.join(results_lib.PLOTS, "throttle")
+    dest = os.path.join(mmresults.PLOTS, "throttle")
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
     images = []
@@ -177,8 +165,8 @@ def section(tmp):
     lines = [
         "## IO-less dirty throttling: bdi reserve area vs bdi freerun (seed 004, issue 11)",
         "",
-        f"Machine: {results_lib.machine()}. {results_lib.context_line(ctx)}.",
-        f"Command: `{results_lib.command(args[:2] + ['--throttle-trace=DIR', args[3]])}` "
+        f"Machine: {mmresults.machine()}. {mmresults.context_line(ctx)}.",
+        f"Command: `{mmresults.command(args[:2] + ['--throttle-trace=DIR', args[3]])}` "
         f"(`scripts/results_throttle.py` runs it and writes this section); the same tables: "
         f"`scripts/compare RESULTS --metric nr_written --baseline reserve-v11` (the first) and "
         f"`scripts/compare RESULTS --metric nr_written` (vanilla-3.1 against each, the second).",
@@ -260,7 +248,7 @@ def section(tmp):
         "### Per call, on 16 and on 1024 CPUs",
         "",
         "3.2's reads per balance_dirty_pages call, in its world of 16 CPUs and in the same "
-        f"world with 1024 (`{results_lib.command(big_args)}`): bdi_stat_error grows with "
+        f"world with 1024 (`{mmresults.command(big_args)}`): bdi_stat_error grows with "
         "the CPUs (nr_cpu_ids x 8 x (1 + ilog2(nr_cpu_ids)): 640 pages on 16, 90112 = 352 MiB "
         "on 1024), so a throttled pass takes bdi_stat_sum, which walks every CPU's slot for "
         "each of its two items, whenever the bdi's threshold is below twice that (and "
@@ -320,7 +308,7 @@ def section(tmp):
     ]
     if notes:
         lines += ["", *[f"Note: {n}" for n in notes]]
-    results_lib.replace_section("throttle (scripts/results_throttle.py)", lines)
+    mmresults.replace_section("throttle (scripts/results_throttle.py)", lines)
 
 
 if __name__ == "__main__":
