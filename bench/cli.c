@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mmscale/doorbell.h"
+#include "mmscale/kernel/smp.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
@@ -23,7 +25,9 @@
 /*
  * mmscale --help: every flag, in one place (docs/command-line.md is this
  * text, generated from the binary and checked by a test). The emulation
- * flags are parsed in bench/params.c, the rest below.
+ * flags are parsed in bench/params.c, the rest below. The doorbells and the
+ * kernel/smp.c generations are listed from their tables
+ * (mmscale_print_help), so that a new row is in --help.
  */
 const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
@@ -58,18 +62,16 @@ const char mmscale_help[] =
 "                       sysctl_stat_interval = HZ); the dirty/ cases scale it as their\n"
 "                       congestion wait (x congestion-wait-us / 100000: 1 ms by default)\n"
 "  --device-pages-per-ms=N emulated writeback bandwidth of the flusher (default 25 = 100 MiB/s)\n"
-"  --ipi=M              emulated IPI doorbell: spin (polled mailbox), futex (wake a sleeping\n"
-"                       CPU), signal (pthread_kill; interrupts a busy CPU) or kernel (a real\n"
-"                       IPI to the target's PU through membarrier(2), Linux 5.10+, then the\n"
-"                       mailbox; spin where the kernel refuses, said once). Default: spin\n"
-"                       when every emulated CPU has its own PU, futex when oversubscribed\n"
+"  --ipi=M              the emulated IPI's doorbell; default: spin when every emulated CPU\n"
+"                       has its own PU, futex when oversubscribed. A doorbell this machine\n"
+"                       lacks rings as spin, said once. M is one of:\n"
+"@DOORBELLS\n"
 "  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
 "                       (default 10000)\n"
 "  --smp-model=M        the kernel/smp.c generation of the emulated cross-CPU calls: auto\n"
-"                       (default: each drain variant's own kernel's - global-queue for\n"
-"                       ipi-all, quick-scan, count-check and ipi-mask, percpu for workqueue,\n"
-"                       remote, the ipi/ cases and c2c), global-queue (2.6.32-3.4: one\n"
-"                       call_function list under call_function.lock) or percpu (3.9+)\n"
+"                       (default: each drain variant's own kernel's; the ipi/ cases and\n"
+"                       c2c run percpu), or one of:\n"
+"@GENERATIONS\n"
 "  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
 "  --throttle-cpus=N    CPUs of the throttle/ world instead of the scenarios' 16 (1 to 4096):\n"
 "                       ratelimit_pages and bdi_stat_error scale with them, and so do\n"
@@ -98,6 +100,48 @@ const char mmscale_help[] =
 "Exit status: 0 success; 2 bad input (one line on stderr, nothing run or written);\n"
 "1 a failed case or check (each named on stderr and in the results, whose other\n"
 "cases are valid), or another failure.\n";
+
+/* One row of a table in --help: its name, then its text, wrapped under itself. */
+static void help_row(FILE *out, const char *name, const char *text)
+{
+	const int indent = 25, width = 94, name_width = 14;
+	int col = fprintf(out, "%*s%-*s", indent, "", name_width - 1, name);
+
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (col + 1 + (int)word > width) {
+			col = fprintf(out, "\n%*s", indent + name_width, "") - 1;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", (int)word, text);
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+void mmscale_print_help(FILE *out)
+{
+	const char *p = mmscale_help;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		if (len == 10 && strncmp(p, "@DOORBELLS", len) == 0) {
+			for (size_t i = 0; i < mmscale_nr_doorbells; i++)
+				help_row(out, mmscale_doorbells[i].name, mmscale_doorbells[i].summary);
+		} else if (len == 12 && strncmp(p, "@GENERATIONS", len) == 0) {
+			for (size_t i = 0; i < smp_nr_generations; i++)
+				help_row(out, smp_generations[i]->name, smp_generations[i]->summary);
+		} else {
+			fprintf(out, "%.*s\n", (int)len, p);
+		}
+		p += len + (p[len] == '\n');
+	}
+}
 
 int mmscale_usage_error(const char *fmt, ...)
 {

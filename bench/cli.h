@@ -4,6 +4,7 @@
 #define MMSCALE_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct mmscale_cli {
 	const char *out;		/* --benchmark_out: written atomically by us */
@@ -29,7 +30,8 @@ struct mmscale_cli {
 int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o);
 void mmscale_cli_free(struct mmscale_cli *o);
 
-/* The text of mmscale --help. */
+/* mmscale --help, with the doorbells' and the kernel/smp.c generations' rows. */
+void mmscale_print_help(FILE *out);
 extern const char mmscale_help[];
 
 /* "mmscale: <message> (see mmscale --help)" on stderr; returns MMSCALE_EXIT_USAGE. */

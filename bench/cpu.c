@@ -152,13 +152,14 @@ int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, 
 {
 	int n = p->nr_cpus;
 
-	if (machine.plan == p)
+	if (machine.plan == p) {
+		/* The same machine; only the spin policy may differ. */
+		machine.kernel.spin_yields = spin == MMSCALE_SPIN_YIELD ||
+					     mmscale_plan_oversubscribed(p, n);
 		return 0;
+	}
 	if (machine.plan)
 		mmscale_machine_teardown();
-	if (n > NR_CPUS)
-		return mmscale_errorf(err, errlen,
-			"the plan has %d CPUs; mmscale emulates at most NR_CPUS=%d", n, NR_CPUS);
 	machine.plan = p;
 	machine.numa = numa_available() >= 0;
 	if (!machine.numa)

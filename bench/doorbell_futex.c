@@ -14,12 +14,19 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/doorbell.h"
 
-/* Per CPU: 1 = rung (or awake), 0 = asleep or about to be. */
-static _Atomic unsigned int *futex_words;	/* percpu */
+/*
+ * Per CPU: 1 = rung (or awake), 0 = asleep or about to be. On a line of its
+ * own: the machine's doorbell shares no line with the kernel's data.
+ */
+struct futex_word {
+	_Atomic unsigned int word;
+} ____cacheline_aligned_in_smp;
+
+static struct futex_word *futex_words;	/* percpu */
 
 static int futex_setup(char *err, size_t errlen)
 {
-	futex_words = alloc_percpu(_Atomic unsigned int);
+	futex_words = alloc_percpu(struct futex_word);
 	if (!futex_words)
 		return mmscale_errorf(err, errlen, "per-CPU units full: cannot set up the futex doorbell");
 	return 0;
@@ -33,7 +40,7 @@ static void futex_teardown(void)
 
 static void futex_ring(int cpu)
 {
-	_Atomic unsigned int *word = per_cpu_ptr(futex_words, cpu);
+	_Atomic unsigned int *word = &per_cpu_ptr(futex_words, cpu)->word;
 
 	/* Only a target that went to sleep (word 0) needs the syscall. */
 	if (atomic_exchange(word, 1) == 0)
@@ -48,7 +55,7 @@ static void futex_ring(int cpu)
  */
 static void futex_idle_wait(int cpu, _Atomic bool *stop, unsigned int *spins)
 {
-	_Atomic unsigned int *word = per_cpu_ptr(futex_words, cpu);
+	_Atomic unsigned int *word = &per_cpu_ptr(futex_words, cpu)->word;
 	struct timespec ts = { 1, 0 };
 
 	(void)spins;

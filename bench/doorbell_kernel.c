@@ -28,5 +28,4 @@ static void kernel_idle_wait(int cpu, _Atomic bool *stop, unsigned int *spins)
 const struct doorbell_ops doorbell_kernel = {
 	.ring = kernel_ring,
 	.idle_wait = kernel_idle_wait,
-	.available = mmscale_membarrier_available,
 };

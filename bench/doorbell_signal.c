@@ -17,11 +17,11 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/doorbell.h"
 
-/* Per CPU: the thread that is it now, while it takes IPIs. */
+/* Per CPU, on a line of its own: the thread that is it now, while it takes IPIs. */
 struct signal_target {
 	pthread_t thread;
 	_Atomic bool online;
-};
+} ____cacheline_aligned_in_smp;
 
 static struct signal_target *targets;	/* percpu */
 static int ipi_signal_number;
@@ -97,5 +97,4 @@ const struct doorbell_ops doorbell_signal = {
 	.cpu_offline = signal_cpu_offline,
 	.ring = signal_ring,
 	.idle_wait = signal_idle_wait,
-	.interrupts = true,
 };

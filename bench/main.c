@@ -274,7 +274,7 @@ static int run(struct mmscale_cli *o)
 
 	if (o->help) {
 		/* The emulation flags go where the \0 splits the text. */
-		fputs(mmscale_help, stdout);
+		mmscale_print_help(stdout);
 		return 0;
 	}
 	if (o->list) {

@@ -20,10 +20,9 @@ static const char *const counter_layout_words[] = {
 
 const char *mmscale_ipi_name(const struct doorbell_ops *ops)
 {
-	for (size_t i = 0; ops && i < mmscale_nr_doorbells; i++)
-		if (mmscale_doorbells[i].ops == ops)
-			return mmscale_doorbells[i].name;
-	return "auto";
+	const struct mmscale_doorbell *row = mmscale_doorbell_of(ops);
+
+	return row ? row->name : "auto";
 }
 
 const char *mmscale_smp_model_name(const struct smp_generation *gen)

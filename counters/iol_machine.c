@@ -285,7 +285,8 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	nr_dirty = (setpoint + limit) / 2;
 	if (account_cached(bdi, nr_dirty / 4, nr_dirty - nr_dirty / 4) != 0) {
 		mmscale_errorf(err, errlen, "the throttled state's %lu dirty pages do not fit in "
-			       "the emulated memory (--mem)", nr_dirty);
+			       "the emulated memory (%llu MiB)", nr_dirty,
+			       (unsigned long long)(mm_config()->mem_bytes >> 20));
 		iol_bdp_teardown(err, 0);
 		return -1;
 	}

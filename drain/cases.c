@@ -460,7 +460,8 @@ static int ipi_setup_case(struct mmscale_run *run, int nr_threads, char *err, si
 	 * unless --smp-model forces one.
 	 */
 	return drain_setup_machine(run, nr_threads, doorbell, &drain_ops_count_check, &smp_llist,
-				   doorbell->interrupts ? PARTNER_BUSY : PARTNER_IDLE, err, errlen);
+				   mmscale_doorbell_of(doorbell)->interrupts ? PARTNER_BUSY : PARTNER_IDLE,
+				   err, errlen);
 }
 
 /* A doorbell this machine lacks (kernel, where membarrier is refused): the spin doorbell ran. */
@@ -511,7 +512,7 @@ const struct drain_variant drain_variants[] = { DRAIN_VARIANTS(DRAIN_ROW) };
 const size_t drain_nr_variants = ARRAY_SIZE(drain_variants);
 
 /* The ipi/ cases' variants: every doorbell (mmscale/doorbell.h). */
-#define IPI_ROW(doorbell, name, summary, source) { { name, summary, source }, &doorbell },
+#define IPI_ROW(doorbell, name, summary, source, ...) { { name, summary, source }, &doorbell },
 static const struct ipi_variant ipi_variants[] = { DOORBELLS(IPI_ROW) };
 #undef IPI_ROW
 

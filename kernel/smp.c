@@ -9,7 +9,6 @@
  * per-run setup of the lines, the doorbell and the generation's queues.
  */
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 #include "mmscale/kernel/smp.h"
@@ -27,14 +26,6 @@ struct ipi_config ipi_cfg = { .gen = &smp_llist, .timeout_ms = 10000 };
 const struct smp_generation *const smp_generations[] = { SMP_GENERATIONS(X) };
 #undef X
 const size_t smp_nr_generations = ARRAY_SIZE(smp_generations);
-
-const struct smp_generation *smp_generation_find(const char *name)
-{
-	for (size_t i = 0; i < smp_nr_generations; i++)
-		if (strcmp(smp_generations[i]->name, name) == 0)
-			return smp_generations[i];
-	return NULL;
-}
 
 const struct smp_generation *ipi_generation(void)
 {

@@ -511,8 +511,8 @@ static void gq_claim(unsigned int targets, struct smp_claim *out)
 
 const struct smp_generation smp_global_queue = {
 	.name = "global-queue",
-	.summary = "one global call_function list under call_function.lock, a shared mask "
-		   "and refcount per call",
+	.summary = "2.6.32 to 3.4: one global call_function list under call_function.lock, "
+		   "a shared mask and refcount per call",
 	.source = "kernel/smp.c of Linux 2.6.32 to 3.4 (as 3.4)",
 	.setup = gq_setup,
 	.teardown = gq_teardown,

@@ -250,7 +250,7 @@ static void llist_claim(unsigned int targets, struct smp_claim *out)
 
 const struct smp_generation smp_llist = {
 	.name = "percpu",
-	.summary = "per-CPU lock-less call_single_queue (llist), a csd per target",
+	.summary = "3.14+: per-CPU lock-less call_single_queue (llist), a csd per target",
 	.source = "kernel/smp.c of Linux 3.14+ (6897fc22ea01)",
 	.setup = llist_setup,
 	.teardown = llist_teardown,

@@ -72,7 +72,7 @@ static void run_doorbell(const struct mmscale_doorbell *row, const struct smp_ge
 	memset(handled, 0, sizeof(handled));
 	atomic_store(&wrong_cpu, 0);
 	atomic_store(&stop, false);
-	atomic_store(&busy_targets, ipi.doorbell->interrupts);
+	atomic_store(&busy_targets, mmscale_doorbell_of(ipi.doorbell)->interrupts);
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
 	partners_start(partners, CPUS, target_main);
 	mmscale_counts_sum_all(&before);

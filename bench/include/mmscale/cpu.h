@@ -28,7 +28,8 @@ enum mmscale_spin {
  * (machine_boot, include/mmscale/kernel/machine.h): nr_cpu_ids =
  * p->nr_cpus, all online, a per-CPU unit per CPU on its memory node, memory
  * and threads on request, and the spin policy. Idempotent for the same
- * plan. Returns -1 with one line in err.
+ * plan (a second call only sets the spin policy). Returns -1 with one line
+ * in err (a plan of more than NR_CPUS CPUs: machine_boot refuses it).
  */
 int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, char *err,
 			  size_t errlen);

@@ -35,7 +35,7 @@ struct mmscale_params {
 	unsigned int congestion_wait_us;	/* what HZ/10 sleeps (kernel: 100 ms) */
 	unsigned int vmstat_interval_ms;	/* sysctl_stat_interval (kernel: HZ, 1000 ms) */
 	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
-	/* --ipi: a doorbell of bench/doorbells.h; NULL: auto (mmscale_doorbell_resolve) */
+	/* --ipi: a doorbell of DOORBELLS (mmscale/doorbell.h); NULL: auto (mmscale_doorbell_resolve) */
 	const struct doorbell_ops *ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
 	/* --smp-model: forced for every case; NULL: auto, each drain variant's own */

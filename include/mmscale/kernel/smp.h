@@ -80,7 +80,7 @@ struct smp_claim {
  * SMP_GENERATIONS each (below); a drain variant names its kernel's.
  */
 struct smp_generation {
-	const char *name;		/* --smp-model=name */
+	const char *name;		/* in results, and --smp-model=name */
 	const char *summary;
 	const char *source;		/* the kernel/smp.c it mirrors */
 	int (*setup)(char *err, size_t errlen);	/* its queues, per run (optional) */
@@ -119,8 +119,6 @@ SMP_GENERATIONS(X)
 /* Every generation, oldest first (kernel/smp.c). */
 extern const struct smp_generation *const smp_generations[];
 extern const size_t smp_nr_generations;
-/* By name (--smp-model); NULL if none has it. */
-const struct smp_generation *smp_generation_find(const char *name);
 
 /*
  * The machine's interrupt controller, as the emulated kernel sees it: how
@@ -145,13 +143,6 @@ struct doorbell_ops {
 	void (*idle_wait)(int cpu, _Atomic bool *stop, unsigned int *spins);
 	/* Wake cpu from idle_wait because *stop was set (NULL: it sees it soon). */
 	void (*wake)(int cpu);
-	/*
-	 * For the harness, which picks the doorbell: whether it reaches a CPU
-	 * busy in a loop that never polls (a signal does), and whether this
-	 * machine has it at all (NULL: always; false with why in one line).
-	 */
-	bool interrupts;
-	bool (*available)(char *why, size_t whylen);
 };
 
 /*
@@ -184,13 +175,18 @@ const struct doorbell_ops *ipi_doorbell(void);
 unsigned int ipi_call_function_queued(void);
 
 /*
- * A target's doorbell line: what is pending for it. The per-CPU generation
- * keeps its queue of csds there and, beside it, one inline call slot: a
- * call to a CPU whose slot is free rides in the slot, so a round trip moves
- * this one line twice, as the c2c/mailbox floor moves its two; calls that
- * find the slot taken queue a csd as the kernel does. The global-queue
- * generation keeps the interrupt vectors pending on the CPU there (its
- * APIC's IRR).
+ * A target's doorbell line: what is pending for it, which its interrupt
+ * points test inline (ipi_line_pending) before they call the generation's
+ * interrupt. The per-CPU generation keeps its queue of csds there and,
+ * beside it, one inline call slot: a call to a CPU whose slot is free rides
+ * in the slot, so a round trip moves this one line twice, as the
+ * c2c/mailbox floor moves its two; calls that find the slot taken queue a
+ * csd as the kernel does. The global-queue generation keeps the interrupt
+ * vectors pending on the CPU there (its APIC's IRR): a generation whose
+ * calls wait anywhere else (a queue of its own) raises a vector in the
+ * target's line as it sends the IPI, as the kernel's sender raises the
+ * vector in the target's APIC, so that the target's interrupt points see
+ * it.
  */
 #define IPI_INLINE_CLAIMED	1UL
 #define IPI_INLINE_PENDING	2UL
