@@ -39,7 +39,8 @@ static const struct mmscale_metric throttle_metrics[] = {
 	{ "pause_mean_ms", "mean balance_dirty_pages pause, ms (deterministic)", true },
 	{ "pause_p99_ms", "99th percentile pause, ms (deterministic)", true },
 	{ "global_reads", "global_page_state reads per balance_dirty_pages call (exact)", true },
-	{ "bdi_reads", "bdi_stat and bdi counter reads per balance_dirty_pages call (exact)", true },
+	{ "bdi_reads", "bdi_stat and bdi counter reads per balance_dirty_pages call, sums not "
+	  "included (exact)", true },
 };
 
 struct throttle_trace {

@@ -31,7 +31,7 @@
 #define DRAIN_VARIANTS(X)						\
 	X(drain_ops_ipi_all, "ipi-all",					\
 	  "on_each_cpu(drain_local_pages); empty lists still take zone->lock", \
-	  "Linux 2.6.32 drain_pages over 2.6.38's free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)") \
+	  "Linux 2.6.32.9 drain_pages and free_pcppages_bulk (seed 002 tested a 2.6.32 distro kernel)") \
 	X(drain_ops_quick_scan, "quick-scan",				\
 	  "free_pcppages_bulk scans the pcp lists before taking zone->lock", \
 	  "seed 002, Jack Steiner 2011-02-15")				\

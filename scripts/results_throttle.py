@@ -253,11 +253,11 @@ def section(tmp):
         "on 1024), so a throttled pass takes bdi_stat_sum, which walks every CPU's slot for "
         "each of its two items, whenever the bdi's threshold is below twice that (and "
         "ratelimit_pages, the dirty threshold over 32 per CPU, falls to its floor of 16). The "
-        "counts are exact (the world counts each read and each slot walked, and a "
-        "bdi_stat_sum as a bdi read too); nr_written is the model's. The same calls timed on "
-        "pinned threads are `bdp/<variant>` and `bdp_throttled/<variant>` (the counters "
-        "section; their counts on 1024 CPUs in the stand-in section), where a sum counts as "
-        "its slots and its lock, not as a bdi read.",
+        "counts are exact (the world counts each read and each slot walked; a bdi_stat_sum "
+        "counts as its slots, not as a bdi read, as in bdp/); nr_written is the model's. The "
+        "same calls timed on pinned threads are `bdp/<variant>` and `bdp_throttled/<variant>` "
+        "(the counters section; their counts on 1024 CPUs in the stand-in section), where a "
+        "sum also takes the counter's lock.",
         "",
         "| 16 CPUs: global reads | bdi reads | per-CPU slots | 1024 CPUs: global reads | "
         "bdi reads | per-CPU slots | nr_written, 1024 vs 16 | case |",

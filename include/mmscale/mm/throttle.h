@@ -71,8 +71,8 @@ struct throttle_result {
 	uint64_t pause_hist[HZ / 5 + 1];	/* pauses by their jiffies (MAX_PAUSE at most) */
 	long ratelimit_pages;		/* as the variant's writeback_set_ratelimit set it */
 	uint64_t global_reads;		/* global_page_state and its callees */
-	uint64_t bdi_reads;		/* bdi_stat, percpu_counter_read of a bdi item */
-	uint64_t bdi_sum_slots;		/* per-CPU slots bdi_stat_sum walks */
+	uint64_t bdi_reads;		/* bdi_stat, percpu_counter_read of a bdi item (not sums) */
+	uint64_t bdi_sum_slots;		/* per-CPU slots bdi_stat_sum walks (nr_cpus a sum) */
 };
 
 /* One sample of the trace (every sample_us): what the thread plotted. */
