@@ -141,6 +141,19 @@ static void set_layout(unsigned int i)
 	mmscale_params.counter_layout = (enum mmscale_counter_layout)i;
 }
 
+/* --swap: yes (the default) or no. */
+static const char *swap_word(unsigned int i)
+{
+	static const char *const words[] = { "yes", "no" };
+
+	return i < ARRAY_SIZE(words) ? words[i] : NULL;
+}
+
+static void set_swap(unsigned int i)
+{
+	mmscale_params.swap = i == 0;
+}
+
 /* --ipi takes a doorbell's name; auto, the default, only by leaving the flag out. */
 static const char *ipi_word(unsigned int i)
 {
@@ -170,6 +183,7 @@ static const struct word_flag {
 	void (*set)(unsigned int i);
 } word_flags[] = {
 	{ "--counter-layout", layout_word, set_layout },
+	{ "--swap", swap_word, set_swap },
 	{ "--ipi", ipi_word, set_ipi },
 	{ "--smp-model", smp_model_word, set_smp_model },
 };
@@ -255,6 +269,7 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->counter_layout = mmscale_params.counter_layout;
 	cfg->congestion_wait_us = mmscale_params.congestion_wait_us;
 	cfg->device_pages_per_ms = mmscale_params.device_pages_per_ms;
+	cfg->swap = mmscale_params.swap;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 
@@ -266,11 +281,11 @@ void mmscale_params_describe(char *buf, size_t len)
 	mmscale_mm_config(&mm);
 	if (mmscale_params.throttle_cpus)
 		snprintf(cpus, sizeof(cpus), " throttle_cpus=%u", mmscale_params.throttle_cpus);
-	snprintf(buf, len, "mem=%lluMiB counter_layout=%s congestion_wait=%uus "
+	snprintf(buf, len, "mem=%lluMiB swap=%s counter_layout=%s congestion_wait=%uus "
 		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
 		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
-		 counter_layout_words[mmscale_params.counter_layout],
+		 mmscale_params.swap ? "yes" : "no", counter_layout_words[mmscale_params.counter_layout],
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
 		 (unsigned long long)(mm.vmstat_interval_scaled_ns / 1000u),
 		 mmscale_params.device_pages_per_ms,

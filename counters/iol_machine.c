@@ -37,10 +37,22 @@ static struct iol_machine {
 	int dirty_exceeded;	/* as the state set it */
 } machine;
 
-/* mm/vmscan.c of 3.2: the file LRUs, and the anon ones with swap (none here). */
+/*
+ * mm/swapfile.c of 3.2: free swap pages (a plain long until 3.10). The
+ * machine's swap, when it has it, is as large as its memory, all free:
+ * only its sign is read here.
+ */
+static long nr_swap_pages;
+
+/* mm/vmscan.c of 3.1 and 3.2: the file LRUs, and the anon ones when there is swap. */
 unsigned long global_reclaimable_pages(void)
 {
-	return global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
+	int nr;
+
+	nr = global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
+	if (nr_swap_pages > 0)
+		nr += global_page_state(NR_ACTIVE_ANON) + global_page_state(NR_INACTIVE_ANON);
+	return nr;
 }
 
 /* fs/fs-writeback.c of 3.2 (not in ../shared/kernel). */
@@ -238,6 +250,7 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	vm_dirty_bytes = IOL_BDP_DIRTY_BYTES;
 	vm_dirty_ratio = 0;
 	iol_machine_jiffies = 0;
+	nr_swap_pages = mm_config()->swap ? (long)(mm_config()->mem_bytes >> PAGE_SHIFT) : 0;
 
 	machine.bdi = bdi = alloc_global(sizeof(*bdi), err, errlen);
 	machine.props = bdi ? alloc_global(sizeof(*machine.props), err, errlen) : NULL;

@@ -19,7 +19,9 @@
  *   threads, beside the 2.6.31 variants (counters/writeback_cases.c);
  * - bdp_throttled/<variant>: one throttled pass, up to its sleep.
  * The last two check the row's claim on every run and in tests/test_claims.c:
- * global_page_state calls and bdi_stat reads per call, and for the throttled
+ * global_page_state calls (on a machine without swap: with swap,
+ * global_reclaimable_pages makes two more, which the cases add) and
+ * bdi_stat reads per call, and for the throttled
  * pass the threshold that bdi_stat_error decides against (below twice the
  * error, the pass sums both bdi items over every online CPU instead of
  * reading them). The bench's state is counters/iol_bdp.h's.
@@ -38,8 +40,8 @@
 
 /*	  symbol,		name,		summary,
  *	  source,
- *	  unthrottled call: global_page_state calls, bdi_stat reads;
- *	  throttled pass: global_page_state calls, bdi_stat reads (when not
+ *	  unthrottled call: global_page_state calls (without swap), bdi_stat reads;
+ *	  throttled pass: global_page_state calls (without swap), bdi_stat reads (when not
  *	  summing), the threshold tested against 2 * bdi_stat_error */
 #define IOL_VARIANTS(X)							\
 	X(iol_ops_vanilla_3_1, "vanilla-3.1",				\

@@ -91,6 +91,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.counter_layout = MMSCALE_LAYOUT_PACKED,
 		.congestion_wait_us = MM_DEFAULT_CONGESTION_WAIT_US,
 		.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,
+		.swap = MM_DEFAULT_SWAP,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }

@@ -41,7 +41,8 @@
  *   without their per-CPU error; bdi_stat_sum's walk over the CPUs is
  *   counted (bdi_sum_slots) but returns the same exact count.
  * - Memory: free pages plus the page cache are the scenario's memory less
- *   reserved_mib (the kernel, the processes), constant: written pages stay
+ *   reserved_mib (the kernel, the processes; no anon pages on the LRUs,
+ *   so swap changes only how many items the limits read), constant: written pages stay
  *   cached until reclaim frees clean ones, so determine_dirtyable_memory()
  *   is constant, as on a machine doing nothing but dd.
  * - Each dd writes its own file on its disk. Writeback is the per-disk
@@ -106,6 +107,8 @@ void throttle_params_default(struct throttle_params *p)
 	p->page_copy_ns = 1000;
 	p->reserved_mib = 256;
 	p->sample_us = 0;
+	/* As bench's machines (mm/config.h's MM_DEFAULT_SWAP). */
+	p->swap = true;
 }
 
 enum event_kind {
@@ -278,10 +281,19 @@ unsigned long global_page_state(enum throttle_stat_item item)
 	return tw->stat[item];
 }
 
-/* mm/vmscan.c: the file LRUs (no swap: the anon LRUs do not count). */
+/*
+ * mm/vmscan.c of 3.1 and 3.2: the file LRUs, and the anon ones when there
+ * is swap (nr_swap_pages > 0); the world's anon LRUs are empty, so swap
+ * adds two reads and no pages.
+ */
 unsigned long global_reclaimable_pages(void)
 {
-	return global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
+	int nr;
+
+	nr = global_page_state(NR_ACTIVE_FILE) + global_page_state(NR_INACTIVE_FILE);
+	if (tw->p->swap)
+		nr += global_page_state(NR_ACTIVE_ANON) + global_page_state(NR_INACTIVE_ANON);
+	return nr;
 }
 
 s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item)

@@ -121,6 +121,17 @@ static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool 
 	out->v[MMSCALE_LOCK_ACQUIRES] = sums ? 2 : 0;
 }
 
+/*
+ * 3.1's and 3.2's global_reclaimable_pages read the two anon LRUs when
+ * the machine has swap: the IO-less rows claim their reads without swap,
+ * and these two more with it. (2.6.31's global_lru_pages reads all four
+ * LRUs either way: its rows claim them.)
+ */
+static unsigned int iol_global_reads(unsigned int without_swap)
+{
+	return without_swap + (mm_config()->swap ? 2 : 0);
+}
+
 /* The row's claim for one unthrottled call, on every thread. */
 static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
@@ -128,7 +139,8 @@ static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 	const struct counters_run *cr = run->data;
 
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
-	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
+	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
+						: row->global_reads;
 	claim_bdi_reads(out, row->bdi_reads, row->claim_bdi_thresh != NULL, cr->claim_bdi_thresh);
 	return true;
 }
@@ -176,7 +188,7 @@ static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_cl
 		container_of(run->v, struct bdp_throttled_variant, v);
 
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
-	out->v[MMSCALE_GLOBAL_READS] = row->global_reads;
+	out->v[MMSCALE_GLOBAL_READS] = iol_global_reads(row->global_reads);
 	claim_bdi_reads(out, row->bdi_reads, true, row->stat_thresh);
 	return true;
 }
@@ -289,12 +301,18 @@ static const struct bdp_throttled_variant bdp_throttled_variants[] = {
 #undef BDP_IOL_ROW
 #undef BDP_THROTTLED_ROW
 
-/* The tables of each family's variants (scripts/quick_tables.py), in order. */
+/*
+ * The tables of each family's variants (scripts/quick_tables.py), in order.
+ * The global reads of 2.6.31 and 3.x compare as the machine's swap has them.
+ */
+#define METRIC_BDP_GLOBAL_READS							\
+	{ "global_reads", "global_page_state calls per call (exact; 2.6.31 reads all four "	\
+	  "LRUs, 3.x the anon two only with swap: swap= in mmscale_params)", true }
 static const struct mmscale_metric bdp_metrics[] = {
-	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+	METRIC_TIME, METRIC_BDP_GLOBAL_READS, METRIC_BDI_READS,
 };
 static const struct mmscale_metric bdp_throttled_metrics[] = {
-	METRIC_TIME, METRIC_GLOBAL_READS, METRIC_BDI_READS,
+	METRIC_TIME, METRIC_BDP_GLOBAL_READS, METRIC_BDI_READS,
 	{ "percpu_sum_slots", "per-CPU slots bdi_stat_sum walked per call (exact)", true },
 };
 static const struct mmscale_metric dirty_metrics[] = {

@@ -179,6 +179,16 @@ def params_dict(params):
     return out
 
 
+def mm_param(ctx, key):
+    """One emulation parameter from the results' context (mmscale_params:
+    "mem=3072MiB swap=yes ..."), or None where it was not recorded."""
+    for word in ctx.get("mmscale_params", "").split():
+        k, sep, v = word.partition("=")
+        if sep and k == key:
+            return v
+    return None
+
+
 class Results(list):
     """A list (of entries or records) with .unusable: one dict per run that
     could not be used (file, name, repetition, aggregate, why)."""

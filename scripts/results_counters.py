@@ -13,8 +13,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mmresults import (command, context_line, machine, params_dict, plot_lines,  # noqa: E402
-                       replace_section, run_json, setup, table, trimmed_by_name)
+from mmresults import (command, context_line, machine, mm_param, params_dict,  # noqa: E402
+                       plot_lines, replace_section, run_json, setup, table, trimmed_by_name)
 
 COMMON = ["--threads=1", "--benchmark_repetitions=10",   "--benchmark_enable_random_interleaving=true"]
 RUN_BDP = ["--benchmark_filter=^bdp/|^bdp_throttled/|^vmstat/", "--benchmark_min_time=0.1",
@@ -64,10 +64,16 @@ def main():
     def call(family, variant):
         return ns(f"{family}/{variant}/real_time/threads:1")
 
+    reads = trimmed_by_name(bdp_runs, "global_reads")
+    iol_reads = reads["bdp/3.2/real_time/threads:1"][0]
+
     iol_reading = (
         f"3.1 and the IO-less kernels (the same files as throttle/, built a second time on "
         f"the machine's per-CPU counters: counters/iol_machine.c) leave an unthrottled call "
-        f"after 6 global_page_state calls and no bdi_stat read, below the dirty limits' "
+        f"after {iol_reads:.0f} global_page_state calls (swap={mm_param(ctx, 'swap')}: "
+        f"their global_reclaimable_pages reads the two anon LRUs beside the file ones only "
+        f"on a machine with swap, 8 calls, 6 with `--swap=no`; 2.6.31's global_lru_pages "
+        f"reads all four either way) and no bdi_stat read, below the dirty limits' "
         f"midpoint (3.1) or the freerun ceiling (3.2): {call('bdp', 'vanilla-3.1'):.1f} ns "
         f"for 3.1 and {call('bdp', '3.2'):.1f} ns for 3.2 against "
         f"{call('bdp', '2.6.31-rc8'):.1f} ns for 2.6.31-rc8's 14 and 4 reads. A throttled "

@@ -82,7 +82,7 @@ def main():
         "2.6.31-rc8 does that only after writing back. With memory proportionate to the CPUs "
         "(1 TiB) the difference disappears. A cost the 2-CPU test boxes of the thread could "
         "not show. 3.1 and the IO-less kernels leave an unthrottled call before any bdi "
-        "read (6 global_page_state calls). Their throttled pass runs at the seed's "
+        "read (8 global_page_state calls with swap, 6 without). Their throttled pass runs at the seed's "
         "thresh=100M (vm.dirty_bytes, whatever the memory): its 25600 pages are under twice "
         "bdi_stat_error from 201 CPUs on (3.1's task limit, 1/8 lower, from 176), so on 1024 every throttled pass of 3.1 and of the "
         "IO-less variants sums both bdi items, 2048 slots under two locks, with 3 GiB or "

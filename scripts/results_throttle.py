@@ -241,9 +241,14 @@ def section(tmp):
         *idle,
         "",
         f"balance_dirty_pages was called {calls} times over the {len(got)} runs and read the global "
-        f"counters {reads} times: {reads / calls:.2f} global_page_state calls per call (6 per "
-        "pass through its loop: three for the dirty counts, three in global_dirty_limits; "
-        "test_throttle checks 6 per pass and 2 bdi reads per throttled pass exactly).",
+        f"counters {reads} times: {reads / calls:.2f} global_page_state calls per call "
+        + ("(8 per pass through its loop with swap, as here: three for the dirty counts, five in "
+           "global_dirty_limits, free pages and global_reclaimable_pages' four LRUs; 6 without "
+           "swap, the anon LRUs unread; "
+           if mmresults.mm_param(ctx, "swap") == "yes" else
+           "(6 per pass through its loop without swap, as here: three for the dirty counts, "
+           "three in global_dirty_limits, free pages and the two file LRUs; 8 with swap; ")
+        + "test_throttle checks both, and 2 bdi reads per throttled pass, exactly).",
         "",
         "### Per call, on 16 and on 1024 CPUs",
         "",

@@ -71,6 +71,15 @@ check("52.0 (1)" in p.stdout and "-23.1%" in p.stdout and "0.0079*" in p.stdout,
       "seeds' statistic and Mann-Whitney p in the table")
 p = script("compare", os.path.join(FIX, "before.json"), "--metric", "global_reads")
 check(p.returncode == 0 and "-35.7%" in p.stdout, "compare on an exact count")
+# Results of two emulated machines (3.x's counts depend on swap): each is named.
+with tempfile.TemporaryDirectory() as tmp:
+    d = json.load(open(os.path.join(FIX, "after.json")))
+    d["context"]["mmscale_params"] = "mem=3072MiB swap=no"
+    json.dump(d, open(os.path.join(tmp, "noswap.json"), "w"))
+    p = script("compare", os.path.join(FIX, "before.json"), os.path.join(tmp, "noswap.json"))
+    check(p.returncode == 0 and "before's emulated machine: mem=3072MiB\n" in p.stdout and
+          "after's emulated machine: mem=3072MiB swap=no\n" in p.stdout,
+          f"compare names both machines where they differ:\n{p.stdout}")
 for bad in ([os.path.join(FIX, "nope.json")], [os.path.join(FIX, "before.json")] * 3):
     p = script("compare", *bad)
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, f"compare {bad}: {p.stderr}")

@@ -23,6 +23,7 @@ struct smp_generation;
 	.congestion_wait_us = MM_DEFAULT_CONGESTION_WAIT_US,		\
 	.vmstat_interval_ms = MM_DEFAULT_VMSTAT_INTERVAL_MS,		\
 	.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,		\
+	.swap = MM_DEFAULT_SWAP,					\
 	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */ \
 	.ipi_timeout_ms = 10000,					\
 	/* throttle/: a minute of virtual time per run. */		\
@@ -35,6 +36,7 @@ struct mmscale_params {
 	unsigned int congestion_wait_us;	/* what HZ/10 sleeps (kernel: 100 ms) */
 	unsigned int vmstat_interval_ms;	/* sysctl_stat_interval (kernel: HZ, 1000 ms) */
 	unsigned int device_pages_per_ms;	/* emulated device bandwidth */
+	bool swap;			/* the machine has swap (3.x reads the anon LRUs) */
 	/* --ipi: a doorbell of DOORBELLS (mmscale/doorbell.h); NULL: auto (mmscale_doorbell_resolve) */
 	const struct doorbell_ops *ipi;
 	unsigned int ipi_timeout_ms;	/* a cross-CPU call not answered by then fails */
@@ -64,7 +66,7 @@ extern struct mmscale_params mmscale_params;
  */
 int mmscale_params_parse(const char *arg, char *err, size_t errlen);
 
-/* "mem=3GiB layout=packed congestion_wait=100us device=25600pages/s" */
+/* "mem=3072MiB swap=yes counter_layout=packed congestion_wait=100us ..." */
 void mmscale_params_describe(char *buf, size_t len);
 
 #endif /* MMSCALE_PARAMS_H */

@@ -29,6 +29,13 @@ struct mm_machine_config {
 	unsigned int device_pages_per_ms;	/* the emulated device's bandwidth */
 	u64 vmstat_interval_ns;			/* the vmstat work's period (real-time cases) */
 	u64 vmstat_interval_scaled_ns;		/* ... where waits are scaled as congestion_wait */
+	/*
+	 * The machine has swap (nr_swap_pages > 0): 3.1's and 3.2's
+	 * global_reclaimable_pages then read the two anon LRUs beside the
+	 * file ones, two more global_page_state calls per dirty limit.
+	 * 2.6.31's global_lru_pages reads all four either way.
+	 */
+	bool swap;
 };
 
 /* The defaults (the flags start from them too). */
@@ -36,6 +43,7 @@ struct mm_machine_config {
 #define MM_DEFAULT_CONGESTION_WAIT_US	100	/* HZ/10 = 100 ms in the kernel, scaled 1000x down */
 #define MM_DEFAULT_VMSTAT_INTERVAL_MS	1000	/* sysctl_stat_interval = HZ: once a second */
 #define MM_DEFAULT_DEVICE_PAGES_PER_MS	25	/* 100 MiB/s of 4 KiB pages */
+#define MM_DEFAULT_SWAP			true	/* as on the servers the seeds ran on */
 
 /* The defaults, with mem_bytes of memory. */
 void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);

@@ -49,6 +49,7 @@ struct throttle_params {
 	uint64_t page_copy_ns;		/* a dd's CPU time to dirty one page */
 	unsigned long reserved_mib;	/* memory that is neither free nor page cache */
 	uint64_t sample_us;		/* trace period (0: no trace) */
+	bool swap;			/* global_reclaimable_pages reads the anon LRUs too */
 };
 
 void throttle_params_default(struct throttle_params *p);
@@ -111,6 +112,8 @@ enum throttle_stat_item {
 	NR_FILE_DIRTY,
 	NR_WRITEBACK,
 	NR_UNSTABLE_NFS,
+	NR_INACTIVE_ANON,	/* read with swap; the world holds no anon pages */
+	NR_ACTIVE_ANON,
 	NR_THROTTLE_ITEMS
 };
 
