@@ -64,7 +64,7 @@ struct drain_run {
 	 * pool.stop at every work unit, and these are written during the run.
 	 */
 	_Atomic int done ____cacheline_aligned;	/* cpuset CPUs finished with their pass */
-	atomic_long_t drains;
+	_Atomic long drains;	/* the bench's, not the kernel's: no locked op counted */
 };
 
 static u64 now_ns(void)
@@ -275,8 +275,10 @@ void drain_claim_counts(const struct drain_variant_ops *ops, const struct smp_ge
 	gen->claim(cost.call_targets, &call);
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) |
 		     MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) |
-		     MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS);
+		     MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS) |
+		     MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS);
 	out->v[MMSCALE_LOCK_ACQUIRES] = cost.locks;
+	out->v[MMSCALE_LOCKED_OPS] = cost.locked_ops + call.locked_ops;
 	out->v[MMSCALE_IPIS_SENT] = call.ipis;
 	out->v[MMSCALE_IPIS_HANDLED] = call.ipis;
 	out->v[MMSCALE_CALL_FUNCTION_LOCKS] = call.call_function_locks;
@@ -383,7 +385,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			}
 		pass_ns = now_ns() - t0;
 		/* Before saying done: thread 0's figures per drain divide by the total. */
-		atomic_long_add(drains - drains_told, &dr->drains);
+		atomic_fetch_add_explicit(&dr->drains, drains - drains_told, memory_order_relaxed);
 		drains_told = drains;
 		/*
 		 * Keep answering calls until the whole cpuset is done: no thread
@@ -432,13 +434,15 @@ static void swap_machine_figures(struct mmscale_state *st, struct mmscale_run *r
 				 const struct mmscale_counts *machine)
 {
 	struct drain_run *dr = run->data;
-	long total = atomic_long_read(&dr->drains);
+	long total = atomic_load_explicit(&dr->drains, memory_order_relaxed);
 
 	if (total <= 0)
 		return;
 	mmscale_counter_set(st, "ipis_per_drain", (double)machine->v[MMSCALE_IPIS_SENT] / (double)total, 0);
 	mmscale_counter_set(st, "locks_per_drain",
 			    (double)machine->v[MMSCALE_LOCK_ACQUIRES] / (double)total, 0);
+	mmscale_counter_set(st, "locked_ops_per_drain",
+			    (double)machine->v[MMSCALE_LOCKED_OPS] / (double)total, 0);
 	mmscale_counter_set(st, "pages_per_drain",
 			    (double)machine->v[MMSCALE_PAGES_DRAINED] / (double)total, 0);
 	mmscale_counter_set(st, "drains_skipped", (double)machine->v[MMSCALE_DRAINS_SKIPPED], 0);
@@ -533,6 +537,8 @@ static const struct mmscale_metric empty_metrics[] = {
 	{ "ipis_sent", "IPIs sent per operation (exact)", true },
 	{ "call_function_locks", "call_function.lock acquisitions per operation (exact; "
 	  "2.6.32-3.4 smp.c)", true },
+	{ "locked_ops", "locked read-modify-writes per operation, machine-wide (exact: lock "
+	  "acquisitions, bitops, atomics, llist)", true },
 };
 static const struct mmscale_metric swap_metrics[] = {
 	{ "time", "ns per cpuset allocation over a fixed pass (lower is better)", false },
@@ -540,15 +546,18 @@ static const struct mmscale_metric swap_metrics[] = {
 	{ "drain_us_p99", "drain_all_pages latency, p99 us", false },
 	{ "victim_lost_pct", "victim throughput lost, % (lower is better)", false },
 	{ "ipis_per_drain", "IPIs per drain (exact)", true },
+	{ "locked_ops_per_drain", "locked read-modify-writes per drain, machine-wide, the "
+	  "cpuset's allocations and frees included (exact)", true },
 	{ "locks_per_drain", "spin_lock acquisitions per drain (zone->lock; remote: every "
 	  "allocation's and free's pcp->lock too), machine-wide (exact)", true },
 };
 
 #define DRAIN_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) | \
 		      MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED) | \
-		      MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS))
+		      MMSCALE_COUNT_BIT(MMSCALE_CALL_FUNCTION_LOCKS) | MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS))
 
-#define IPI_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED))
+#define IPI_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) | \
+		    MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS))
 
 /*
  * A drain/ case: its setup, body, thread kind and counts; every one tears

@@ -27,6 +27,7 @@ static void drain_all_pages(void)
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = m->lists_with_pages;
+	c->locked_ops = c->locks;
 	c->call_targets = m->cpus - 1;
 }
 

@@ -121,17 +121,20 @@ static void drain_all_pages(void)
 /*
  * on_each_cpu: a call to every other CPU; every CPU's drain_pages calls
  * free_pcppages_bulk for every populated zone, which takes zone->lock
- * whatever the list holds (and frees it all under that one lock).
+ * whatever the list holds (and frees it all under that one lock) and
+ * clears ZONE_ALL_UNRECLAIMABLE with a locked clear_bit: two locked ops
+ * per CPU and zone.
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = (unsigned long)m->cpus * m->zones;
+	c->locked_ops = 2 * c->locks;
 	c->call_targets = m->cpus - 1;
 }
 
 const struct drain_variant_ops drain_ops_ipi_all = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk_2_6_32,
-	.smp = &smp_global_queue,	/* 2.6.32 kernel/smp.c */
+	.smp = &smp_global_queue_2_6_32,	/* 2.6.32 kernel/smp.c */
 	.claim = drain_claim,
 };

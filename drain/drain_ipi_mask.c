@@ -5,6 +5,13 @@
  * looks at every CPU's pcp counts and sends the IPI with on_each_cpu_mask
  * only to CPUs that have pages ("85%+ IPIs saved"); drain_pages keeps the
  * pcp->count check of 2.6.38 (drain_pages_count_check, drain/page_alloc.c).
+ *
+ * As in 3.4, cpus_with_pcps is one static mask in the kernel's .bss that
+ * every caller writes bit by bit with locked set_bit/clear_bit, and that
+ * smp_call_function_many copies (cpumask_and) while other callers change
+ * it: nothing serialises concurrent callers in 3.4 (pcpu_drain_mutex came
+ * in 4.11), so with several drainers each one's IPIs follow whatever the
+ * mask holds when its call reads it.
  */
 #include "mmscale/mm/page_alloc.h"
 
@@ -28,10 +35,8 @@ static void drain_all_pages(void)
 	/*
 	 * Allocate in the BSS so we wont require allocation in
 	 * direct reclaim path for CONFIG_CPUMASK_OFFSTACK=y
-	 * (here: one per calling CPU, since emulated CPUs drain concurrently
-	 * where the kernel's callers would have serialised on reclaim)
 	 */
-	static _Thread_local cpumask_t cpus_with_pcps;
+	static cpumask_t cpus_with_pcps;
 
 	/*
 	 * We don't care about racing with CPU hotplug event
@@ -59,11 +64,13 @@ static void drain_all_pages(void)
 /*
  * on_each_cpu_mask(cpus_with_pcps): a call to every other CPU with pages
  * (the caller drains its own without one); drain_pages_count_check takes
- * zone->lock only for a list that holds pages.
+ * zone->lock only for a list that holds pages. Locked ops: a set_bit or
+ * clear_bit of the mask for every online CPU, and each lock.
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = m->lists_with_pages;
+	c->locked_ops = m->cpus + c->locks;
 	c->call_targets = m->cpus_with_pages - m->caller_has_pages;
 }
 

@@ -35,13 +35,12 @@
  * by any variant). ZONE_RECLAIM_ACTIVE is never set (no reclaim), so
  * nr_pcp_high is pcp->high.
  */
-#include <pthread.h>
-
+#include "mmscale/kernel/mutex.h"
 #include "mmscale/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
-static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
+static DEFINE_MUTEX(pcpu_drain_mutex);
 
 /* 6.1's __free_one_page accounts the page itself (__mod_zone_freepage_state). */
 static void __free_one_page_6_1(struct page *page, struct zone *zone, int migratetype)
@@ -163,7 +162,7 @@ static void drain_all_pages(void)
 	 * a zone. Such callers are primarily CMA and memory hotplug and need
 	 * the drain to be complete when the call returns.
 	 */
-	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
+	if (unlikely(!mutex_trylock(&pcpu_drain_mutex))) {
 		mmscale_count_inc(MMSCALE_DRAINS_SKIPPED);
 		return;
 	}
@@ -196,7 +195,7 @@ static void drain_all_pages(void)
 		drain_pages(cpu);
 	}
 
-	pthread_mutex_unlock(&pcpu_drain_mutex);
+	mutex_unlock(&pcpu_drain_mutex);
 }
 
 static int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
@@ -415,6 +414,7 @@ static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, int 
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = 2UL * m->lists_with_pages;
+	c->locked_ops = 2 + m->cpus + c->locks;	/* the mutex, the mask's bitops, the locks */
 	c->call_targets = 0;
 }
 

@@ -20,7 +20,8 @@ struct drain_variant {
  * The claim of row's ops for one drain on a machine of shape m, as exact
  * counts: lock_acquires, and the IPIs (sent and handled) and
  * call_function.lock acquisitions of its call as gen (the run's kernel/smp.c
- * generation) claims them.
+ * generation) claims them; locked_ops, the drain's and its call's (add two
+ * for each vmstat fold the drain's frees make: MMSCALE_FOLDS).
  */
 void drain_claim_counts(const struct drain_variant_ops *ops, const struct smp_generation *gen,
 			const struct drain_shape *m, struct mmscale_claim *out);

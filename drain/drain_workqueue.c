@@ -17,13 +17,12 @@
  * logic (drain_pages_zone in 4.11; drain_pages_count_check,
  * drain/page_alloc.c).
  */
-#include <pthread.h>
-
+#include "mmscale/kernel/mutex.h"
 #include "mmscale/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
-static pthread_mutex_t pcpu_drain_mutex = PTHREAD_MUTEX_INITIALIZER;
+static DEFINE_MUTEX(pcpu_drain_mutex);
 
 
 static void drain_local_pages_wq(void *work)
@@ -53,7 +52,7 @@ static void drain_all_pages(void)
 	 * a zone. Such callers are primarily CMA and memory hotplug and need
 	 * the drain to be complete when the call returns.
 	 */
-	if (pthread_mutex_trylock(&pcpu_drain_mutex) != 0) {
+	if (unlikely(!mutex_trylock(&pcpu_drain_mutex))) {
 		mmscale_count_inc(MMSCALE_DRAINS_SKIPPED);
 		return;
 	}
@@ -74,30 +73,34 @@ static void drain_all_pages(void)
 	}
 
 	/* queue_work_on for every CPU with pages; this CPU's own work runs here. */
-	smp_call_function_many(&cpus_with_pcps, drain_local_pages_wq, NULL, false);
+	smp_call_function_many_queue(&cpus_with_pcps, drain_local_pages_wq, NULL);
 	if (cpumask_test_cpu((unsigned int)smp_processor_id(), &cpus_with_pcps))
 		drain_local_pages_wq(NULL);
 	/* for_each_cpu(cpu, &cpus_with_pcps) flush_work(per_cpu_ptr(&pcpu_drain, cpu)); */
 	smp_call_function_many_wait(&cpus_with_pcps);
 
-	pthread_mutex_unlock(&pcpu_drain_mutex);
+	mutex_unlock(&pcpu_drain_mutex);
 }
 
 /*
  * A work item (here a call, not waited for, then flushed) on every other
  * CPU with pages; the caller's own runs here. pcpu_drain_mutex is a mutex,
  * not a spin_lock; drain_pages_count_check takes zone->lock only for a list
- * that holds pages.
+ * that holds pages. Locked ops: the mutex's cmpxchg to take it and to give
+ * it back, a set_bit or clear_bit of the mask for every online CPU, and
+ * each lock. (The kernel's queue_work_on and flush_work make more, on the
+ * work item and the worker pool, which are not emulated.)
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = m->lists_with_pages;
+	c->locked_ops = 2 + m->cpus + c->locks;
 	c->call_targets = m->cpus_with_pages - m->caller_has_pages;
 }
 
 const struct drain_variant_ops drain_ops_workqueue = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk,
-	.smp = &smp_llist,	/* 4.11: per-CPU llist queues */
+	.smp = &smp_llist,	/* per-CPU llist queues (4.11's; as 6.18, kernel/smp_llist.c) */
 	.claim = drain_claim,
 };

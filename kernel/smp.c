@@ -59,7 +59,13 @@ void cpu_set_activity(const char *what)
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info,
 			   bool wait)
 {
-	return ipi_cfg.gen->call_function_many(mask, func, info, wait);
+	return ipi_cfg.gen->call_function_many(mask, func, info,
+					       wait ? SMP_CALL_WAIT : SMP_CALL_NO_WAIT);
+}
+
+int smp_call_function_many_queue(const struct cpumask *mask, smp_call_func_t func, void *info)
+{
+	return ipi_cfg.gen->call_function_many(mask, func, info, SMP_CALL_WAIT_LATER);
 }
 
 int smp_call_function_many_wait(const struct cpumask *mask)
@@ -180,9 +186,14 @@ void mmscale_run_pending_ipis(void)
 		ipi_interrupt_point_slow();
 }
 
+/*
+ * An IPI that finds its call already run (the target's interrupt point
+ * took it first: the emulation's one IPI arrives twice) runs nothing, so
+ * that one IPI makes one flush, as in the kernel.
+ */
 void smp_ipi_interrupt(void)
 {
-	if (ipi_my_line)
+	if (ipi_my_line && ipi_line_pending(ipi_my_line))
 		ipi_interrupt_point_slow();
 }
 

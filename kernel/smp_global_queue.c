@@ -1,61 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cross-CPU calls over one global queue: kernel/smp.c of 2.6.32 to 3.4,
+ * Cross-CPU calls over one global queue: kernel/smp.c of 2.6.38 to 3.4,
  * after 3.4's lines (3.4.2; the same as 2.6.38.8, whose stable fix to the
  * refs/mask race 3.4 has), line by line: smp_call_function_many queues the
  * sender's one call_function_data on the global call_function.queue under
- * call_function.lock; every target walks that list, tests and clears its
- * bit in the entry's shared cpumask and decrements its shared refs; the last
- * one takes call_function.lock again to unlink the entry. One target, and
- * smp_call_function_single: the target's call_single_queue under its lock.
+ * call_function.lock; every target walks that list, tests its bit in each
+ * entry's shared cpumask (a read) and, for an entry meant for it, runs the
+ * call, clears the bit (a locked btr) and decrements the shared refs; the
+ * last one takes call_function.lock again to unlink the entry. One target,
+ * and smp_call_function_single: the target's call_single_queue under its
+ * lock. 2.6.38.0 differs only in order: it sets refs before list_add_rcu,
+ * where 2.6.38.8 and 3.4 zero refs first (a write to the sender's own cfd
+ * line, which its csd_lock has just written) and set it under the lock.
  *
- * 2.6.32 and 2.6.38.0 need no model of their own: they take the same locks
- * (call_function.lock once by the sender, once by the last target;
- * call_single_queue.lock once by a single-call sender, once by its target),
- * send the same IPIs and make the same writes to shared lines (the sender:
- * its cfd, mask and the list head; every target one test_and_clear_bit on
- * the mask and one atomic_dec_return on refs; the last one list_del_rcu).
- * What differs is order and reads: 2.6.32's handler does
- * cpumask_test_and_clear_cpu before func and reads neither the bit nor refs
- * first; 2.6.38.0 sets refs before list_add_rcu; 3.4 also zeroes refs first
- * (a write to the sender's own cfd line, which its csd_lock has just
- * written). 2.6.32 defines cfd_data and call_single_queue with
- * DEFINE_PER_CPU, not _SHARED_ALIGNED: they may share a line with other
- * per-CPU data there; here they have lines of their own, as in 2.6.38 and 3.4.
+ * 2.6.32's generation (kernel/smp_global_queue_2_6_32.c) shares all but
+ * smp_call_function_many and the handler, whose test_and_clear of every
+ * entry's bit makes a locked write to each entry it walks; this file holds
+ * what both run (kernel/smp_global_queue.h).
  *
  * The cfd's cpumask is a cpumask_var_t of CONFIG_CPUMASK_OFFSTACK (the
  * 4096-CPU configurations the drain seed is about): a separate allocation
  * on the CPU's node, here cache-line aligned in the CPU's per-CPU unit.
  *
  * Lock counts: call_function.lock counts MMSCALE_CALL_FUNCTION_LOCKS;
- * call_single_queue.lock counts nothing (neither is an mm lock).
+ * call_single_queue.lock counts nothing (neither is an mm lock); every
+ * acquisition of either is a locked op (MMSCALE_LOCKED_OPS), as are the
+ * bitops on the shared mask and the refs decrements.
  */
-#include "mmscale/kernel/atomic.h"
-#include "mmscale/kernel/list.h"
-#include "mmscale/kernel/smp.h"
-#include "mmscale/kernel/spinlock.h"
-#include "smp_internal.h"
+#include "smp_global_queue.h"
 
-/* struct call_single_data of 2.6.32-3.4 (include/linux/smp.h). */
-struct call_single_data_list {
-	struct list_head list;
-	smp_call_func_t func;
-	void *info;
-	_Atomic u16 flags;
-	u16 priv;
-};
-
-static struct {
-	struct list_head	queue;
-	spinlock_t		lock;
-} call_function ____cacheline_aligned_in_smp;
-
-/* DEFINE_PER_CPU_SHARED_ALIGNED(struct call_function_data, cfd_data) */
-struct call_function_data {
-	struct call_single_data_list	csd;
-	atomic_t			refs;
-	struct cpumask			*cpumask;	/* cpumask_var_t, OFFSTACK */
-} ____cacheline_aligned_in_smp;
+struct call_function_queue call_function;
+struct call_function_data *cfd_data;			/* percpu */
 
 BUILD_BUG_ON(sizeof(struct call_function_data) != SMP_CACHE_BYTES);
 
@@ -65,68 +40,48 @@ struct call_single_queue {
 	spinlock_t		lock;
 } ____cacheline_aligned_in_smp;
 
-static struct call_function_data *cfd_data;		/* percpu */
 static struct cpumask *cfd_cpumask;			/* percpu: each cfd's mask */
 static struct call_single_queue *call_single_queue;	/* percpu */
 static struct call_single_data_list *csd_data;		/* percpu: !wait single calls */
 static struct call_single_data_list *csd_on_stack;	/* percpu: the wait path's on-stack d */
 static _Thread_local int csd_data_target = -1;		/* for smp_call_function_many_wait */
 
-static struct list_head *list_next_rcu(struct list_head *p);
-
-static unsigned int gq_queued(void)
+unsigned int gq_queued(void)
 {
 	unsigned int n = 0;
 
-	for (struct list_head *pos = list_next_rcu(&call_function.queue);
-	     pos != &call_function.queue; pos = list_next_rcu(pos))
+	for (struct list_head *pos = gq_list_next_rcu(&call_function.queue);
+	     pos != &call_function.queue; pos = gq_list_next_rcu(pos))
 		n++;
 	return n;
 }
 
-/* raw_spin_lock: the ticket lock of spinlock.h, not counted as an mm lock. */
-static void raw_spin_lock(spinlock_t *lock)
+void gq_raw_spin_lock(spinlock_t *lock)
 {
 	__ticket_t ticket = atomic_fetch_add_explicit(&lock->tail, 1, memory_order_relaxed);
 	unsigned int spins = 0;
 
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);
 	while (atomic_load_explicit(&lock->head, memory_order_acquire) != ticket)
 		spin_wait_step(&spins);
 }
 
-#define raw_spin_unlock(lock)	spin_unlock(lock)
-
-static void call_function_lock(void)
+void call_function_lock(void)
 {
-	raw_spin_lock(&call_function.lock);
+	gq_raw_spin_lock(&call_function.lock);
 	mmscale_count_inc(MMSCALE_CALL_FUNCTION_LOCKS);
 }
 
-/* The shared mask's bits, as the kernel's bitops: plain reads, locked clears. */
-/* Acquire: pairs with the sender's release of the mask (its smp_wmb) - a plain mov on x86. */
-static bool shared_test_cpu(unsigned int cpu, const struct cpumask *m)
-{
-	return (__atomic_load_n(&m->bits[cpu / BITS_PER_LONG], __ATOMIC_ACQUIRE) >>
-		(cpu % BITS_PER_LONG)) & 1;
-}
-
-static bool shared_test_and_clear_cpu(unsigned int cpu, struct cpumask *m)
-{
-	unsigned long bit = 1UL << (cpu % BITS_PER_LONG);
-
-	return __atomic_fetch_and(&m->bits[cpu / BITS_PER_LONG], ~bit, __ATOMIC_SEQ_CST) & bit;
-}
-
-static unsigned int shared_next(int n, const struct cpumask *m)
+unsigned int gq_next(int n, const struct cpumask *m)
 {
 	for (unsigned int cpu = (unsigned int)(n + 1); cpu < nr_cpu_ids; cpu++)
-		if (shared_test_cpu(cpu, m))
+		if (gq_test_cpu(cpu, m))
 			return cpu;
 	return nr_cpu_ids;
 }
 
 /* cpumask_next_and(n, a, b) */
-static unsigned int next_and(int n, const struct cpumask *a, const struct cpumask *b)
+static unsigned int gq_next_and(int n, const struct cpumask *a, const struct cpumask *b)
 {
 	for (unsigned int cpu = (unsigned int)(n + 1); cpu < nr_cpu_ids; cpu++)
 		if (cpumask_test_cpu(cpu, a) && cpumask_test_cpu(cpu, b))
@@ -134,13 +89,43 @@ static unsigned int next_and(int n, const struct cpumask *a, const struct cpumas
 	return nr_cpu_ids;
 }
 
-/* RCU list (include/linux/rculist.h): next is read without the lock. */
-static struct list_head *list_next_rcu(struct list_head *p)
+int gq_targets(const struct cpumask *mask, unsigned int *first)
+{
+	int this_cpu = smp_processor_id();
+	unsigned int cpu, next_cpu;
+
+	/* So, what's a CPU they want? Ignoring this one. */
+	cpu = gq_next_and(-1, mask, cpu_online_mask);
+	if ((int)cpu == this_cpu)
+		cpu = gq_next_and((int)cpu, mask, cpu_online_mask);
+
+	/* No online cpus?  We're done. */
+	if (cpu >= nr_cpu_ids)
+		return 0;
+	*first = cpu;
+
+	/* Do we have another CPU which isn't us? */
+	next_cpu = gq_next_and((int)cpu, mask, cpu_online_mask);
+	if ((int)next_cpu == this_cpu)
+		next_cpu = gq_next_and((int)next_cpu, mask, cpu_online_mask);
+
+	/* Fastpath: do that cpu by itself. */
+	return next_cpu >= nr_cpu_ids ? 1 : 2;
+}
+
+void gq_publish_mask(struct cpumask *dst, const struct cpumask *mask)
+{
+	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)
+		__atomic_store_n(&dst->bits[i], cpumask_word(mask, i) &
+				 cpumask_word(cpu_online_mask, i), __ATOMIC_RELEASE);
+}
+
+struct list_head *gq_list_next_rcu(struct list_head *p)
 {
 	return __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);	/* rcu_dereference */
 }
 
-static void list_add_rcu(struct list_head *new, struct list_head *head)
+void gq_list_add_rcu(struct list_head *new, struct list_head *head)
 {
 	struct list_head *next = head->next;
 
@@ -150,7 +135,7 @@ static void list_add_rcu(struct list_head *new, struct list_head *head)
 	next->prev = new;
 }
 
-static void list_del_rcu(struct list_head *entry)
+void gq_list_del_rcu(struct list_head *entry)
 {
 	struct list_head *prev = entry->prev, *next = entry->next;
 
@@ -159,7 +144,8 @@ static void list_del_rcu(struct list_head *entry)
 	entry->prev = LIST_POISON2;	/* ->next stays: a walker on it goes on */
 }
 
-static void csd_list_unlock(struct call_single_data_list *data)
+/* smp_mb(); data->flags &= ~CSD_FLAG_LOCK: a plain store after the barrier. */
+void gq_csd_unlock(struct call_single_data_list *data)
 {
 	/* ensure we're all done before releasing data: smp_mb() */
 	atomic_store_explicit(&data->flags, 0, memory_order_seq_cst);
@@ -169,8 +155,7 @@ static void csd_list_unlock(struct call_single_data_list *data)
  * csd_lock_wait with the emulation's timeout: the CPU named is cpu, or
  * (cpu < 0) the first one still in who - the targets that have not run it.
  */
-static int csd_list_lock_wait(struct call_single_data_list *data, int cpu,
-			      const struct cpumask *who)
+int gq_csd_lock_wait(struct call_single_data_list *data, int cpu, const struct cpumask *who)
 {
 	unsigned long long deadline = 0;
 	unsigned int spins = 0;
@@ -179,7 +164,7 @@ static int csd_list_lock_wait(struct call_single_data_list *data, int cpu,
 		if (!ipi_wait_step_timed_out(&spins, &deadline))
 			continue;
 		if (cpu < 0 && who)
-			cpu = (int)shared_next(-1, who);
+			cpu = (int)gq_next(-1, who);
 		if (cpu < 0 || (unsigned int)cpu >= nr_cpu_ids)
 			cpu = 0;
 		return ipi_no_answer(cpu);
@@ -187,9 +172,9 @@ static int csd_list_lock_wait(struct call_single_data_list *data, int cpu,
 	return 0;
 }
 
-static int csd_list_lock(struct call_single_data_list *data, int cpu, const struct cpumask *who)
+int gq_csd_lock(struct call_single_data_list *data, int cpu, const struct cpumask *who)
 {
-	if (csd_list_lock_wait(data, cpu, who) != 0)
+	if (gq_csd_lock_wait(data, cpu, who) != 0)
 		return -1;
 	atomic_store_explicit(&data->flags, CSD_FLAG_LOCK, memory_order_relaxed);
 	smp_mb();
@@ -210,11 +195,11 @@ static void send_vector(int cpu, unsigned int vector)
  * target that already ran the call (it walked the list for another call's
  * IPI) is not interrupted for it.
  */
-static void arch_send_call_function_ipi_mask(const struct cpumask *mask)
+void gq_send_call_function_ipi_mask(const struct cpumask *mask)
 {
 	unsigned int cpu;
 
-	for (cpu = shared_next(-1, mask); cpu < nr_cpu_ids; cpu = shared_next((int)cpu, mask))
+	for (cpu = gq_next(-1, mask); cpu < nr_cpu_ids; cpu = gq_next((int)cpu, mask))
 		send_vector((int)cpu, IPI_CALL_FUNCTION);
 }
 
@@ -225,17 +210,17 @@ static int generic_exec_single(int cpu, struct call_single_data_list *data, int 
 	int ipi;
 
 	local_irq_save(flags);
-	raw_spin_lock(&dst->lock);
+	gq_raw_spin_lock(&dst->lock);
 	ipi = list_empty(&dst->list);
 	list_add_tail(&data->list, &dst->list);
-	raw_spin_unlock(&dst->lock);
+	gq_raw_spin_unlock(&dst->lock);
 	local_irq_restore(flags);
 
 	if (ipi)
 		send_vector(cpu, IPI_CALL_FUNCTION_SINGLE);	/* arch_send_call_function_single_ipi */
 
 	if (wait)
-		return csd_list_lock_wait(data, cpu, NULL);
+		return gq_csd_lock_wait(data, cpu, NULL);
 	return 0;
 }
 
@@ -253,8 +238,8 @@ static void generic_smp_call_function_interrupt(void)
 	smp_mb();
 
 	/* list_for_each_entry_rcu: list_del_rcu() doesn't clear ->next */
-	for (pos = list_next_rcu(&call_function.queue); pos != &call_function.queue;
-	     pos = list_next_rcu(pos)) {
+	for (pos = gq_list_next_rcu(&call_function.queue); pos != &call_function.queue;
+	     pos = gq_list_next_rcu(pos)) {
 		smp_call_func_t func;
 		int refs;
 
@@ -264,7 +249,7 @@ static void generic_smp_call_function_interrupt(void)
 		 * entry that was completed, removed from the list and is in
 		 * the process of being reused: the bit first, then refs.
 		 */
-		if (!shared_test_cpu(cpu, data->cpumask))
+		if (!gq_test_cpu(cpu, data->cpumask))
 			continue;
 
 		smp_rmb();
@@ -277,7 +262,7 @@ static void generic_smp_call_function_interrupt(void)
 		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
 
 		/* Not still set: func enabled interrupts and ran twice (WARN). */
-		if (!shared_test_and_clear_cpu(cpu, data->cpumask))
+		if (!gq_test_and_clear_cpu(cpu, data->cpumask))
 			continue;
 
 		refs = atomic_dec_return(&data->refs);
@@ -285,10 +270,10 @@ static void generic_smp_call_function_interrupt(void)
 			continue;
 
 		call_function_lock();
-		list_del_rcu(&data->csd.list);
-		raw_spin_unlock(&call_function.lock);
+		gq_list_del_rcu(&data->csd.list);
+		gq_raw_spin_unlock(&call_function.lock);
 
-		csd_list_unlock(&data->csd);
+		gq_csd_unlock(&data->csd);
 	}
 }
 
@@ -299,9 +284,9 @@ static void generic_smp_call_function_single_interrupt(void)
 	struct list_head list;
 
 	INIT_LIST_HEAD(&list);
-	raw_spin_lock(&q->lock);
+	gq_raw_spin_lock(&q->lock);
 	list_splice_init(&q->list, &list);	/* list_replace_init */
-	raw_spin_unlock(&q->lock);
+	gq_raw_spin_unlock(&q->lock);
 
 	while (!list_empty(&list)) {
 		struct call_single_data_list *data;
@@ -316,11 +301,11 @@ static void generic_smp_call_function_single_interrupt(void)
 		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
 
 		if (data_flags & CSD_FLAG_LOCK)
-			csd_list_unlock(data);
+			gq_csd_unlock(data);
 	}
 }
 
-static int gq_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
+int gq_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
 {
 	int this_cpu = get_cpu();
 	struct call_single_data_list *data;
@@ -336,10 +321,10 @@ static int gq_call_function_single(int cpu, smp_call_func_t func, void *info, in
 	if (!wait) {
 		data = this_cpu_ptr(csd_data);
 		/* The last call through csd_data went to csd_data_target. */
-		if (csd_list_lock(data, csd_data_target, NULL) != 0)
+		if (gq_csd_lock(data, csd_data_target, NULL) != 0)
 			return -1;
 		csd_data_target = cpu;
-	} else if (csd_list_lock(data, cpu, NULL) != 0) {
+	} else if (gq_csd_lock(data, cpu, NULL) != 0) {
 		return -1;
 	}
 	data->func = func;
@@ -348,33 +333,25 @@ static int gq_call_function_single(int cpu, smp_call_func_t func, void *info, in
 }
 
 static int gq_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info,
-				     bool wait)
+				 enum smp_call_wait how)
 {
+	/* The last target unlocks the csd after every call ran: a later wait is a flush. */
+	bool wait = how == SMP_CALL_WAIT;
 	struct call_function_data *data;
 	unsigned long flags;
 	int refs, this_cpu = smp_processor_id();
-	unsigned int cpu, next_cpu;
+	unsigned int cpu;
 
-	/* Try to fastpath.  So, what's a CPU they want? Ignoring this one. */
-	cpu = next_and(-1, mask, cpu_online_mask);
-	if ((int)cpu == this_cpu)
-		cpu = next_and((int)cpu, mask, cpu_online_mask);
-
-	/* No online cpus?  We're done. */
-	if (cpu >= nr_cpu_ids)
+	/* Try to fastpath. */
+	switch (gq_targets(mask, &cpu)) {
+	case 0:
 		return 0;
-
-	/* Do we have another CPU which isn't us? */
-	next_cpu = next_and((int)cpu, mask, cpu_online_mask);
-	if ((int)next_cpu == this_cpu)
-		next_cpu = next_and((int)next_cpu, mask, cpu_online_mask);
-
-	/* Fastpath: do that cpu by itself. */
-	if (next_cpu >= nr_cpu_ids)
+	case 1:
 		return gq_call_function_single((int)cpu, func, info, wait);
+	}
 
 	data = this_cpu_ptr(cfd_data);
-	if (csd_list_lock(&data->csd, -1, data->cpumask) != 0)
+	if (gq_csd_lock(&data->csd, -1, data->cpumask) != 0)
 		return -1;	/* its last call is still unanswered */
 
 	/*
@@ -391,15 +368,13 @@ static int gq_call_function_many(const struct cpumask *mask, smp_call_func_t fun
 	smp_wmb();
 
 	/* We rely on the "and" being processed before the store */
-	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)	/* cpumask_and */
-		__atomic_store_n(&data->cpumask->bits[i],
-				 mask->bits[i] & cpu_online_mask->bits[i], __ATOMIC_RELEASE);
-	shared_test_and_clear_cpu((unsigned int)this_cpu, data->cpumask);	/* cpumask_clear_cpu */
+	gq_publish_mask(data->cpumask, mask);	/* cpumask_and(data->cpumask, mask, cpu_online_mask) */
+	cpumask_clear_cpu((unsigned int)this_cpu, data->cpumask);
 	refs = (int)cpumask_weight(data->cpumask);
 
 	/* Some callers race with other cpus changing the passed mask */
 	if (unlikely(!refs)) {
-		csd_list_unlock(&data->csd);
+		gq_csd_unlock(&data->csd);
 		return 0;
 	}
 
@@ -410,40 +385,40 @@ static int gq_call_function_many(const struct cpumask *mask, smp_call_func_t fun
 	 * observing the entry in generic_smp_call_function_interrupt()
 	 * will not miss any other list entries:
 	 */
-	list_add_rcu(&data->csd.list, &call_function.queue);
+	gq_list_add_rcu(&data->csd.list, &call_function.queue);
 	/*
 	 * We rely on the wmb() in list_add_rcu to complete our writes
 	 * to the cpumask before this write to refs, which indicates
 	 * data is on the list and is ready to be processed.
 	 */
 	atomic_set(&data->refs, refs);
-	raw_spin_unlock(&call_function.lock);
+	gq_raw_spin_unlock(&call_function.lock);
 	local_irq_restore(flags);
 
 	/* Make the list addition visible before sending the ipi. */
 	smp_mb();
 
 	/* Send a message to all CPUs in the map */
-	arch_send_call_function_ipi_mask(data->cpumask);
+	gq_send_call_function_ipi_mask(data->cpumask);
 
 	/* Optionally wait for the CPUs to complete */
 	if (wait)
-		return csd_list_lock_wait(&data->csd, -1, data->cpumask);
+		return gq_csd_lock_wait(&data->csd, -1, data->cpumask);
 	return 0;
 }
 
 /* The calls this CPU last queued without wait: its cfd and its csd_data (whatever the mask). */
-static int gq_call_function_many_wait(const struct cpumask *mask)
+int gq_call_function_many_wait(const struct cpumask *mask)
 {
 	struct call_function_data *data = this_cpu_ptr(cfd_data);
 
 	(void)mask;
-	if (csd_list_lock_wait(&data->csd, -1, data->cpumask) != 0)
+	if (gq_csd_lock_wait(&data->csd, -1, data->cpumask) != 0)
 		return -1;
-	return csd_list_lock_wait(this_cpu_ptr(csd_data), csd_data_target, NULL);
+	return gq_csd_lock_wait(this_cpu_ptr(csd_data), csd_data_target, NULL);
 }
 
-static void gq_teardown(void)
+void gq_teardown(void)
 {
 	free_percpu(cfd_data);
 	free_percpu(cfd_cpumask);
@@ -457,7 +432,7 @@ static void gq_teardown(void)
 	csd_on_stack = NULL;
 }
 
-static int gq_setup(char *err, size_t errlen)
+int gq_setup(char *err, size_t errlen)
 {
 	unsigned int cpu;
 
@@ -483,7 +458,7 @@ static int gq_setup(char *err, size_t errlen)
 }
 
 /* The interrupt: the vectors pending on this CPU (its APIC's IRR), taken. */
-static void gq_interrupt(void)
+void gq_interrupt(void (*call_function_interrupt)(void))
 {
 	unsigned int vectors;
 
@@ -493,33 +468,44 @@ static void gq_interrupt(void)
 	if (vectors & IPI_CALL_FUNCTION_SINGLE)
 		generic_smp_call_function_single_interrupt();
 	if (vectors & IPI_CALL_FUNCTION)
-		generic_smp_call_function_interrupt();
+		call_function_interrupt();
+}
+
+static void gq_interrupt_3_4(void)
+{
+	gq_interrupt(generic_smp_call_function_interrupt);
 }
 
 /*
  * One waited call to k idle targets (worked out from 3.4's lines above;
  * drain/tests/test_smp_generations.c says why, case by case): none, for
  * k = 0; k = 1 takes the single-CPU fastpath (its call_single_queue.lock
- * is not call_function.lock): 1 IPI; k >= 2: call_function.lock around
- * list_add_rcu and once more by the last target to unlink: 2, and k IPIs.
+ * is not call_function.lock): 1 IPI, 2 locked ops (the queue's lock, by
+ * the sender and by the target); k >= 2: call_function.lock around
+ * list_add_rcu and once more by the last target to unlink: 2, and k IPIs;
+ * locked ops: the sender's cpumask_clear_cpu and lock, each target's
+ * test_and_clear and atomic_dec_return, the last one's lock: 2k + 3. An
+ * entry queued for other CPUs costs a walking handler a read of its bit.
  */
 static void gq_claim(unsigned int targets, struct smp_claim *out)
 {
 	out->ipis = targets;
 	out->call_function_locks = targets >= 2 ? 2 : 0;
+	out->locked_ops = targets >= 2 ? 2 * targets + 3 : 2 * targets;
+	out->locked_ops_per_foreign_entry = 0;
 }
 
 const struct smp_generation smp_global_queue = {
 	.name = "global-queue",
-	.summary = "2.6.32 to 3.4: one global call_function list under call_function.lock, "
-		   "a shared mask and refcount per call",
-	.source = "kernel/smp.c of Linux 2.6.32 to 3.4 (as 3.4)",
+	.summary = "2.6.38 to 3.4: one global call_function list under call_function.lock, "
+		   "a shared mask and refcount per call; a handler tests its bit before it writes",
+	.source = "kernel/smp.c of Linux 2.6.38 to 3.4 (as 3.4.2)",
 	.setup = gq_setup,
 	.teardown = gq_teardown,
 	.call_function_many = gq_call_function_many,
 	.call_function_single = gq_call_function_single,
 	.call_function_many_wait = gq_call_function_many_wait,
-	.interrupt = gq_interrupt,
+	.interrupt = gq_interrupt_3_4,
 	.queued = gq_queued,
 	.claim = gq_claim,
 };

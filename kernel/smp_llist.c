@@ -1,210 +1,252 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cross-CPU calls over per-CPU queues: kernel/smp.c of 3.14 and later
- * (per-CPU llist call_single_queue since 6897fc22ea01; a per-sender cfd with
- * one csd per target since 3.9). struct call_function_data_llist and
- * cfd_llist are the kernel's struct call_function_data and cfd_data of
- * 3.14, renamed only so that the global-queue generation
- * (kernel/smp_global_queue.c) keeps those names.
+ * Cross-CPU calls over per-CPU queues: kernel/smp.c of Linux 6.18
+ * (../shared/kernel/6.18/kernel/smp.c), line by line where it concerns a
+ * function call (the CSD_TYPE_IRQ_WORK and _TTWU entries other subsystems
+ * queue there do not occur here). Per-CPU lock-less call_single_queues
+ * (llist) date from 3.14 (6897fc22ea01), a per-sender cfd with one csd per
+ * target from 3.9.
  *
- * A sender puts one csd per target on the targets' queues, rings the
- * doorbell of those whose queue was empty (llist_add returned true), and
- * with wait spins until each csd is unlocked. The emulation adds one thing
- * no kernel has: a call to a CPU whose inline slot (struct ipi_line) is free
- * rides in the slot instead of a csd.
+ * smp_call_function_many_cond (lines 780-895): the sender copies the mask
+ * into its own cfd (cpumask_and, __cpumask_clear_cpu: plain writes to its
+ * own lines); for each target it takes the target's csd of its cfd
+ * (csd_lock: waits for it to be unlocked, then a plain |= CSD_FLAG_LOCK),
+ * marks it CSD_TYPE_SYNC when it will wait, fills in func and info, and
+ * llist_adds it to the target's call_single_queue (a locked cmpxchg on the
+ * target's queue line); a target whose queue was empty gets an IPI - one
+ * with the single-IPI call when there is one such target, the mask call
+ * when more. Then it waits on each csd. No single-target fast path.
+ *
+ * The handler (__flush_smp_call_function_queue, lines 480-608): llist_del_all
+ * (a locked xchg) takes the whole queue, which it reverses; it runs the
+ * SYNC entries first, each unlocked after its function (the sender waits),
+ * then the ASYNC ones, each unlocked before its function runs.
+ *
+ * A round trip moves two lines besides the target's interrupt: the
+ * target's queue line (the sender's cmpxchg, the target's xchg) and the
+ * csd's (in the target's per-CPU unit: the sender fills it in, the target
+ * reads and unlocks it, the sender's wait reads it).
+ *
+ * Not emulated: call_function_single_prep_ipi's idle polling (a target
+ * polling in idle, TIF_POLLING_NRFLAG, is woken with TIF_NEED_RESCHED, no
+ * IPI): the targets here take the IPI, as with idle=halt or a busy CPU;
+ * the per-CPU trigger_backtrace store the handler makes on its own line;
+ * CONFIG_CSD_LOCK_WAIT_DEBUG.
  */
 #include "mmscale/kernel/smp.h"
 #include "smp_internal.h"
 
-/* Per sender: the targets of its current call, and one csd per target CPU. */
+/* struct call_function_data (lines 40-44): csd is percpu, one per target in its unit. */
 struct call_function_data_llist {
-	struct call_single_data *csd;		/* percpu: csd for target t in t's unit */
+	struct call_single_data *csd;
 	struct cpumask cpumask;
 	struct cpumask cpumask_ipi;
-	struct cpumask cpumask_inline;		/* targets whose call rode in the slot */
 };
 
-static struct call_function_data_llist *cfd_llist;	/* percpu */
+static struct call_function_data_llist *cfd_llist;	/* DEFINE_PER_CPU_ALIGNED cfd_data */
+static struct call_single_data *csd_data;		/* SHARED_ALIGNED: !wait single calls */
+static struct call_single_data *csd_stack;		/* percpu: the wait path's on-stack csd */
+static _Thread_local int csd_data_target = -1;		/* for smp_call_function_many_wait */
 
-static void csd_unlock(struct call_single_data *csd)
-{
-	atomic_store_explicit(&csd->flags, 0, memory_order_release);
-}
-
-/* Wait for the target to run the call; after the run's timeout give up, naming it. */
+/* csd_lock_wait with the emulation's timeout: it names cpu, the target. */
 static int csd_lock_wait(struct call_single_data *csd, int cpu)
 {
 	unsigned long long deadline = 0;
 	unsigned int spins = 0;
 
+	/* smp_cond_load_acquire(&csd->node.u_flags, !(VAL & CSD_FLAG_LOCK)) */
 	while (atomic_load_explicit(&csd->flags, memory_order_acquire) & CSD_FLAG_LOCK)
 		if (ipi_wait_step_timed_out(&spins, &deadline))
 			return ipi_no_answer(cpu);
 	return 0;
 }
 
-/* Take the csd: a previous call through it must have been answered. */
+/* A plain |= after the wait (only the owner writes a locked csd), then smp_wmb. */
 static int csd_lock(struct call_single_data *csd, int cpu)
 {
 	if (csd_lock_wait(csd, cpu) != 0)
 		return -1;
-	atomic_store_explicit(&csd->flags, CSD_FLAG_LOCK, memory_order_relaxed);
+	atomic_store_explicit(&csd->flags,
+			      atomic_load_explicit(&csd->flags, memory_order_relaxed) |
+			      CSD_FLAG_LOCK, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);	/* smp_wmb */
 	return 0;
 }
 
-static unsigned long inline_token(int sender)
+/* smp_store_release(&csd->node.u_flags, 0) */
+static void csd_unlock(struct call_single_data *csd)
 {
-	return (unsigned long)(sender + 1) << 2;
+	atomic_store_explicit(&csd->flags, 0, memory_order_release);
 }
 
-/* Put the call in the target's slot if it is free. */
-static bool try_inline(struct ipi_cpu *t, smp_call_func_t func, void *info, unsigned long token)
+/* The single-IPI and the mask call each ring a target's doorbell once. */
+static void send_call_function_single_ipi(int cpu)
 {
-	unsigned long expect = 0;
-
-	if (!atomic_compare_exchange_strong_explicit(&t->line.inline_state, &expect,
-						     token | IPI_INLINE_CLAIMED,
-						     memory_order_acquire, memory_order_relaxed))
-		return false;
-	t->line.inline_func = func;
-	t->line.inline_info = info;
-	atomic_store_explicit(&t->line.inline_state, token | IPI_INLINE_PENDING,
-			      memory_order_release);
-	return true;
+	smp_send_ipi(cpu);	/* arch_send_call_function_single_ipi */
 }
 
-/* Wait for an inline call: the slot no longer holds our pending token. */
-static int inline_wait(struct ipi_cpu *t, unsigned long token, int cpu)
+/* __smp_call_single_queue: an IPI only if the target's queue was empty. */
+static void smp_call_single_queue(int cpu, struct call_single_data *csd)
 {
-	unsigned long long deadline = 0;
-	unsigned int spins = 0;
+	if (llist_add(&csd->llist, &per_cpu_ptr(ipi_cpus, cpu)->line.call_single_queue))
+		send_call_function_single_ipi(cpu);
+}
 
-	while (atomic_load_explicit(&t->line.inline_state, memory_order_acquire) ==
-	       (token | IPI_INLINE_PENDING))
-		if (ipi_wait_step_timed_out(&spins, &deadline))
-			return ipi_no_answer(cpu);
+static int llist_call_function_many(const struct cpumask *mask, smp_call_func_t func,
+				    void *info, enum smp_call_wait how)
+{
+	int this_cpu = smp_processor_id(), nr_cpus = 0, last_cpu = -1, ret = 0;
+	struct call_function_data_llist *cfd;
+	bool run_remote = false;
+	unsigned int cpu;
+
+	/* Check if we need remote execution, i.e., any CPU excluding this one. */
+	for_each_cpu(cpu, mask)
+		if ((int)cpu != this_cpu && cpumask_test_cpu(cpu, cpu_online_mask))
+			goto remote;
 	return 0;
+remote:
+	cfd = this_cpu_ptr(cfd_llist);
+	cpumask_and(&cfd->cpumask, mask, cpu_online_mask);
+	__cpumask_clear_cpu((unsigned int)this_cpu, &cfd->cpumask);
+
+	cpumask_clear(&cfd->cpumask_ipi);
+	for_each_cpu(cpu, &cfd->cpumask) {
+		struct call_single_data *csd = per_cpu_ptr(cfd->csd, cpu);
+
+		/* Work is enqueued on a remote CPU. */
+		run_remote = true;
+
+		if (csd_lock(csd, (int)cpu) != 0) {
+			/* The emulation's: its last call is still unanswered, leave it out. */
+			__cpumask_clear_cpu(cpu, &cfd->cpumask);
+			ret = -1;
+			continue;
+		}
+		if (how != SMP_CALL_NO_WAIT)
+			atomic_store_explicit(&csd->flags,
+					      atomic_load_explicit(&csd->flags,
+								   memory_order_relaxed) |
+					      CSD_TYPE_SYNC, memory_order_relaxed);
+		csd->func = func;
+		csd->info = info;
+
+		/* Kick the remote CPU if this is the first work item enqueued. */
+		if (llist_add(&csd->llist, &per_cpu_ptr(ipi_cpus, cpu)->line.call_single_queue)) {
+			__cpumask_set_cpu(cpu, &cfd->cpumask_ipi);
+			nr_cpus++;
+			last_cpu = (int)cpu;
+		}
+	}
+
+	/*
+	 * Choose the most efficient way to send an IPI. Note that the
+	 * number of CPUs might be zero due to concurrent changes to the
+	 * provided mask.
+	 */
+	if (nr_cpus == 1)
+		send_call_function_single_ipi(last_cpu);
+	else if (likely(nr_cpus > 1))
+		for_each_cpu(cpu, &cfd->cpumask_ipi)	/* arch_send_call_function_ipi_mask */
+			smp_send_ipi((int)cpu);
+
+	if (run_remote && how == SMP_CALL_WAIT)
+		for_each_cpu(cpu, &cfd->cpumask)
+			if (csd_lock_wait(per_cpu_ptr(cfd->csd, cpu), (int)cpu) != 0)
+				return -1;
+	return ret;
 }
 
+/*
+ * The csds of this CPU's last calls: its cfd's to the CPUs of mask, and
+ * csd_data, which its last single call without wait used.
+ */
 static int llist_call_function_many_wait(const struct cpumask *mask)
 {
 	struct call_function_data_llist *cfd = this_cpu_ptr(cfd_llist);
 	int this_cpu = smp_processor_id();
 	unsigned int cpu;
 
-	for_each_cpu(cpu, mask) {
-		int rc;
-
-		if ((int)cpu == this_cpu)
-			continue;
-		if (cpumask_test_cpu(cpu, &cfd->cpumask_inline))
-			rc = inline_wait(per_cpu_ptr(ipi_cpus, cpu), inline_token(this_cpu), (int)cpu);
-		else
-			rc = csd_lock_wait(per_cpu_ptr(cfd->csd, cpu), (int)cpu);
-		if (rc != 0)
+	for_each_cpu(cpu, mask)
+		if ((int)cpu != this_cpu &&
+		    csd_lock_wait(per_cpu_ptr(cfd->csd, cpu), (int)cpu) != 0)
 			return -1;
-	}
-	return 0;
+	return csd_lock_wait(this_cpu_ptr(csd_data), csd_data_target);
 }
 
-static int llist_call_function_many(const struct cpumask *mask, smp_call_func_t func,
-				    void *info, bool wait)
-{
-	int this_cpu = smp_processor_id();
-	struct call_function_data_llist *cfd = this_cpu_ptr(cfd_llist);
-	unsigned int cpu;
-	int ret = 0;
-
-	for_each_cpu(cpu, mask)
-		if ((int)cpu != this_cpu && cpumask_test_cpu(cpu, cpu_online_mask))
-			goto have_targets;
-	return 0;
-have_targets:
-	cpumask_clear(&cfd->cpumask);
-	for_each_cpu(cpu, mask)
-		if ((int)cpu != this_cpu && cpumask_test_cpu(cpu, cpu_online_mask))
-			cpumask_set_cpu(cpu, &cfd->cpumask);
-	cpumask_clear(&cfd->cpumask_ipi);
-	cpumask_clear(&cfd->cpumask_inline);
-	for_each_cpu(cpu, &cfd->cpumask) {
-		struct call_single_data *csd = per_cpu_ptr(cfd->csd, cpu);
-		struct ipi_cpu *t = per_cpu_ptr(ipi_cpus, cpu);
-
-		if (try_inline(t, func, info, inline_token(this_cpu))) {
-			cpumask_set_cpu(cpu, &cfd->cpumask_inline);
-			cpumask_set_cpu(cpu, &cfd->cpumask_ipi);
-			continue;
-		}
-
-		if (csd_lock(csd, (int)cpu) != 0) {
-			/* Its last call is still unanswered: leave it out. */
-			cpumask_clear_cpu(cpu, &cfd->cpumask);
-			ret = -1;
-			continue;
-		}
-		csd->func = func;
-		csd->info = info;
-		if (llist_add(&csd->llist, &t->line.call_single_queue))
-			cpumask_set_cpu(cpu, &cfd->cpumask_ipi);
-	}
-	/* Send a message to all CPUs in the map */
-	for_each_cpu(cpu, &cfd->cpumask_ipi)
-		smp_send_ipi((int)cpu);	/* arch_send_call_function_single_ipi */
-
-	if (wait && ret == 0)
-		ret = llist_call_function_many_wait(&cfd->cpumask);
-	return ret;
-}
-
-/* One target, no masks (the kernel's generic_exec_single path). */
+/* smp_call_function_single (lines 636-692) and generic_exec_single (lines 421-454). */
 static int llist_call_function_single(int cpu, smp_call_func_t func, void *info, int wait)
 {
 	int this_cpu = smp_processor_id();
-	struct ipi_cpu *t;
 	struct call_single_data *csd;
 
 	if (cpu == this_cpu) {
+		/* We can unlock early even for the synchronous on-stack case. */
 		call_function_here(func, info);
 		return 0;
 	}
-	t = per_cpu_ptr(ipi_cpus, cpu);
-	if (try_inline(t, func, info, inline_token(this_cpu))) {
-		smp_send_ipi(cpu);
-		return wait ? inline_wait(t, inline_token(this_cpu), cpu) : 0;
+	if ((unsigned int)cpu >= nr_cpu_ids || !cpumask_test_cpu((unsigned int)cpu, cpu_online_mask))
+		return 0;	/* -ENXIO in the kernel */
+
+	/* On the sender's stack with wait (here: its own per-CPU stand-in), csd_data without. */
+	csd = this_cpu_ptr(csd_stack);
+	if (!wait) {
+		csd = this_cpu_ptr(csd_data);
+		/* The last call through csd_data went to csd_data_target. */
+		if (csd_lock(csd, csd_data_target) != 0)
+			return -1;
+		csd_data_target = cpu;
+	} else {
+		/* csd_stack = { .node = { .u_flags = CSD_FLAG_LOCK | CSD_TYPE_SYNC } } */
+		atomic_store_explicit(&csd->flags, CSD_FLAG_LOCK | CSD_TYPE_SYNC,
+				      memory_order_relaxed);
 	}
-	csd = per_cpu_ptr(this_cpu_ptr(cfd_llist)->csd, cpu);
-	if (csd_lock(csd, cpu) != 0)
-		return -1;
 	csd->func = func;
 	csd->info = info;
-	if (llist_add(&csd->llist, &t->line.call_single_queue))
-		smp_send_ipi(cpu);
+	smp_call_single_queue(cpu, csd);
 	return wait ? csd_lock_wait(csd, cpu) : 0;
 }
 
-/* flush_smp_call_function_queue's body: the slot, then the queue in the order queued. */
+/* __flush_smp_call_function_queue: the SYNC entries first, then the ASYNC ones. */
 static void llist_interrupt(void)
 {
-	struct llist_node *entry;
-	unsigned long state;
+	struct llist_node *entry, *prev, *pos, *next;
 
-	state = atomic_load_explicit(&ipi_my_line->inline_state, memory_order_acquire);
-	if (state & IPI_INLINE_PENDING) {
-		ipi_my_line->inline_func(ipi_my_line->inline_info);
-		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
-		atomic_store_explicit(&ipi_my_line->inline_state, 0, memory_order_release);
-	}
 	entry = llist_reverse_order(llist_del_all(&ipi_my_line->call_single_queue));
-	while (entry) {
-		struct call_single_data *csd = container_of(entry, struct call_single_data, llist);
-		struct llist_node *next = atomic_load_explicit(&entry->next, memory_order_relaxed);
+
+	/* First; run all SYNC callbacks, people are waiting for us. */
+	prev = NULL;
+	for (pos = entry; pos; pos = next) {
+		struct call_single_data *csd = container_of(pos, struct call_single_data, llist);
+
+		next = atomic_load_explicit(&pos->next, memory_order_relaxed);
+		if ((atomic_load_explicit(&csd->flags, memory_order_relaxed) &
+		     CSD_FLAG_TYPE_MASK) == CSD_TYPE_SYNC) {
+			smp_call_func_t func = csd->func;
+			void *info = csd->info;
+
+			if (prev)
+				atomic_store_explicit(&prev->next, next, memory_order_relaxed);
+			else
+				entry = next;
+			func(info);
+			mmscale_count_inc(MMSCALE_IPIS_HANDLED);
+			csd_unlock(csd);
+		} else {
+			prev = pos;
+		}
+	}
+
+	/* Second; run all !SYNC callbacks. */
+	for (pos = entry; pos; pos = next) {
+		struct call_single_data *csd = container_of(pos, struct call_single_data, llist);
 		smp_call_func_t func = csd->func;
 		void *info = csd->info;
 
+		next = atomic_load_explicit(&pos->next, memory_order_relaxed);
+		csd_unlock(csd);
 		func(info);
 		mmscale_count_inc(MMSCALE_IPIS_HANDLED);
-		csd_unlock(csd);
-		entry = next;
 	}
 }
 
@@ -216,20 +258,27 @@ static void llist_teardown(void)
 		for_each_online_cpu(cpu)
 			free_percpu(per_cpu_ptr(cfd_llist, cpu)->csd);
 	free_percpu(cfd_llist);
+	free_percpu(csd_data);
+	free_percpu(csd_stack);
 	cfd_llist = NULL;
+	csd_data = NULL;
+	csd_stack = NULL;
 }
 
 static int llist_setup(char *err, size_t errlen)
 {
 	unsigned int cpu;
 
+	csd_data_target = -1;
 	cfd_llist = alloc_percpu(struct call_function_data_llist);
-	if (!cfd_llist)
+	csd_data = __alloc_percpu(sizeof(struct call_single_data), SMP_CACHE_BYTES);
+	csd_stack = alloc_percpu(struct call_single_data);
+	if (!cfd_llist || !csd_data || !csd_stack)
 		return mmscale_errorf(err, errlen, "per-CPU units full: cannot set up IPIs");
 	for_each_online_cpu(cpu) {
 		struct call_function_data_llist *cfd = per_cpu_ptr(cfd_llist, cpu);
 
-		/* One csd per target, in the target's unit: the kernel's layout. */
+		/* smpcfd_prepare_cpu: one csd per target, in the target's unit. */
 		cfd->csd = alloc_percpu(struct call_single_data);
 		if (!cfd->csd)
 			return mmscale_errorf(err, errlen,
@@ -239,19 +288,25 @@ static int llist_setup(char *err, size_t errlen)
 }
 
 /*
- * One waited call to k idle targets: a doorbell rung for each (its queue,
- * or its slot, was empty), each handles it; no call_function.lock exists.
+ * One waited call to k idle targets: a csd on each target's empty queue, so
+ * an IPI each (one, or the mask call); each target handles it. Locked ops:
+ * the sender's llist_add (a cmpxchg) per target, each target's
+ * llist_del_all (an xchg): 2k. No call_function.lock exists; no queue is
+ * shared by the targets.
  */
 static void llist_claim(unsigned int targets, struct smp_claim *out)
 {
 	out->ipis = targets;
 	out->call_function_locks = 0;
+	out->locked_ops = 2 * targets;
+	out->locked_ops_per_foreign_entry = 0;
 }
 
 const struct smp_generation smp_llist = {
 	.name = "percpu",
-	.summary = "3.14+: per-CPU lock-less call_single_queue (llist), a csd per target",
-	.source = "kernel/smp.c of Linux 3.14+ (6897fc22ea01)",
+	.summary = "3.14+, as 6.18: per-CPU lock-less call_single_queue (llist), a csd per "
+		   "target, SYNC calls unlocked after they ran, ASYNC before",
+	.source = "kernel/smp.c of Linux 6.18 (per-CPU llist queues since 3.14, 6897fc22ea01)",
 	.setup = llist_setup,
 	.teardown = llist_teardown,
 	.call_function_many = llist_call_function_many,

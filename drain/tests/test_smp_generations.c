@@ -28,6 +28,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "test_machine.h"
@@ -64,12 +65,20 @@ static void rec(void *info)
 	atomic_fetch_add(&handled[smp_processor_id()], 1);
 }
 
+/* The test's own mask: the non-atomic forms, so that it counts no locked op. */
+/* Atomic stores: an unwaited call may still be counting when the next check begins. */
+static void reset_handled(void)
+{
+	for (int c = 0; c < CPUS; c++)
+		atomic_store(&handled[c], 0);
+}
+
 static void mask_of(struct cpumask *m, unsigned long bits)
 {
 	cpumask_clear(m);
 	for (unsigned int c = 0; c < CPUS; c++)
 		if (bits & (1UL << c))
-			cpumask_set_cpu(c, m);
+			__cpumask_set_cpu(c, m);
 }
 
 /* CPU 1 as a second sender: smp_call_function_many to every CPU but itself. */
@@ -84,14 +93,82 @@ static void second_sender_loop(void)
 	atomic_store(&second_done, true);
 }
 
+/*
+ * The foreign-entry test (test_foreign_entry): CPU 1 queues B for CPUs 3
+ * and 4; CPUs 2 and 4 keep "irqs" off until released, then CPU 2 counts
+ * the locked ops of its one interrupt.
+ */
+#define FOREIGN_A	((1UL << 2) | (1UL << 3))
+#define FOREIGN_B	((1UL << 3) | (1UL << 4))
+static _Atomic bool foreign_test;
+static _Atomic int foreign_release;	/* 1: CPU 2 may run its interrupt; 2: CPU 4 too */
+static _Atomic long long foreign_locked_ops = -1;
+
+static void foreign_partner(void)
+{
+	int cpu = smp_processor_id();
+	unsigned long flags;
+
+	if (cpu == 1) {
+		struct cpumask m;
+
+		mask_of(&m, FOREIGN_B);
+		CHECK(smp_call_function_many(&m, rec, (void *)(uintptr_t)FOREIGN_B, false) == 0);
+		CHECK(smp_call_function_many_wait(&m) == 0);
+		atomic_fetch_add(&foreign_release, 1);	/* B is done: 2 -> 3 */
+		return;
+	}
+	if (cpu != 2 && cpu != 4)
+		return;
+	local_irq_save(flags);	/* nothing reaches it until released */
+	while (atomic_load(&foreign_release) < (cpu == 2 ? 1 : 2))
+		cpu_relax();
+	if (cpu == 2) {
+		struct mmscale_counts before, after;
+
+		mmscale_counts_snapshot(&before);
+		local_irq_restore(flags);
+		ipi_interrupt_point();
+		mmscale_counts_snapshot(&after);
+		atomic_store(&foreign_locked_ops, (long long)(after.v[MMSCALE_LOCKED_OPS] -
+							      before.v[MMSCALE_LOCKED_OPS]));
+	} else {
+		local_irq_restore(flags);
+	}
+}
+
 static void partner_main(void *arg)
 {
 	(void)arg;
 	ipi_cpu_online();
 	if (smp_processor_id() == 1 && atomic_load(&second_sender))
 		second_sender_loop();
+	if (atomic_load(&foreign_test))
+		foreign_partner();
 	ipi_idle_loop(&stop);
 	ipi_cpu_offline();
+}
+
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
+}
+
+/*
+ * Until the machine has handled want calls since counts_mark(): a call
+ * made without waiting may still be running when its csd is free again
+ * (6.18 unlocks an async csd before the call). At most TIMEOUT_MS.
+ */
+static void wait_handled(long long want)
+{
+	unsigned int spins = 0;
+
+	for (unsigned long long t0 = now_ms(); counts_delta(MMSCALE_IPIS_HANDLED) < want &&
+	     now_ms() - t0 < TIMEOUT_MS;)
+		spin_wait_step(&spins);
 }
 
 /* The machine's cross-CPU calls for the next start(): a test changes them here. */
@@ -102,7 +179,7 @@ static void start(struct mmscale_partner *partners, const struct doorbell_ops *d
 {
 	char err[256];
 
-	memset(handled, 0, sizeof(handled));
+	reset_handled();
 	atomic_store(&wrong_cpu, 0);
 	atomic_store(&stop, false);
 	atomic_store(&second_done, false);
@@ -123,16 +200,26 @@ static void finish(struct mmscale_partner *partners)
 static void test_claims_worked_out(void)
 {
 	for (unsigned int k = 0; k < 6; k++) {
-		struct smp_claim gq = { 0 }, llist = { 0 };
+		struct smp_claim gq = { 0 }, gq32 = { 0 }, llist = { 0 };
+		/* 2k + 3 for k >= 2: above; k = 1: the single queue's lock, sender and target. */
+		unsigned int gq_locked = k >= 2 ? 2 * k + 3 : 2 * k;
 
 		smp_global_queue.claim(k, &gq);
+		smp_global_queue_2_6_32.claim(k, &gq32);
 		smp_llist.claim(k, &llist);
-		CHECK_MSG(gq.ipis == k && gq.call_function_locks == (k >= 2 ? 2u : 0u),
-			  "global-queue's claim for k=%u: %u IPIs, %u call_function_locks", k,
-			  gq.ipis, gq.call_function_locks);
-		CHECK_MSG(llist.ipis == k && llist.call_function_locks == 0,
-			  "percpu's claim for k=%u: %u IPIs, %u call_function_locks", k,
-			  llist.ipis, llist.call_function_locks);
+		CHECK_MSG(gq.ipis == k && gq.call_function_locks == (k >= 2 ? 2u : 0u) &&
+			  gq.locked_ops == gq_locked && gq.locked_ops_per_foreign_entry == 0,
+			  "global-queue's claim for k=%u: %u IPIs, %u call_function_locks, %u locked "
+			  "ops", k, gq.ipis, gq.call_function_locks, gq.locked_ops);
+		/* 2.6.32: the same, but a locked test_and_clear on every entry walked. */
+		CHECK_MSG(gq32.ipis == k && gq32.call_function_locks == gq.call_function_locks &&
+			  gq32.locked_ops == gq_locked && gq32.locked_ops_per_foreign_entry == 1,
+			  "global-queue-2.6.32's claim for k=%u", k);
+		/* 6.18: a cmpxchg per target by the sender (llist_add), an xchg by each target. */
+		CHECK_MSG(llist.ipis == k && llist.call_function_locks == 0 &&
+			  llist.locked_ops == 2 * k && llist.locked_ops_per_foreign_entry == 0,
+			  "percpu's claim for k=%u: %u IPIs, %u call_function_locks, %u locked ops", k,
+			  llist.ipis, llist.call_function_locks, llist.locked_ops);
 	}
 }
 
@@ -157,7 +244,7 @@ static void test_one_sender(const struct mmscale_doorbell *row, const struct smp
 			struct cpumask mask;
 
 			gen->claim((unsigned int)k, &claim);
-			memset(handled, 0, sizeof(handled));
+			reset_handled();
 			counts_mark();
 			for (int r = 0; r < ROUNDS; r++) {
 				unsigned long bits = targets | (r & 1 ? 1UL : 0);
@@ -167,16 +254,24 @@ static void test_one_sender(const struct mmscale_doorbell *row, const struct smp
 							     wait) == 0);
 				if (!wait)
 					CHECK(smp_call_function_many_wait(&mask) == 0);
+				wait_handled((long long)claim.ipis * (r + 1));
 				/* Off the list once answered: no leak. */
 				CHECK_EQ_LL(ipi_call_function_queued(), 0);
 			}
-			printf("  %-6s %-12s k=%d wait=%d: %lld call_function_locks, %lld IPIs sent, "
-			       "%lld handled per call\n", row->name, gen->name, k, wait,
+			printf("  %-6s %-19s k=%d wait=%d: %lld call_function_locks, %lld IPIs "
+			       "sent, %lld handled, %lld locked ops per call\n", row->name,
+			       gen->name, k, wait,
 			       counts_delta(MMSCALE_CALL_FUNCTION_LOCKS) / ROUNDS,
 			       counts_delta(MMSCALE_IPIS_SENT) / ROUNDS,
-			       counts_delta(MMSCALE_IPIS_HANDLED) / ROUNDS);
+			       counts_delta(MMSCALE_IPIS_HANDLED) / ROUNDS,
+			       counts_delta(MMSCALE_LOCKED_OPS) / ROUNDS);
 			CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS),
 				    (long long)claim.call_function_locks * ROUNDS);
+			CHECK_MSG(counts_delta(MMSCALE_LOCKED_OPS) ==
+				  (long long)claim.locked_ops * ROUNDS,
+				  "%s %s k=%d wait=%d: %lld locked ops in %d calls, the row claims %u "
+				  "each", row->name, gen->name, k, wait,
+				  counts_delta(MMSCALE_LOCKED_OPS), ROUNDS, claim.locked_ops);
 			/* Idle targets, one call at a time: every target's queue empty, one IPI each. */
 			CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), (long long)claim.ipis * ROUNDS);
 			CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), (long long)claim.ipis * ROUNDS);
@@ -196,14 +291,16 @@ static void test_one_sender(const struct mmscale_doorbell *row, const struct smp
 		CHECK(smp_call_function_single(t, rec, (void *)(uintptr_t)(1UL << t), r & 1) == 0);
 	}
 	CHECK(smp_call_function_many_wait(cpu_online_mask) == 0);
+	wait_handled(ROUNDS);
 	CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), 0);
 	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), ROUNDS);
 	/* on_each_cpu: k = CPUS - 1 others, then locally without an IPI. */
-	memset(handled, 0, sizeof(handled));
+	reset_handled();
 	counts_mark();
 	CHECK(on_each_cpu(rec, (void *)(uintptr_t)((1UL << CPUS) - 1), 1) == 0);
 	gen->claim(CPUS - 1, &all);
 	CHECK_EQ_LL(counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), all.call_function_locks);
+	CHECK_EQ_LL(counts_delta(MMSCALE_LOCKED_OPS), all.locked_ops);
 	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_SENT), all.ipis);
 	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), all.ipis);
 	for (int c = 0; c < CPUS; c++)
@@ -258,6 +355,122 @@ static void test_two_senders(const struct mmscale_doorbell *row, const struct sm
 	CHECK_EQ_LL(atomic_load(&wrong_cpu), 0);
 	finish(partners);
 	atomic_store(&second_sender, false);
+}
+
+/*
+ * Two calls on a global queue at once, one of them not for the CPU that
+ * walks it: CPU 0 queues A for CPUs 2 and 3, CPU 1 queues B for CPUs 3
+ * and 4; CPU 3 runs both; then CPU 2, the last target of A, takes its
+ * interrupt and walks B (not its) and A. Its locked ops, worked out from
+ * the sources: for A, test_and_clear, atomic_dec_return and, as the last
+ * target, call_function.lock: 3; for B, 2.6.32's handler
+ * (cpumask_test_and_clear_cpu first, lines 190-191) makes one more, the
+ * later ones (cpumask_test_cpu first) none - the row's
+ * locked_ops_per_foreign_entry.
+ */
+static void test_foreign_entry(const struct smp_generation *gen)
+{
+	struct mmscale_partner partners[CPUS];
+	struct smp_claim claim = { 0 };
+	struct cpumask m;
+	unsigned int spins = 0;
+
+	gen->claim(2, &claim);
+	atomic_store(&foreign_test, true);
+	atomic_store(&foreign_release, 0);
+	atomic_store(&foreign_locked_ops, -1);
+	start(partners, &doorbell_spin, gen);
+	mask_of(&m, FOREIGN_A);
+	CHECK(smp_call_function_many(&m, rec, (void *)(uintptr_t)FOREIGN_A, false) == 0);
+	/* CPU 3 has run both calls: B and A are on the list, for CPUs 4 and 2. */
+	while (atomic_load(&handled[3]) < 2) {
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+	}
+	CHECK_EQ_LL(ipi_call_function_queued(), 2);
+	atomic_store(&foreign_release, 1);
+	while (atomic_load(&foreign_locked_ops) < 0)
+		spin_wait_step(&spins);
+	atomic_store(&foreign_release, 2);
+	CHECK(smp_call_function_many_wait(&m) == 0);
+	/* CPU 4 runs B, and CPU 1 sees it done, before the machine stops. */
+	while (atomic_load(&handled[4]) < 1 || atomic_load(&foreign_release) < 3) {
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+	}
+	printf("  %-19s CPU 2 walks a foreign entry and its own: %lld locked ops\n", gen->name,
+	       atomic_load(&foreign_locked_ops));
+	CHECK_EQ_LL(atomic_load(&foreign_locked_ops), 3 + (long long)claim.locked_ops_per_foreign_entry);
+	CHECK_EQ_LL(atomic_load(&handled[2]), 1);
+	CHECK_EQ_LL(atomic_load(&handled[3]), 2);
+	CHECK_EQ_LL(atomic_load(&wrong_cpu), 0);
+	finish(partners);
+	atomic_store(&foreign_test, false);
+}
+
+/*
+ * When a csd is unlocked: a call that holds its target until released,
+ * made without waiting; a wait on it while it holds either returns (the
+ * csd is unlocked) or times out (it is not).
+ * - without wait: 6.18 (percpu, lines 577-590) unlocks an ASYNC csd before
+ *   its function runs; the global queue's last target unlocks after it;
+ * - the queue form (the work-item emulation) is SYNC in every generation:
+ *   unlocked after the function, so its wait is a flush.
+ */
+static _Atomic int held_running, held_release, held_done;
+
+static void held_call(void *info)
+{
+	(void)info;
+	atomic_store(&held_running, 1);
+	while (!atomic_load(&held_release))
+		cpu_relax();
+	atomic_store(&held_done, 1);
+}
+
+/* Call held_call on CPU 2 as how says; true if a wait returns while it holds. */
+static bool unlocked_while_running(bool queue_form)
+{
+	struct cpumask m;
+	unsigned int spins = 0;
+	bool unlocked;
+
+	atomic_store(&held_running, 0);
+	atomic_store(&held_release, 0);
+	atomic_store(&held_done, 0);
+	mask_of(&m, 1UL << 2);
+	if (queue_form)
+		CHECK(smp_call_function_many_queue(&m, held_call, NULL) == 0);
+	else
+		CHECK(smp_call_function_many(&m, held_call, NULL, false) == 0);
+	while (!atomic_load(&held_running))
+		spin_wait_step(&spins);
+	unlocked = smp_call_function_many_wait(&m) == 0;	/* else: timed out */
+	CHECK_EQ_LL(atomic_load(&held_done), 0);
+	atomic_store(&held_release, 1);
+	CHECK(smp_call_function_many_wait(&m) == 0);
+	if (!unlocked)	/* the csd was unlocked after the call: it has run */
+		CHECK_EQ_LL(atomic_load(&held_done), 1);
+	while (!atomic_load(&held_done))
+		spin_wait_step(&spins);
+	return unlocked;
+}
+
+static void test_unlock_order(const struct smp_generation *gen)
+{
+	struct mmscale_partner partners[CPUS];
+	bool async_early, queued_early;
+
+	ipi.timeout_ms = 200;
+	start(partners, &doorbell_spin, gen);
+	async_early = unlocked_while_running(false);
+	queued_early = unlocked_while_running(true);
+	printf("  %-19s csd unlocked before the call ran: without wait %s, queue form %s\n",
+	       gen->name, async_early ? "yes" : "no", queued_early ? "yes" : "no");
+	CHECK(async_early == (gen == &smp_llist));
+	CHECK(!queued_early);
+	finish(partners);
+	ipi.timeout_ms = TIMEOUT_MS;
 }
 
 /* A target that never answers is named by the waiting sender, from the mask. */
@@ -340,7 +553,7 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 static void test_drains(void)
 {
 	/* The kernels' defaults. */
-	CHECK(drain_ops_ipi_all.smp == &smp_global_queue);
+	CHECK(drain_ops_ipi_all.smp == &smp_global_queue_2_6_32);
 	CHECK(drain_ops_quick_scan.smp == &smp_global_queue);
 	CHECK(drain_ops_count_check.smp == &smp_global_queue);
 	CHECK(drain_ops_ipi_mask.smp == &smp_global_queue);
@@ -373,6 +586,11 @@ int main(void)
 			test_one_sender(&mmscale_doorbells[d], smp_generations[g]);
 			test_two_senders(&mmscale_doorbells[d], smp_generations[g]);
 		}
+	for (size_t g = 0; g < smp_nr_generations; g++) {
+		if (smp_generations[g]->queued)	/* the global-queue ones */
+			test_foreign_entry(smp_generations[g]);
+		test_unlock_order(smp_generations[g]);
+	}
 	test_stuck();
 	test_machine_down(&m);
 

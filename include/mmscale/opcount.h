@@ -8,6 +8,16 @@
  * thread-local add: it creates no shared-line traffic of its own (the
  * measurement must not create the sharing it measures).
  *
+ * MMSCALE_LOCKED_OPS counts every read-modify-write the emulated kernel
+ * makes with a lock prefix (or xchg, locked by itself) on x86: the atomic_t
+ * RMWs (add, sub, inc, dec, *_return, xchg, cmpxchg), the atomic bitops
+ * (set_bit, clear_bit, test_and_*: cpumask_set_cpu and the like), llist_add
+ * (each cmpxchg it tries) and llist_del_all, and spin lock acquisitions
+ * (the ticket's xadd; a trylock's cmpxchg when it tries one). Not counted:
+ * plain stores and reads, the kernel's non-atomic __set_bit/__cpumask_*
+ * forms, spin_unlock (a plain add of the head on x86), memory barriers,
+ * and the emulated machine's own hardware (doorbells, interrupt vectors).
+ *
  * To add a count: one enum entry before MMSCALE_NR_COUNTS and one name in
  * kernel/opcount.c. Names are an interface: scripts and readers rely on them.
  */
@@ -29,6 +39,7 @@ enum mmscale_count {
 	MMSCALE_PAGES_DRAINED,		/* pages drain_pages freed from pcp lists */
 	MMSCALE_DRAINS_SKIPPED,		/* drain_all_pages calls that found one in progress */
 	MMSCALE_CALL_FUNCTION_LOCKS,	/* call_function.lock acquisitions (2.6.32-3.4 smp.c) */
+	MMSCALE_LOCKED_OPS,		/* locked read-modify-writes (see below) */
 	MMSCALE_NR_COUNTS
 };
 

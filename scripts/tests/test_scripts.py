@@ -305,7 +305,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "raw Google Benchmark JSON:" in p.stdout, f"scripts/run printed every table:\n{p.stdout}")
     check(p.stderr.splitlines()[-1:] and p.stderr.splitlines()[-1].startswith(
         "run: FAILED: sweep (exit 1), floor table (exit 1), compare (exit 1), compare --metric "
-        "global_reads,bdi_reads,lock_acquires,ipis_sent,MiB_per_s,victim_lost_pct,nr_written (exit 1)"),
+        "global_reads,bdi_reads,lock_acquires,locked_ops,ipis_sent,MiB_per_s,victim_lost_pct,nr_written "
+        "(exit 1)"),
         f"scripts/run names the failed steps: {p.stderr.splitlines()[-1:]}")
 
 # An interrupted sweep keeps what finished and resumes (needs the built mmscale).

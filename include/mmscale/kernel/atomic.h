@@ -3,13 +3,15 @@
  * atomic_t / atomic_long_t on C11 atomics, with the kernel's ordering rules
  * (Documentation/atomic_t.txt): plain reads, sets and non-value-returning
  * RMW operations are relaxed; value-returning RMW operations
- * (*_return, xchg, cmpxchg, *_and_test) are fully ordered.
+ * (*_return, xchg, cmpxchg, *_and_test) are fully ordered. Every RMW is one
+ * locked instruction on x86: each counts MMSCALE_LOCKED_OPS.
  */
 #ifndef MMSCALE_KERNEL_ATOMIC_H
 #define MMSCALE_KERNEL_ATOMIC_H
 
 #include <stdatomic.h>
 #include "compiler.h"
+#include "../opcount.h"
 
 typedef struct {
 	_Atomic int counter;
@@ -34,10 +36,12 @@ static __always_inline void pfx##_set(type *v, ctype i)				\
 }										\
 static __always_inline void pfx##_add(ctype i, type *v)				\
 {										\
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);					\
 	atomic_fetch_add_explicit(&v->counter, i, memory_order_relaxed);	\
 }										\
 static __always_inline void pfx##_sub(ctype i, type *v)				\
 {										\
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);					\
 	atomic_fetch_sub_explicit(&v->counter, i, memory_order_relaxed);	\
 }										\
 static __always_inline void pfx##_inc(type *v)					\
@@ -50,10 +54,12 @@ static __always_inline void pfx##_dec(type *v)					\
 }										\
 static __always_inline ctype pfx##_add_return(ctype i, type *v)			\
 {										\
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);					\
 	return atomic_fetch_add(&v->counter, i) + i;				\
 }										\
 static __always_inline ctype pfx##_sub_return(ctype i, type *v)			\
 {										\
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);					\
 	return atomic_fetch_sub(&v->counter, i) - i;				\
 }										\
 static __always_inline ctype pfx##_inc_return(type *v)				\
@@ -70,10 +76,12 @@ static __always_inline bool pfx##_dec_and_test(type *v)				\
 }										\
 static __always_inline ctype pfx##_xchg(type *v, ctype new)			\
 {										\
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);					\
 	return atomic_exchange(&v->counter, new);				\
 }										\
 static __always_inline ctype pfx##_cmpxchg(type *v, ctype old, ctype new)	\
 {										\
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);					\
 	atomic_compare_exchange_strong(&v->counter, &old, new);			\
 	return old;								\
 }

@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <string.h>
+#include "bitops.h"
 #include "compiler.h"
 
 #define NR_CPUS			4096
@@ -30,24 +31,53 @@ extern struct cpumask __cpu_online_mask;
 
 #define cpumask_bits(maskp)	((maskp)->bits)
 
+/*
+ * A word of a mask, as the kernel reads it: a plain load (relaxed), which
+ * another CPU's locked set or clear of a bit in the same word may race with
+ * (a mask the kernel shares, such as 3.4's static cpus_with_pcps).
+ */
+static inline unsigned long cpumask_word(const struct cpumask *m, size_t i)
+{
+	return __atomic_load_n(&m->bits[i], __ATOMIC_RELAXED);
+}
+
+/* The kernel's atomic forms: set_bit/clear_bit, a locked RMW each (counted). */
 static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
 {
-	m->bits[cpu / BITS_PER_LONG] |= 1UL << (cpu % BITS_PER_LONG);
+	set_bit((long)cpu, m->bits);
 }
 
 static inline void cpumask_clear_cpu(unsigned int cpu, struct cpumask *m)
 {
-	m->bits[cpu / BITS_PER_LONG] &= ~(1UL << (cpu % BITS_PER_LONG));
+	clear_bit((long)cpu, m->bits);
+}
+
+static inline bool cpumask_test_and_clear_cpu(unsigned int cpu, struct cpumask *m)
+{
+	return test_and_clear_bit((long)cpu, m->bits);
+}
+
+/* The non-atomic forms (__set_bit/__clear_bit), for a mask only its owner writes. */
+static inline void __cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
+{
+	__set_bit((long)cpu, m->bits);
+}
+
+static inline void __cpumask_clear_cpu(unsigned int cpu, struct cpumask *m)
+{
+	__clear_bit((long)cpu, m->bits);
 }
 
 static inline bool cpumask_test_cpu(unsigned int cpu, const struct cpumask *m)
 {
-	return (m->bits[cpu / BITS_PER_LONG] >> (cpu % BITS_PER_LONG)) & 1;
+	return (cpumask_word(m, cpu / BITS_PER_LONG) >> (cpu % BITS_PER_LONG)) & 1;
 }
 
+/* Plain stores of whole words (bitmap_zero: a memset in the kernel). */
 static inline void cpumask_clear(struct cpumask *m)
 {
-	memset(m->bits, 0, sizeof(m->bits));
+	for (size_t i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		__atomic_store_n(&m->bits[i], 0UL, __ATOMIC_RELAXED);
 }
 
 /* Only the first nr_cpu_ids bits, as the kernel's cpumask_setall. */
@@ -55,12 +85,28 @@ static inline void cpumask_setall(struct cpumask *m)
 {
 	cpumask_clear(m);
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-		cpumask_set_cpu(cpu, m);
+		__cpumask_set_cpu(cpu, m);
 }
 
 static inline void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
 {
-	*dst = *src;
+	for (size_t i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		__atomic_store_n(&dst->bits[i], cpumask_word(src, i), __ATOMIC_RELAXED);
+}
+
+/* dst = a & b, word by word over nr_cpu_ids bits (bitmap_and: plain loads and stores). */
+static inline bool cpumask_and(struct cpumask *dst, const struct cpumask *a,
+			       const struct cpumask *b)
+{
+	unsigned long any = 0;
+
+	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++) {
+		unsigned long w = cpumask_word(a, i) & cpumask_word(b, i);
+
+		__atomic_store_n(&dst->bits[i], w, __ATOMIC_RELAXED);
+		any |= w;
+	}
+	return any != 0;
 }
 
 static inline unsigned int cpumask_weight(const struct cpumask *m)
@@ -68,14 +114,14 @@ static inline unsigned int cpumask_weight(const struct cpumask *m)
 	unsigned int w = 0;
 
 	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)
-		w += (unsigned int)__builtin_popcountl(m->bits[i]);
+		w += (unsigned int)__builtin_popcountl(cpumask_word(m, i));
 	return w;
 }
 
 static inline bool cpumask_empty(const struct cpumask *m)
 {
 	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)
-		if (m->bits[i])
+		if (cpumask_word(m, i))
 			return false;
 	return true;
 }
@@ -84,7 +130,7 @@ static inline bool cpumask_empty(const struct cpumask *m)
 static inline unsigned int cpumask_next(int n, const struct cpumask *m)
 {
 	for (unsigned int cpu = (unsigned int)(n + 1); cpu < nr_cpu_ids; cpu++) {
-		unsigned long word = m->bits[cpu / BITS_PER_LONG] >> (cpu % BITS_PER_LONG);
+		unsigned long word = cpumask_word(m, cpu / BITS_PER_LONG) >> (cpu % BITS_PER_LONG);
 
 		if (word)
 			return min_t(unsigned int, nr_cpu_ids,

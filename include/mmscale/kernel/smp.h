@@ -5,13 +5,16 @@
  * one of the machine's doorbells (the interrupt controller: a row each,
  * DOORBELLS in the harness's mmscale/doorbell.h).
  *
- * - global-queue (kernel/smp_global_queue.c): 2.6.32 to 3.4, the kernels of
- *   ipi-all, quick-scan, count-check and ipi-mask: one global
- *   call_function.queue under call_function.lock, a shared mask and refcount
- *   per call, the last target unlinking the entry.
- * - percpu (kernel/smp_llist.c): 3.14+ (6897fc22ea01; 3.9 to 3.13 had
- *   per-target queues under a spinlock), the kernels of workqueue and
- *   remote: each target CPU has a lock-free queue (llist) of csds.
+ * - global-queue-2.6.32 (kernel/smp_global_queue_2_6_32.c) and global-queue
+ *   (kernel/smp_global_queue.c, 2.6.38 to 3.4): the kernels of ipi-all
+ *   (2.6.32), quick-scan, count-check (2.6.38) and ipi-mask (3.4): one
+ *   global call_function.queue under call_function.lock, a shared mask and
+ *   refcount per call, the last target unlinking the entry; 2.6.32's
+ *   handler writes every entry's mask, the later ones test their bit first.
+ * - percpu (kernel/smp_llist.c): per-target lock-free queues (llist) of
+ *   csds, since 3.14 (6897fc22ea01; 3.9 to 3.13 had per-target queues
+ *   under a spinlock), as 6.18 has them; the kernels of workqueue (4.11)
+ *   and remote (6.1, which makes no call), and of the ipi/ cases.
  *
  * The target runs the queued functions on its own thread, so they touch its
  * own per-CPU data as in the kernel. What is common to the generations -
@@ -23,8 +26,10 @@
  * rung); every function run for another CPU counts MMSCALE_IPIS_HANDLED on
  * the target; every acquisition of call_function.lock counts
  * MMSCALE_CALL_FUNCTION_LOCKS. The IPI queues' own locks are not
- * lock_acquires (that count is the mm's locks: zone->lock, pcp->lock). What
- * one call costs, a generation's row claims (struct smp_generation).
+ * lock_acquires (that count is the mm's locks: zone->lock, pcp->lock).
+ * Every locked instruction (the queues' locks, bitops on shared masks,
+ * refcounts, llist's cmpxchg and xchg) counts MMSCALE_LOCKED_OPS. What one
+ * call costs, a generation's row claims (struct smp_generation).
  */
 #ifndef MMSCALE_KERNEL_SMP_H
 #define MMSCALE_KERNEL_SMP_H
@@ -36,15 +41,25 @@
 
 typedef void (*smp_call_func_t)(void *info);
 
-#define CSD_FLAG_LOCK	0x01
+/* include/linux/smp_types.h of 6.18 (CSD_FLAG_LOCK since 2.6.27) */
+#define CSD_FLAG_LOCK		0x01
+#define CSD_TYPE_ASYNC		0x00
+#define CSD_TYPE_SYNC		0x10
+#define CSD_FLAG_TYPE_MASK	0xF0
 
-/* struct call_single_data of 3.14 (include/linux/smp.h). */
+/*
+ * call_single_data_t of 6.18 (include/linux/smp.h, smp_types.h: struct
+ * __call_single_node then func and info, __aligned to its 32 bytes).
+ */
 struct call_single_data {
 	struct llist_node llist;
+	_Atomic unsigned int flags;	/* u_flags */
+	u16 src, dst;			/* CONFIG_64BIT */
 	smp_call_func_t func;
 	void *info;
-	_Atomic unsigned int flags;
 } __attribute__((__aligned__(32)));
+
+BUILD_BUG_ON(sizeof(struct call_single_data) != 32);
 
 /*
  * The kernel's API. They return 0, or -1 when a target did not answer in
@@ -53,14 +68,25 @@ struct call_single_data {
  */
 int smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info,
 			   bool wait);
+/*
+ * Not the kernel's: smp_call_function_many(wait=true) with its wait left
+ * for later (smp_call_function_many_wait): the calls are queued as waited
+ * ones (a csd the target unlocks after the function has run, 6.18's
+ * CSD_TYPE_SYNC) and the caller goes on. The emulation of a work item
+ * queued now and flushed later (drain/drain_workqueue.c).
+ */
+int smp_call_function_many_queue(const struct cpumask *mask, smp_call_func_t func, void *info);
 int smp_call_function_single(int cpu, smp_call_func_t func, void *info, int wait);
 int smp_call_function(smp_call_func_t func, void *info, int wait);
 int on_each_cpu(smp_call_func_t func, void *info, int wait);
 int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *info, bool wait);
 
 /*
- * Wait for the calls this CPU last queued (wait=false) on the CPUs of mask:
- * flush_work() for work items emulated as queued calls.
+ * Wait until the csds of the calls this CPU last made without waiting, on
+ * the CPUs of mask, are unlocked again: after smp_call_function_many_queue,
+ * until every call has run (flush_work() for work items emulated as queued
+ * calls). After smp_call_function_many(wait=false) a 6.18 target unlocks an
+ * async csd before it runs the function.
  */
 int smp_call_function_many_wait(const struct cpumask *mask);
 
@@ -72,6 +98,21 @@ int smp_call_function_many_wait(const struct cpumask *mask);
 struct smp_claim {
 	unsigned int ipis;			/* sent, and handled */
 	unsigned int call_function_locks;
+	unsigned int locked_ops;		/* MMSCALE_LOCKED_OPS, machine-wide */
+	/*
+	 * And the locked ops a handler makes for each entry it walks on a
+	 * global queue that is meant for other CPUs only (another sender's
+	 * call, queued meanwhile): 2.6.32's test_and_clear of its bit, 0 in
+	 * the later kernels, which test the bit first.
+	 */
+	unsigned int locked_ops_per_foreign_entry;
+};
+
+/* How a caller of smp_call_function_many waits: not, now, or later (the queue form). */
+enum smp_call_wait {
+	SMP_CALL_NO_WAIT,
+	SMP_CALL_WAIT,
+	SMP_CALL_WAIT_LATER,
 };
 
 /*
@@ -86,7 +127,7 @@ struct smp_generation {
 	int (*setup)(char *err, size_t errlen);	/* its queues, per run (optional) */
 	void (*teardown)(void);
 	int (*call_function_many)(const struct cpumask *mask, smp_call_func_t func, void *info,
-				  bool wait);
+				  enum smp_call_wait how);
 	int (*call_function_single)(int cpu, smp_call_func_t func, void *info, int wait);
 	int (*call_function_many_wait)(const struct cpumask *mask);
 	/* The interrupt on this CPU (irqs off): run what its line holds for it. */
@@ -108,8 +149,9 @@ struct smp_generation {
  * what its release changed, and add its row here.
  */
 #define SMP_GENERATIONS(X)						\
-	X(smp_global_queue)	/* 2.6.32 to 3.4: kernel/smp_global_queue.c */ \
-	X(smp_llist)		/* 3.14+: kernel/smp_llist.c */		\
+	X(smp_global_queue_2_6_32) /* 2.6.32: kernel/smp_global_queue_2_6_32.c */ \
+	X(smp_global_queue)	/* 2.6.38 to 3.4: kernel/smp_global_queue.c */ \
+	X(smp_llist)		/* per-CPU llists, as 6.18: kernel/smp_llist.c */ \
 	/* new rows go above this line */
 
 #define X(gen) extern const struct smp_generation gen;
@@ -157,7 +199,7 @@ struct ipi_config {
 	unsigned int stuck_cpu;			/* test only: this CPU never answers (0: none) */
 };
 
-/* doorbell, the per-CPU queues of 3.14+, the default 10 s timeout: what the tests mostly want. */
+/* doorbell, the per-CPU queues (6.18's), the default 10 s timeout: what the tests mostly want. */
 void ipi_config_default(struct ipi_config *cfg, const struct doorbell_ops *doorbell);
 
 /*
@@ -177,19 +219,14 @@ unsigned int ipi_call_function_queued(void);
 /*
  * A target's doorbell line: what is pending for it, which its interrupt
  * points test inline (ipi_line_pending) before they call the generation's
- * interrupt. The per-CPU generation keeps its queue of csds there and,
- * beside it, one inline call slot: a call to a CPU whose slot is free rides
- * in the slot, so a round trip moves this one line twice, as the
- * c2c/mailbox floor moves its two; calls that find the slot taken queue a
- * csd as the kernel does. The global-queue generation keeps the interrupt
- * vectors pending on the CPU there (its APIC's IRR): a generation whose
- * calls wait anywhere else (a queue of its own) raises a vector in the
- * target's line as it sends the IPI, as the kernel's sender raises the
- * vector in the target's APIC, so that the target's interrupt points see
- * it.
+ * interrupt. The per-CPU generation keeps its call_single_queue there
+ * (6.18: DEFINE_PER_CPU_SHARED_ALIGNED, a line of its own). The
+ * global-queue generations keep the interrupt vectors pending on the CPU
+ * there (its APIC's IRR): a generation whose calls wait anywhere else (a
+ * queue of its own) raises a vector in the target's line as it sends the
+ * IPI, as the kernel's sender raises the vector in the target's APIC, so
+ * that the target's interrupt points see it.
  */
-#define IPI_INLINE_CLAIMED	1UL
-#define IPI_INLINE_PENDING	2UL
 
 /* x86's CALL_FUNCTION_VECTOR and CALL_FUNCTION_SINGLE_VECTOR, as pending bits. */
 #define IPI_CALL_FUNCTION		1U
@@ -197,9 +234,6 @@ unsigned int ipi_call_function_queued(void);
 
 struct ipi_line {
 	struct llist_head call_single_queue;
-	_Atomic unsigned long inline_state;	/* 0, or (sender + 1) << 2 | CLAIMED/PENDING */
-	smp_call_func_t inline_func;
-	void *inline_info;
 	_Atomic unsigned int vectors;		/* global queue: IPI_CALL_FUNCTION... */
 } ____cacheline_aligned_in_smp;
 
@@ -209,8 +243,6 @@ void ipi_interrupt_point_slow(void);
 static __always_inline bool ipi_line_pending(struct ipi_line *line)
 {
 	return !llist_empty(&line->call_single_queue) ||
-	       (atomic_load_explicit(&line->inline_state, memory_order_relaxed) &
-		IPI_INLINE_PENDING) ||
 	       atomic_load_explicit(&line->vectors, memory_order_relaxed);
 }
 

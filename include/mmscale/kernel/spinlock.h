@@ -12,7 +12,8 @@
  * reads as a whole, so tail is taken with a fetch-add on the tail half. The
  * line traffic is the same.
  *
- * spin_lock() counts MMSCALE_LOCK_ACQUIRES.
+ * spin_lock() counts MMSCALE_LOCK_ACQUIRES, and its xadd MMSCALE_LOCKED_OPS
+ * (as spin_trylock's cmpxchg, when it tries one); unlock is a plain add.
  */
 #ifndef MMSCALE_KERNEL_SPINLOCK_H
 #define MMSCALE_KERNEL_SPINLOCK_H
@@ -46,6 +47,8 @@ static __always_inline void spin_lock(spinlock_t *lock)
 						      memory_order_relaxed);
 	unsigned int spins = 0;
 
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);
+
 	while (atomic_load_explicit(&lock->head, memory_order_acquire) != ticket)
 		spin_wait_step(&spins);
 	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
@@ -63,6 +66,7 @@ static __always_inline bool spin_trylock(spinlock_t *lock)
 
 	if (atomic_load_explicit(&lock->tail, memory_order_relaxed) != head)
 		return false;
+	mmscale_count_inc(MMSCALE_LOCKED_OPS);
 	if (!atomic_compare_exchange_strong_explicit(&lock->tail, &expect,
 						     (__ticket_t)(head + 1),
 						     memory_order_acquire,

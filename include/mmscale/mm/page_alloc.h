@@ -65,12 +65,17 @@ struct drain_shape {
 /*
  * What one drain_all_pages by the caller costs there, in exact counts:
  * spin_lock acquisitions (zone->lock, and pcp->lock where the kernel has
- * one) on every CPU, and the CPUs other than the caller its one cross-CPU
- * call reaches (0: it makes none); the IPIs and call_function.lock
- * acquisitions that call costs are its kernel/smp.c generation's claim.
+ * one) on every CPU; the locked ops it makes outside its cross-CPU call
+ * (those locks, bitops on zone->flags and on its cpumask, a mutex's
+ * cmpxchg), but for the two atomic adds of each vmstat fold its frees may
+ * cause (MMSCALE_FOLDS counts those); and the CPUs other than the caller
+ * its one cross-CPU call reaches (0: it makes none). The IPIs,
+ * call_function.lock acquisitions and locked ops that call costs are its
+ * kernel/smp.c generation's claim.
  */
 struct drain_cost {
 	unsigned long locks;
+	unsigned long locked_ops;
 	unsigned int call_targets;
 };
 

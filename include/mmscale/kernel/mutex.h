@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct mutex as far as mutex_trylock and an uncontended mutex_unlock use
+ * it (kernel/locking/mutex.c since 4.10, a6b8ecd4db90, through 6.18): the
+ * owner word, which holds the owning task (0: unlocked). mutex_trylock
+ * reads it and, when no task owns the lock, takes it with one cmpxchg;
+ * mutex_unlock's fast path gives it back with one cmpxchg (no waiter can
+ * have set a flag: nothing here sleeps on a mutex). Each cmpxchg is a
+ * locked op (atomic.h counts it); a trylock that finds the lock owned
+ * makes none. The wait_lock, wait_list and osq that follow owner in the
+ * kernel's struct are not touched by these paths and are left out.
+ */
+#ifndef MMSCALE_KERNEL_MUTEX_H
+#define MMSCALE_KERNEL_MUTEX_H
+
+#include "atomic.h"
+
+struct mutex {
+	atomic_long_t owner;
+};
+
+#define DEFINE_MUTEX(name)	struct mutex name = { ATOMIC_LONG_INIT(0) }
+
+/* current, as the owner word holds it: any per-thread address will do. */
+static inline long mutex_current_task(void)
+{
+	static _Thread_local char task;
+
+	return (long)(uintptr_t)&task;
+}
+
+/* __mutex_trylock: 1 if the lock is now ours, 0 if a task owns it. */
+static inline int mutex_trylock(struct mutex *lock)
+{
+	long owner = atomic_long_read(&lock->owner);
+
+	for (;;) {
+		long old;
+
+		if (owner)
+			return 0;
+		old = atomic_long_cmpxchg(&lock->owner, owner, mutex_current_task());
+		if (old == owner)
+			return 1;
+		owner = old;
+	}
+}
+
+/* __mutex_unlock_fast: owner back to 0 (the slow path, for waiters, never runs here). */
+static inline void mutex_unlock(struct mutex *lock)
+{
+	atomic_long_cmpxchg(&lock->owner, mutex_current_task(), 0);
+}
+
+#endif /* MMSCALE_KERNEL_MUTEX_H */
