@@ -20,11 +20,18 @@
 
 int counters_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
+	(void)nr_threads;
+	return counters_setup_numbered(run, MM_VM_STAT_2_6_31, err, errlen);
+}
+
+int counters_setup_numbered(struct mmscale_run *run, enum mm_vm_stat_numbering numbering,
+			    char *err, size_t errlen)
+{
 	struct counters_run *cr = calloc(1, sizeof(*cr));
 	struct mm_machine_config cfg;
 
-	(void)nr_threads;
 	mmscale_mm_config(&cfg);	/* the machine's parameters, from the flags */
+	cfg.vm_stat_numbering = numbering;
 	if (!cr || mm_machine_setup_config(&cfg, err, errlen) != 0) {
 		if (!cr)
 			mmscale_errorf(err, errlen, "out of memory");

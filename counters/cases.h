@@ -25,6 +25,9 @@ struct counters_run {
 
 /* The emulated memory for a run, from the flags; the run's data. */
 int counters_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen);
+/* The same, the global vm_stat[] numbered as the run's kernel has it (3.x: 3.2's). */
+int counters_setup_numbered(struct mmscale_run *run, enum mm_vm_stat_numbering numbering,
+			    char *err, size_t errlen);
 /*
  * Fold every CPU's deltas (no thread runs now), check the accounting and
  * free the run; a failed check fails the run it ends (-1, why in err).

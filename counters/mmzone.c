@@ -148,7 +148,11 @@ int mm_machine_setup_config(const struct mm_machine_config *cfg, char *err, size
 	}
 	vm_stat_stride = cfg->counter_layout == MMSCALE_LAYOUT_PADDED ?
 			 L1_CACHE_BYTES : sizeof(atomic_long_t);
-	vm_stat_bytes = vm_stat_stride * NR_VM_ZONE_STAT_ITEMS;
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
+		vm_stat_index[i] = (unsigned char)(cfg->vm_stat_numbering == MM_VM_STAT_3_2 ?
+						   VM_STAT_3_2_INDEX(i) : i);
+	vm_stat_bytes = vm_stat_stride * (cfg->vm_stat_numbering == MM_VM_STAT_3_2 ?
+					  NR_VM_ZONE_STAT_ITEMS_3_2 : NR_VM_ZONE_STAT_ITEMS);
 	/*
 	 * Line aligned (VM_STAT_ALIGN, mmzone.h says why): the packed array's
 	 * items 8k..8k+7 share a line in every run. The node-0 allocation is

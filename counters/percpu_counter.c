@@ -68,6 +68,7 @@ int percpu_counter_init(struct percpu_counter *fbc, s64 amount)
 {
 	spin_lock_init(&fbc->lock);
 	fbc->count = amount;
+	INIT_LIST_HEAD(&fbc->list);
 	fbc->counters = alloc_percpu(s32);
 	if (!fbc->counters)
 		return -1;

@@ -14,6 +14,7 @@
 
 char *vm_stat_base;
 size_t vm_stat_stride;
+unsigned char vm_stat_index[NR_VM_ZONE_STAT_ITEMS];
 
 const char *const vmstat_text[NR_VM_ZONE_STAT_ITEMS] = {
 	"nr_free_pages", "nr_inactive_anon", "nr_active_anon", "nr_inactive_file",

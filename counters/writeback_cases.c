@@ -27,7 +27,14 @@ static int iol_setup(struct mmscale_run *run, int nr_threads,
 		     const struct iol_machine_ops *ops, enum iol_bdp_state state,
 		     char *err, size_t errlen)
 {
-	if (counters_setup(run, nr_threads, err, errlen) != 0)
+	(void)nr_threads;
+	/*
+	 * 3.2's global vm_stat[] numbering, for 3.1's row too: 3.1's enum is
+	 * not in ../shared/kernel; the items its balance_dirty_pages reads
+	 * (all before NR_WRITEBACK_TEMP) are numbered as in 3.2 as far as the
+	 * items added between them (NR_KERNEL_STACK, 2.6.32) go.
+	 */
+	if (counters_setup_numbered(run, MM_VM_STAT_3_2, err, errlen) != 0)
 		return -1;
 	if (iol_bdp_setup(ops, state, err, errlen) != 0)
 		return counters_setup_failed(run);

@@ -174,6 +174,54 @@ static void check_machine(enum mmscale_counter_layout layout)
 	mm_machine_teardown();
 }
 
+/*
+ * The lines the global reads of an unthrottled balance_dirty_pages touch:
+ * NR_FREE_PAGES, the file LRUs (global_reclaimable_pages), NR_FILE_DIRTY,
+ * NR_WRITEBACK, NR_UNSTABLE_NFS. 2.6.31's numbering (items 0, 3, 4 | 10,
+ * 11, 15): two lines; 3.2's, where NR_KERNEL_STACK (15) pushes
+ * NR_UNSTABLE_NFS to 16: three (0, 3, 4 | 10, 11 | 16).
+ */
+static void check_numbering(enum mm_vm_stat_numbering numbering, int want_lines)
+{
+	static const enum zone_stat_item reads[] = {
+		NR_FREE_PAGES, NR_ACTIVE_FILE, NR_INACTIVE_FILE,
+		NR_FILE_DIRTY, NR_WRITEBACK, NR_UNSTABLE_NFS,
+	};
+	uintptr_t lines[ARRAY_SIZE(reads)];
+	struct mm_machine_config cfg;
+	char err[256];
+	int distinct = 0;
+
+	mm_config_default(&cfg, 1ULL << 30);
+	cfg.vm_stat_numbering = numbering;
+	if (mm_machine_setup_config(&cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		CHECK(0);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(reads); i++) {
+		bool seen = false;
+
+		lines[i] = ADDR_LINE(vm_stat_slot(reads[i]));
+		for (size_t j = 0; j < i; j++)
+			seen = seen || lines[j] == lines[i];
+		distinct += !seen;
+	}
+	CHECK_EQ_LL(distinct, want_lines);
+	/* Each item has a slot of its own, inside the array the machine allocated. */
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
+		CHECK((char *)vm_stat_slot(i) - vm_stat_base <
+		      (numbering == MM_VM_STAT_3_2 ? NR_VM_ZONE_STAT_ITEMS_3_2 :
+		       NR_VM_ZONE_STAT_ITEMS) * (long)sizeof(atomic_long_t));
+		for (int j = 0; j < i; j++)
+			CHECK(vm_stat_slot(i) != vm_stat_slot(j));
+	}
+	if (numbering == MM_VM_STAT_3_2)
+		CHECK_EQ_LL((char *)vm_stat_slot(NR_UNSTABLE_NFS) - vm_stat_base,
+			    16 * (long)sizeof(atomic_long_t));
+	mm_machine_teardown();
+}
+
 int main(void)
 {
 	struct mmscale_topology t;
@@ -192,6 +240,8 @@ int main(void)
 	check_machine(MMSCALE_LAYOUT_PACKED);
 	check_machine(MMSCALE_LAYOUT_PADDED);
 	check_machine(MMSCALE_LAYOUT_PACKED);
+	check_numbering(MM_VM_STAT_2_6_31, 2);
+	check_numbering(MM_VM_STAT_3_2, 3);
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);
 	mmscale_topology_destroy(&t);

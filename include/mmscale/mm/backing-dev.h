@@ -30,10 +30,20 @@ enum bdi_state {
 	BDI_pdflush,		/* A pdflush thread is working this device */
 };
 
+/*
+ * 2.6.31's layout (include/linux/backing-dev.h lines 42-65, with
+ * CONFIG_HOTPLUG_CPU and CONFIG_DEBUG_FS): the block layer's hooks, which
+ * nothing here calls, keep their place so that bdi_stat[], completions and
+ * dirty_exceeded fall on the kernel's lines.
+ */
 struct backing_dev_info {
-	unsigned long ra_pages;
+	unsigned long ra_pages;	/* max readahead in PAGE_CACHE_SIZE units */
 	unsigned long state;	/* Always use atomic bitops on this */
-	unsigned int capabilities;
+	unsigned int capabilities; /* Device capabilities */
+	int (*congested_fn)(void *, int); /* Function pointer if device is md/dm */
+	void *congested_data;	/* Pointer to aux data for congested func */
+	void (*unplug_io_fn)(struct backing_dev_info *, void *page);
+	void *unplug_io_data;
 
 	struct percpu_counter bdi_stat[NR_BDI_STAT_ITEMS];
 
@@ -42,7 +52,18 @@ struct backing_dev_info {
 
 	unsigned int min_ratio;
 	unsigned int max_ratio, max_prop_frac;
+
+	void *dev;		/* struct device * */
+	void *debug_dir;	/* CONFIG_DEBUG_FS: struct dentry * */
+	void *debug_stats;
 };
+
+/* The offsets the kernel's lines follow from (x86_64, 64-byte lines). */
+BUILD_BUG_ON(offsetof(struct backing_dev_info, bdi_stat) != 56);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, completions) != 136);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, dirty_exceeded) != 200);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, max_prop_frac) != 212);
+BUILD_BUG_ON(sizeof(struct backing_dev_info) != 240);
 
 int bdi_init(struct backing_dev_info *bdi);
 void bdi_destroy(struct backing_dev_info *bdi);

@@ -16,6 +16,18 @@ enum mmscale_counter_layout {
 };
 
 /*
+ * Where each item sits in the global vm_stat[]: 2.6.31's enum (the
+ * 2.6.x variants), or 3.2's, which has 33 items where 2.6.31 has 25
+ * (NR_KERNEL_STACK before NR_UNSTABLE_NFS, NR_VMSCAN_IMMEDIATE before
+ * NR_WRITEBACK_TEMP, six more before the NUMA items): the IO-less rows' and
+ * 3.1's global reads. The per-zone and per-CPU arrays keep 2.6.31's.
+ */
+enum mm_vm_stat_numbering {
+	MM_VM_STAT_2_6_31,
+	MM_VM_STAT_3_2,
+};
+
+/*
  * The emulated memory's parameters, as a run sets it up: the cases build
  * them from the flags (bench/params.c, mmscale_mm_config), a test as it
  * likes; the emulated kernel code reads mm_config(), never the command
@@ -36,6 +48,7 @@ struct mm_machine_config {
 	 * 2.6.31's global_lru_pages reads all four either way.
 	 */
 	bool swap;
+	enum mm_vm_stat_numbering vm_stat_numbering;	/* the variant's kernel's */
 };
 
 /* The defaults (the flags start from them too). */

@@ -69,6 +69,27 @@ enum zone_stat_item {
 BUILD_BUG_ON(NR_FILE_DIRTY / 8 != NR_WRITEBACK / 8 || NR_WRITEBACK / 8 != NR_UNSTABLE_NFS / 8);
 
 /*
+ * The global vm_stat[] slots of 3.2's enum zone_stat_item (3.2 mmzone.h,
+ * x86-8/linux-3.2 at 55cbae72; helper-checked against a second stored
+ * version): what an item of 2.6.31's enum above is numbered there.
+ * NR_VM_ZONE_STAT_ITEMS_3_2 is 3.2's count (with
+ * NR_ANON_TRANSPARENT_HUGEPAGES, unconditional in 3.2).
+ */
+#define NR_VM_ZONE_STAT_ITEMS_3_2	33
+#define VM_STAT_3_2_INDEX(item)						\
+	((item) <= NR_PAGETABLE ? (int)(item) :				\
+	 (item) <= NR_VMSCAN_WRITE ? (int)(item) + 1 :			\
+	 (item) == NR_WRITEBACK_TEMP ? 20 :				\
+	 (int)(item) - NUMA_HIT + 26)
+BUILD_BUG_ON(VM_STAT_3_2_INDEX(NR_UNSTABLE_NFS) != 16);	/* after NR_KERNEL_STACK (15) */
+BUILD_BUG_ON(VM_STAT_3_2_INDEX(NR_VMSCAN_WRITE) != 18);
+BUILD_BUG_ON(VM_STAT_3_2_INDEX(NR_WRITEBACK_TEMP) != 20);	/* after NR_VMSCAN_IMMEDIATE */
+BUILD_BUG_ON(VM_STAT_3_2_INDEX(NUMA_OTHER) != 31);	/* NR_ANON_TRANSPARENT_HUGEPAGES: 32 */
+/* 3.2's balance_dirty_pages reads: FILE_DIRTY, WRITEBACK on line 1, UNSTABLE_NFS on line 2. */
+BUILD_BUG_ON(VM_STAT_3_2_INDEX(NR_FILE_DIRTY) / 8 != 1 || VM_STAT_3_2_INDEX(NR_WRITEBACK) / 8 != 1 ||
+	     VM_STAT_3_2_INDEX(NR_UNSTABLE_NFS) / 8 != 2);
+
+/*
  * Where the global vm_stat[] starts (mm_machine_setup checks it, the tests
  * too): on a cache line. 2.6.31 declares it plainly in mm/vmstat.c
  * ("atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS];", in .data), so there its

@@ -18,14 +18,27 @@
 #define MMSCALE_MM_PERCPU_COUNTER_H
 
 #include "../kernel/compiler.h"
+#include "../kernel/list.h"
 #include "../kernel/spinlock.h"
 #include "../opcount.h"
 
+/*
+ * With CONFIG_HOTPLUG_CPU (every distro kernel), as 2.6.31 and 3.2 have
+ * it: a list_head between count and counters, 40 bytes, which moves every
+ * later field of a backing_dev_info. The kernel links every counter into
+ * one global list at init for its CPU-hotplug walk; the emulation, which
+ * takes no CPU offline, only initialises the node.
+ */
 struct percpu_counter {
 	spinlock_t lock;
 	s64 count;
+	struct list_head list;	/* All percpu_counters are on a list */
 	s32 *counters;		/* percpu pointer */
 };
+
+BUILD_BUG_ON(offsetof(struct percpu_counter, count) != 8);
+BUILD_BUG_ON(offsetof(struct percpu_counter, counters) != 32);
+BUILD_BUG_ON(sizeof(struct percpu_counter) != 40);
 
 extern int percpu_counter_batch;
 

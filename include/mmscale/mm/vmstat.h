@@ -18,12 +18,17 @@
 #include "../opcount.h"
 #include "mmzone.h"
 
-/* vm_stat[item] lives at vm_stat_base + item * vm_stat_stride. */
+/*
+ * vm_stat[item] lives at vm_stat_base + vm_stat_index[item] *
+ * vm_stat_stride: its slot in the numbering of the run's kernel
+ * (mm_machine_config.vm_stat_numbering: 2.6.31's or 3.2's).
+ */
 extern char *vm_stat_base;
 extern size_t vm_stat_stride;
+extern unsigned char vm_stat_index[NR_VM_ZONE_STAT_ITEMS];
 
 #define vm_stat_slot(item) \
-	((atomic_long_t *)(void *)(vm_stat_base + (size_t)(item) * vm_stat_stride))
+	((atomic_long_t *)(void *)(vm_stat_base + (size_t)vm_stat_index[item] * vm_stat_stride))
 
 static inline void zone_page_state_add(long x, struct zone *zone,
 				       enum zone_stat_item item)

@@ -131,11 +131,11 @@ typedef int (congested_fn)(void *, int);
 /*
  * 3.2's struct backing_dev_info (include/linux/backing-dev.h of 3.2, lines
  * 65-96): the fields up to max_prop_frac in the kernel's order; the
- * writeback and timer fields after them are left out. On the machine the
- * per-bdi stats are percpu_counters (counters/'s, 2.6.31's port without
- * the CONFIG_HOTPLUG_CPU list: 24 bytes where 3.2's are 40, so the fields
- * after bdi_stat[] sit 64 bytes earlier than in 3.2, bw_time_stamp at 160,
- * not 224); the world keeps them and the completions as exact counts.
+ * writeback and timer fields after them (struct bdi_writeback wb and on,
+ * which the emulated paths do not touch) are left out. On the machine the
+ * per-bdi stats are percpu_counters with CONFIG_HOTPLUG_CPU's list (40
+ * bytes, as 3.2's), so every field lies at 3.2's offset (asserted below);
+ * the world keeps them and the completions as exact counts.
  */
 struct backing_dev_info {
 	struct list_head bdi_list;
@@ -175,6 +175,17 @@ struct backing_dev_info {
 	unsigned int min_ratio;
 	unsigned int max_ratio, max_prop_frac;
 };
+
+#ifdef MMSCALE_IOL_MACHINE
+/* 3.2's offsets with CONFIG_HOTPLUG_CPU (x86_64): the lines balance_dirty_pages reads. */
+BUILD_BUG_ON(offsetof(struct backing_dev_info, bdi_stat) != 64);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, bw_time_stamp) != 224);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, avg_write_bandwidth) != 256);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, dirty_ratelimit) != 264);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, completions) != 280);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, dirty_exceeded) != 344);
+BUILD_BUG_ON(offsetof(struct backing_dev_info, max_prop_frac) != 356);
+#endif
 
 /* A dd task: task_struct's dirty fields and balance_dirty_pages' frame. */
 struct throttle_task {
