@@ -48,6 +48,8 @@
 
 #include "../drain_variants.h"
 #include "drain_test.h"
+/* White box: the global queue's entries, for test_reused_entry_skipped. */
+#include "../../kernel/smp_global_queue.h"
 
 static _Atomic long handled[CPUS];
 static _Atomic long wrong_cpu;
@@ -137,12 +139,44 @@ static void foreign_partner(void)
 	}
 }
 
+/*
+ * The reuse stress (test_entry_reuse): CPUs 0 to REUSE_SENDERS - 1 each
+ * call every other CPU REUSE_ROUNDS times, waited.
+ */
+#define REUSE_SENDERS	3
+#define REUSE_ROUNDS	4000
+static _Atomic bool reuse_test, reuse_go;
+static _Atomic int reuse_done;
+
+static void reuse_sender_loop(void)
+{
+	unsigned long bits = ((1UL << CPUS) - 1) & ~(1UL << smp_processor_id());
+	struct cpumask m;
+	unsigned int spins = 0;
+
+	mask_of(&m, bits);
+	while (!atomic_load(&reuse_go)) {	/* every CPU up, the counts marked */
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+	}
+	for (int r = 0; r < REUSE_ROUNDS; r++)
+		if (smp_call_function_many(&m, rec, (void *)(uintptr_t)bits, true) != 0) {
+			fprintf(stderr, "reuse: CPU %d, round %d: %s\n", smp_processor_id(), r,
+				ipi_error());
+			CHECK(!"a call was not answered");
+			break;
+		}
+	atomic_fetch_add(&reuse_done, 1);
+}
+
 static void partner_main(void *arg)
 {
 	(void)arg;
 	ipi_cpu_online();
 	if (smp_processor_id() == 1 && atomic_load(&second_sender))
 		second_sender_loop();
+	if (atomic_load(&reuse_test) && smp_processor_id() < REUSE_SENDERS)
+		reuse_sender_loop();
 	if (atomic_load(&foreign_test))
 		foreign_partner();
 	ipi_idle_loop(&stop);
@@ -473,6 +507,93 @@ static void test_unlock_order(const struct smp_generation *gen)
 	ipi.timeout_ms = TIMEOUT_MS;
 }
 
+/*
+ * Senders reusing their call-function entries while handlers walk the
+ * list: three CPUs each call every other CPU 4000 times, waited. A sender
+ * reuses its one cfd as soon as its last call is answered; a handler still
+ * walking the list may then meet the entry while it is being set up again
+ * (2.6.38-3.4's lines 170-186: its bit already set, refs still 0) and must
+ * pass it by - "the refs still 0" check. Without it the handler runs the
+ * call early and clears its bit before the sender counts the mask, so refs
+ * stays one too high and the sender waits for an answer that never comes.
+ * Every call must be handled once on each target and answered in time.
+ * 2.6.38-3.4's generation only: 2.6.32 has no such check (its handler
+ * test_and_clears first), the race 2.6.38 fixed, and loses calls rarely.
+ */
+static void test_entry_reuse(void)
+{
+	struct mmscale_partner partners[CPUS];
+	unsigned int spins = 0;
+	long long calls = (long long)REUSE_SENDERS * REUSE_ROUNDS;
+
+	atomic_store(&reuse_test, true);
+	atomic_store(&reuse_go, false);
+	atomic_store(&reuse_done, 0);
+	start(partners, &doorbell_spin, &smp_global_queue);
+	counts_mark();
+	atomic_store(&reuse_go, true);
+	reuse_sender_loop();
+	while (atomic_load(&reuse_done) < REUSE_SENDERS) {
+		ipi_interrupt_point();
+		spin_wait_step(&spins);
+	}
+	printf("  global-queue reuse: %lld calls from %d senders, %lld handled\n", calls,
+	       REUSE_SENDERS, counts_delta(MMSCALE_IPIS_HANDLED));
+	CHECK_EQ_LL(counts_delta(MMSCALE_IPIS_HANDLED), calls * (CPUS - 1));
+	for (int c = 0; c < CPUS; c++)
+		CHECK_EQ_LL(atomic_load(&handled[c]),
+			    (long long)REUSE_ROUNDS * (REUSE_SENDERS - (c < REUSE_SENDERS)));
+	CHECK_EQ_LL(atomic_load(&wrong_cpu), 0);
+	CHECK_EQ_LL(ipi_call_function_queued(), 0);
+	finish(partners);
+	atomic_store(&reuse_test, false);
+}
+
+/*
+ * The same window, made on purpose: CPU 0's entry on the list with CPU 2's
+ * bit set and refs 0 - the state a walker can meet while the entry is being
+ * reused (3.4 lines 170-186: refs zeroed, the mask set, refs not yet). CPU
+ * 2's handler must pass it by (lines 248-250): not run it, not clear its
+ * bit, not decrement refs. Then refs is set and CPU 2 runs it.
+ */
+static void test_reused_entry_skipped(void)
+{
+	struct mmscale_partner partners[CPUS];
+	struct call_function_data *data;
+	struct cpumask m;
+	unsigned int spins = 0;
+
+	start(partners, &doorbell_spin, &smp_global_queue);
+	mask_of(&m, 1UL << 2);
+	data = per_cpu_ptr(cfd_data, 0);
+	CHECK(gq_csd_lock(&data->csd, 2, NULL) == 0);
+	atomic_set(&data->refs, 0);
+	data->csd.func = rec;
+	data->csd.info = (void *)(uintptr_t)(1UL << 2);
+	gq_publish_mask(data->cpumask, &m);
+	call_function_lock();
+	gq_list_add_rcu(&data->csd.list, &call_function.queue);
+	gq_raw_spin_unlock(&call_function.lock);
+	gq_send_call_function_ipi_mask(data->cpumask);
+	/* CPU 2 took the vector; its walk ends before it takes the next call. */
+	while (atomic_load(&per_cpu_ptr(ipi_cpus, 2)->line.vectors))
+		spin_wait_step(&spins);
+	CHECK(smp_call_function_single(2, rec, (void *)(uintptr_t)(1UL << 2), 1) == 0);
+	CHECK_EQ_LL(atomic_load(&handled[2]), 1);	/* the single call only */
+	CHECK(cpumask_test_cpu(2, data->cpumask));
+	CHECK_EQ_LL(atomic_read(&data->refs), 0);
+	CHECK_EQ_LL(ipi_call_function_queued(), 1);
+	/* Set up at last: CPU 2 runs it, unlinks it and unlocks the csd. */
+	atomic_set(&data->refs, 1);
+	gq_send_call_function_ipi_mask(data->cpumask);
+	CHECK(gq_csd_lock_wait(&data->csd, 2, NULL) == 0);
+	printf("  global-queue: an entry with refs 0 passed by, run once refs is set\n");
+	CHECK_EQ_LL(atomic_load(&handled[2]), 2);
+	CHECK_EQ_LL(ipi_call_function_queued(), 0);
+	CHECK_EQ_LL(atomic_load(&wrong_cpu), 0);
+	finish(partners);
+}
+
 /* A target that never answers is named by the waiting sender, from the mask. */
 static void test_stuck(void)
 {
@@ -591,6 +712,8 @@ int main(void)
 			test_foreign_entry(smp_generations[g]);
 		test_unlock_order(smp_generations[g]);
 	}
+	test_entry_reuse();
+	test_reused_entry_skipped();
 	test_stuck();
 	test_machine_down(&m);
 
