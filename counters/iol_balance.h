@@ -11,7 +11,14 @@
  *					  unsigned long bdi_dirty,
  *					  bool dirty_exceeded);
  *
- * (Wu's bdi-freerun break; false in the others).
+ * its break after the bandwidth update (false in 3.2; the v11 rows':
+ * 11/18's bdi_async_underrun, and Wu's bdi-freerun break), and the v11
+ * rows define IOL_THINK_TIME before including this file: v11 07/18's
+ * think time compensation ("[PATCH 07/18] writeback: dirty ratelimit -
+ * think time compensation", Message-Id <20110904020915.512367354@intel.com>,
+ * docs/postings/): the pause is what is left of the period since the last
+ * one ended (current->dirty_paused_when), and nr_dirtied is reset where
+ * that period restarts instead of at every exit. 3.2 has neither.
  *
  * The world has no threads, so the function is split where it sleeps
  * (io_schedule_timeout, line 1141): balance_dirty_pages runs the loop up
@@ -99,7 +106,9 @@ static long balance_dirty_pages_tail(struct address_space *mapping)
 	if (!f->dirty_exceeded && bdi->dirty_exceeded)
 		bdi->dirty_exceeded = 0;
 
+#ifndef IOL_THINK_TIME	/* 07/18 resets it where the period restarts instead */
 	current->nr_dirtied = 0;
+#endif
 	if (f->pause == 0) { /* in freerun area */
 		current->nr_dirtied_pause =
 				(int)dirty_poll_interval(f->nr_dirty, f->dirty_thresh);
@@ -134,6 +143,11 @@ static long balance_dirty_pages_loop(struct address_space *mapping)
 	struct backing_dev_info *bdi = mapping->backing_dev_info;
 	typeof(current->bdp) *f = &current->bdp;
 	unsigned long freerun;
+#ifdef IOL_THINK_TIME
+	unsigned long now = jiffies;
+
+	f->now = now;
+#endif
 
 	/*
 	 * Unstable writes are a feature of certain networked filesystems (i.e.
@@ -150,8 +164,13 @@ static long balance_dirty_pages_loop(struct address_space *mapping)
 	 */
 	freerun = dirty_freerun_ceiling(f->dirty_thresh, f->background_thresh);
 	throttle_count_bdp_pass(f->nr_dirty > freerun);	/* the world's count */
-	if (f->nr_dirty <= freerun)
+	if (f->nr_dirty <= freerun) {
+#ifdef IOL_THINK_TIME
+		current->dirty_paused_when = now;
+		current->nr_dirtied = 0;
+#endif
 		return balance_dirty_pages_tail(mapping);
+	}
 
 	if (unlikely(!writeback_in_progress(bdi)))
 		bdi_start_background_writeback(bdi);
@@ -197,14 +216,40 @@ static long balance_dirty_pages_loop(struct address_space *mapping)
 	f->task_ratelimit = ((u64)f->dirty_ratelimit * f->pos_ratio) >>
 							RATELIMIT_CALC_SHIFT;
 	if (unlikely(f->task_ratelimit == 0)) {
+#ifdef IOL_THINK_TIME
+		f->period = f->max_pause;	/* 07/18: MAX_PAUSE; max_pause after 13/18 */
+#endif
 		f->pause = f->max_pause;
 		return f->pause;	/* goto pause */
 	}
+#ifdef IOL_THINK_TIME
+	f->period = (long)(HZ * f->pages_dirtied / f->task_ratelimit);
+	f->pause = (long)(current->dirty_paused_when + (unsigned long)f->period - now);
+	/*
+	 * For less than 1s think time (ext3/4 may block the dirtier
+	 * for up to 800ms from time to time on 1-HDD; so does xfs,
+	 * however at much less frequency), try to compensate it in
+	 * future periods by updating the virtual time; otherwise just
+	 * do a reset, as it may be a light dirtier.
+	 */
+	if (unlikely(f->pause <= 0)) {
+		if (f->pause < -HZ) {
+			current->dirty_paused_when = now;
+			current->nr_dirtied = 0;
+		} else if (f->period) {
+			current->dirty_paused_when += (unsigned long)f->period;
+			current->nr_dirtied = 0;
+		}
+		f->pause = 1; /* avoid resetting nr_dirtied_pause below */
+		return balance_dirty_pages_tail(mapping);
+	}
+#else
 	f->pause = (long)(HZ * f->pages_dirtied / f->task_ratelimit);
 	if (unlikely(f->pause <= 0)) {
 		f->pause = 1; /* avoid resetting nr_dirtied_pause below */
 		return balance_dirty_pages_tail(mapping);
 	}
+#endif
 	f->pause = min(f->pause, f->max_pause);
 	return f->pause;	/* io_schedule_timeout(pause) */
 }
@@ -233,6 +278,10 @@ static long balance_dirty_pages_resume(struct address_space *mapping)
 	struct backing_dev_info *bdi = mapping->backing_dev_info;
 	typeof(current->bdp) *f = &current->bdp;
 
+#ifdef IOL_THINK_TIME
+	current->dirty_paused_when = f->now + (unsigned long)f->pause;
+	current->nr_dirtied = 0;
+#endif
 	/*
 	 * This is typically equal to (nr_dirty < dirty_thresh) and can also
 	 * keep "1000+ dd on a slow USB stick" under control.

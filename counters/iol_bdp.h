@@ -67,4 +67,16 @@ long iol_bdp_call(const struct iol_machine_ops *ops);
 /* Free the state: -1 with why in err if a call left the state it was given. */
 int iol_bdp_teardown(char *err, size_t errlen);
 
+/*
+ * For the tests (counters/tests/test_bdp.c): the emulated jiffies, the
+ * calling thread's task's period start and dirtied count (v11 07/18's
+ * dirty_paused_when, nr_dirtied), and the bdi's BDI_async_underrun bit
+ * (v11 11/18), which no block queue sets on the machine.
+ */
+void iol_bdp_set_jiffies(unsigned long now);
+void iol_bdp_set_task(unsigned long dirty_paused_when, int nr_dirtied);
+unsigned long iol_bdp_task_paused_when(void);
+int iol_bdp_task_nr_dirtied(void);
+void iol_bdp_set_underrun(int on);
+
 #endif /* MMSCALE_IOL_BDP_H */

@@ -5,6 +5,8 @@
  * reserve area's lines are removed from bdi_position_ratio, so pos_ratio is
  * the global and bdi control lines alone; and balance_dirty_pages leaves
  * without a pause while bdi_dirty is below the bdi's own freerun point.
+ * On v11 as Wu's tree ran it: with 07/18's think time compensation and
+ * 11/18's underrun break, as reserve-v11 (counters/iol_reserve_v11.c).
  */
 #include "iol_variants.h"
 
@@ -32,8 +34,8 @@ static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi
 /*
  * The patch's hunk in balance_dirty_pages: never throttle a bdi below its
  * own freerun point, 1/8 of min(write_bw + 4 MiB, the room left under
- * global_dirty_limit), unless the limits are exceeded. Its second break,
- * bdi_async_underrun(bdi), is in no source here (see iol_reserve_v11.c).
+ * global_dirty_limit), unless the limits are exceeded; and, as before the
+ * patch (v11 11/18), while the bdi's async queue underruns.
  */
 static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
 				  unsigned long bdi_dirty, bool dirty_exceeded)
@@ -45,10 +47,13 @@ static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr
 	if (!dirty_exceeded) {
 		if (unlikely(bdi_dirty < freerun))
 			return true;
+		if (unlikely(bdi_async_underrun(bdi)))
+			return true;
 	}
 	return false;
 }
 
+#define IOL_THINK_TIME	/* v11 07/18 */
 #include "iol_balance.h"
 
 const struct iol_variant_ops IOL_OPS(iol_ops_freerun) = IOL_VARIANT_OPS;

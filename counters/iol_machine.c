@@ -329,6 +329,35 @@ void iol_bdp_enter(void)
 	prop_local_steady_single(&machine.props->vm_dirties, &tsk->dirties, 1, 1);
 }
 
+void iol_bdp_set_jiffies(unsigned long now)
+{
+	iol_machine_jiffies = now;
+}
+
+void iol_bdp_set_task(unsigned long dirty_paused_when, int nr_dirtied)
+{
+	current->dirty_paused_when = dirty_paused_when;
+	current->nr_dirtied = nr_dirtied;
+}
+
+unsigned long iol_bdp_task_paused_when(void)
+{
+	return current->dirty_paused_when;
+}
+
+int iol_bdp_task_nr_dirtied(void)
+{
+	return current->nr_dirtied;
+}
+
+void iol_bdp_set_underrun(int on)
+{
+	if (on)
+		set_bit(BDI_async_underrun, &machine.bdi->state);
+	else
+		clear_bit(BDI_async_underrun, &machine.bdi->state);
+}
+
 long iol_bdp_call(const struct iol_machine_ops *ops)
 {
 	return ops->balance_dirty_pages(&machine.mapping, 32);

@@ -12,9 +12,13 @@
  * without the 1/4 floor, but Wu's tree of 14 Sep 2011 that the seed's
  * "bdi-reserve" column ran had the floor (the bdi-freerun patch's context).
  * That tree ran the whole v11 series (../shared/seeds/004_*'s thread
- * overview); 3.2 has not all of it: not 07/18's think time compensation (no
- * think time in 3.2's file), not 11/18's bdi_async_underrun, so neither
- * has this variant, which is 3.2 with the reserve-area lines changed.
+ * overview), so this variant also has what 3.2 has not of it: 07/18's
+ * think time compensation in balance_dirty_pages (IOL_THINK_TIME,
+ * counters/iol_balance.h) and 11/18's break while the bdi's async queue
+ * underruns (bdi_async_underrun, set and cleared by the world's block
+ * queue as 11/18's blk-core.c does), both ported from the postings in
+ * docs/postings/ (Message-Ids <20110904020915.512367354@intel.com> and
+ * <20110904020916.070059502@intel.com>).
  */
 #include "iol_variants.h"
 
@@ -47,20 +51,19 @@ static unsigned long bdi_reserve_area(unsigned long pos_ratio, unsigned long bdi
 
 
 /*
- * Nor has v11 as posted. Wu's tree of 14 Sep 2011 (the bdi-freerun patch's
- * context) breaks here when !dirty_exceeded && bdi_async_underrun(bdi); that
- * function is in no source here, so neither variant has it.
+ * No freerun of its own (that is the freerun row's patch); 11/18's break,
+ * right after bdi_update_bandwidth: "if (unlikely(!dirty_exceeded &&
+ * bdi_async_underrun(bdi))) break;".
  */
 static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
 				  unsigned long bdi_dirty, bool dirty_exceeded)
 {
-	(void)bdi;
 	(void)nr_dirty;
 	(void)bdi_dirty;
-	(void)dirty_exceeded;
-	return false;
+	return unlikely(!dirty_exceeded && bdi_async_underrun(bdi));
 }
 
+#define IOL_THINK_TIME	/* v11 07/18 */
 #include "iol_balance.h"
 
 const struct iol_variant_ops IOL_OPS(iol_ops_reserve_v11) = IOL_VARIANT_OPS;

@@ -50,11 +50,11 @@
 	  6, 0, 6, 2, IOL_BDP_TASK_BDI_THRESH)				\
 	X(iol_ops_reserve_v11, "reserve-v11",				\
 	  "bdi reserve area below min(write_bw, freerun), up to 8x",	\
-	  "v11 10/18, 4 Sep 2011, on 3.2's control lines",		\
+	  "v11 10/18 with 07/18's think time and 11/18's underrun break, 4 Sep 2011, on 3.2's control lines", \
 	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)				\
 	X(iol_ops_freerun, "freerun",					\
 	  "no reserve area; no throttling below the bdi's own freerun point", \
-	  "v11 10/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines", \
+	  "v11 10/18, 07/18, 11/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines", \
 	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)				\
 	X(iol_ops_3_2, "3.2",						\
 	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\

@@ -533,6 +533,37 @@ static void disk_start(struct tw_disk *d)
 	schedule(tw->now + ns, EV_DISK_DONE, (int)(d - tw->disks));
 }
 
+/*
+ * v11 11/18's block-layer hooks (blk-core.c there; the v11 rows read the
+ * flag): every request here is an async write, and the disk holds at most
+ * the one it serves, so q->in_flight[async] is 1 while it is busy, else 0,
+ * and rl->count[async] is q_len. get_request, before it counts a new
+ * request: "if (rl->count[is_sync] >= q->in_flight[is_sync] +
+ * BLK_UNDERRUN_REQUESTS) blk_clear_queue_underrun"; __freed_request, after
+ * a completed request is uncounted (no other is in flight then): "if
+ * (rl->count[sync] <= q->in_flight[sync] && rl->count[!sync] == 0)
+ * blk_set_queue_underrun".
+ */
+#define BLK_UNDERRUN_REQUESTS	3
+
+static void get_request_underrun(struct tw_disk *d)
+{
+	if (d->q_len >= (size_t)(d->busy ? 1 : 0) + BLK_UNDERRUN_REQUESTS) {
+		if (d->bdi.state & (1UL << BDI_async_underrun))
+			tw->res->underrun_clears++;
+		d->bdi.state &= ~(1UL << BDI_async_underrun);
+	}
+}
+
+static void freed_request_underrun(struct tw_disk *d)
+{
+	if (d->q_len <= (size_t)(d->busy ? 1 : 0)) {
+		if (!(d->bdi.state & (1UL << BDI_async_underrun)))
+			tw->res->underrun_sets++;
+		d->bdi.state |= 1UL << BDI_async_underrun;
+	}
+}
+
 static int submit(struct tw_disk *d, int file, unsigned long pages)
 {
 	struct tw_file *f = &tw->files[file];
@@ -548,6 +579,7 @@ static int submit(struct tw_disk *d, int file, unsigned long pages)
 		d->q = q;
 		d->q_cap = cap;
 	}
+	get_request_underrun(d);
 	d->q[d->q_len++] = (struct tw_request){ file, pages, d->q_seq++ };
 	/* clear_page_dirty_for_io and test_set_page_writeback's counts */
 	f->dirty -= (long)pages;
@@ -678,6 +710,7 @@ static void disk_done(struct tw_disk *d)
 	d->q[d->q_next] = d->q[--d->q_len];
 	d->last_file = r.file;
 	d->busy = false;
+	freed_request_underrun(d);
 	/* test_clear_page_writeback, per page */
 	for (unsigned long i = 0; i < r.pages; i++)
 		bdi_writeout_inc(&d->bdi);
@@ -911,6 +944,7 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 		t->mapping.file = i;
 		/* copy_process (3.2 kernel/fork.c): nr_dirtied_pause = 128 >> (PAGE_SHIFT - 10) */
 		t->t.nr_dirtied_pause = 128 >> (12 - 10);
+		t->t.dirty_paused_when = 0;	/* v11 07/18's copy_process */
 	}
 	return 0;
 }

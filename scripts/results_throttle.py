@@ -186,10 +186,12 @@ def section(tmp):
         "area removed, no throttling below the bdi's own freerun point), `3.2` what was merged "
         "(v12: x_intercept = bdi_thresh / 2 and the inactive-bdi floor), `vanilla-3.1` the "
         "last kernel before IO-less (3.1.3). Both v11 variants are "
-        "3.2 with the reserve-area lines changed: Wu's tree ran the whole v11 series, of which "
-        "3.2 lacks at least 07/18 (think time compensation) and 11/18 (`bdi_async_underrun()`, "
-        "whose break both of his kernels had: the bdi-freerun patch's context); neither is "
-        "here.",
+        "3.2 with the reserve-area lines changed and with what Wu's tree had of the v11 series "
+        "and 3.2 has not: 07/18's think time compensation (the pause is what is left of the "
+        "period since the last one ended) and 11/18's break while the disk's async queue "
+        "underruns (`bdi_async_underrun()`: set when every queued request is in flight, cleared "
+        "when 3 more are queued; the bdi-freerun patch's context shows both of his kernels had "
+        "it), ported from the postings (docs/postings/).",
         "",
         "### nr_written: the thread's numbers and the model's",
         "",
@@ -306,7 +308,7 @@ def section(tmp):
         "(CFQ's idling, request merging), journal and metadata IO, page reclaim and per-CPU "
         "counter error (the world reads exact counts) all shaped nr_written and are here at "
         "most a line of arithmetic. Where the variants' differences come from effects the "
-        "model leaves out (`bdi_async_underrun`, the disks' real interleaving cost, CFQ), "
+        "model leaves out (the disks' real interleaving cost, NCQ, CFQ), "
         "its direction can be wrong for reasons that have nothing to do with the control "
         "being emulated faithfully; a disagreeing row is a place to look, not a verdict on "
         "either variant.",

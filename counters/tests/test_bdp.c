@@ -284,11 +284,97 @@ static void test_iol_call_states(void)
 	}
 }
 
+/*
+ * v11 07/18's think time compensation and 11/18's underrun break, in the
+ * throttled state (one pass, 32 pages dirtied: period = HZ * 32 /
+ * task_ratelimit = 1 jiffy here, as the pause of 1 above shows), against
+ * 3.2, which has neither. With jiffies J and the task's period start W:
+ * pause = W + period - J (07/18):
+ * - W = J: 1, as 3.2;
+ * - W = J + 10 (the last period ran ahead): 11 (3.2: 1);
+ * - W = J - 5: -4, not below -HZ: the think time is compensated, the
+ *   period is added to W (W = J - 4), no sleep (-1, nr_dirtied 0); 3.2
+ *   sleeps 1;
+ * - W = 0, J = 5000: -4999 < -HZ: a light dirtier, W = J, no sleep.
+ * And with BDI_async_underrun set (dirty not exceeded in this state):
+ * the v11 rows leave without a pause (-1); 3.2 sleeps 1.
+ */
+struct think_step {
+	const char *what;
+	unsigned long jiffies, paused_when, underrun;
+	long want_v11, want_3_2;
+	unsigned long want_paused_when_v11;	/* after the call */
+};
+
+static const struct think_step think_steps[] = {
+	{ "period start now", 2000, 2000, 0, 1, 1, 2000 },
+	{ "ahead by 10", 2000, 2010, 0, 11, 1, 2010 },
+	{ "5 jiffies of think time", 2000, 1995, 0, -1, 1, 1996 },
+	{ "a light dirtier", 5000, 0, 0, -1, 1, 5000 },
+	{ "the queue underruns", 2000, 2000, 1, -1, 1, 2000 },
+};
+
+static long think_call(const struct iol_machine_ops *ops, const struct think_step *s,
+		       unsigned long *paused_when, int *nr_dirtied)
+{
+	char err[256] = "";
+	long ret;
+
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0 ||
+	    iol_bdp_setup(ops, IOL_BDP_THROTTLED, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", s->what, err);
+		return LONG_MIN;
+	}
+	iol_bdp_enter();
+	iol_bdp_set_jiffies(s->jiffies);
+	iol_bdp_set_task(s->paused_when, 32);
+	iol_bdp_set_underrun((int)s->underrun);
+	ret = iol_bdp_call(ops);
+	*paused_when = iol_bdp_task_paused_when();
+	*nr_dirtied = iol_bdp_task_nr_dirtied();
+	iol_bdp_set_underrun(0);
+	if (iol_bdp_teardown(err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", s->what, err);
+		ret = LONG_MIN;
+	}
+	mm_machine_teardown();
+	return ret;
+}
+
+static void test_v11_think_time_underrun(void)
+{
+	printf("v11's think time and underrun break (pause, -1: none):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(iol_rows); i++) {
+		bool v11 = strcmp(iol_rows[i].name, "reserve-v11") == 0 ||
+			   strcmp(iol_rows[i].name, "freerun") == 0;
+
+		if (!v11 && strcmp(iol_rows[i].name, "3.2") != 0)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(think_steps); k++) {
+			const struct think_step *s = &think_steps[k];
+			unsigned long paused_when = 0;
+			int nr_dirtied = 0;
+			long got = think_call(iol_rows[i].ops, s, &paused_when, &nr_dirtied);
+
+			printf("  %-12s %-24s pause %3ld, dirty_paused_when %lu, nr_dirtied %d\n",
+			       iol_rows[i].name, s->what, got, paused_when, nr_dirtied);
+			CHECK_EQ_LL(got, v11 ? s->want_v11 : s->want_3_2);
+			/* 3.2 leaves the period start alone; a sleep leaves nr_dirtied for after it. */
+			CHECK_EQ_LL(paused_when, v11 ? s->want_paused_when_v11 : s->paused_when);
+			if (got > 0)
+				CHECK_EQ_LL(nr_dirtied, 32);
+			else if (v11 && !s->underrun)
+				CHECK_EQ_LL(nr_dirtied, 0);
+		}
+	}
+}
+
 static void bdp_tests(void)
 {
 	test_unthrottled_counts();
 	test_dirty_exceeded_exits();
 	test_iol_call_states();
+	test_v11_think_time_underrun();
 }
 
 int main(void)

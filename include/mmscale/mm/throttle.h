@@ -74,6 +74,8 @@ struct throttle_result {
 	uint64_t global_reads;		/* global_page_state and its callees */
 	uint64_t bdi_reads;		/* bdi_stat, percpu_counter_read of a bdi item (not sums) */
 	uint64_t bdi_sum_slots;		/* per-CPU slots bdi_stat_sum walks (nr_cpus a sum) */
+	uint64_t underrun_sets;		/* v11 11/18: times a disk's queue set BDI_async_underrun */
+	uint64_t underrun_clears;	/* ... and cleared it */
 };
 
 /* One sample of the trace (every sample_us): what the thread plotted. */

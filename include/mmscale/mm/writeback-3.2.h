@@ -123,6 +123,12 @@ enum bdi_state {
 	BDI_sync_congested,	/* The sync queue is getting full */
 	BDI_registered,		/* bdi_register() was done */
 	BDI_writeback_running,	/* Writeback is in progress */
+	/*
+	 * v11 11/18 (Message-Id <20110904020916.070059502@intel.com>,
+	 * docs/postings/; not in 3.2): the block layer sets it when the async
+	 * requests are all in flight, clears it when 3 more are queued.
+	 */
+	BDI_async_underrun,	/* The async queue is getting underrun */
 	BDI_unused,		/* Available bits start here */
 };
 
@@ -176,6 +182,12 @@ struct backing_dev_info {
 	unsigned int max_ratio, max_prop_frac;
 };
 
+/* v11 11/18 (include/linux/backing-dev.h there): the v11 rows' break reads it. */
+static inline int bdi_async_underrun(struct backing_dev_info *bdi)
+{
+	return (int)(bdi->state & (1UL << BDI_async_underrun));
+}
+
 #ifdef MMSCALE_IOL_MACHINE
 /* 3.2's offsets with CONFIG_HOTPLUG_CPU (x86_64): the lines balance_dirty_pages reads. */
 BUILD_BUG_ON(offsetof(struct backing_dev_info, bdi_stat) != 64);
@@ -191,6 +203,8 @@ BUILD_BUG_ON(offsetof(struct backing_dev_info, max_prop_frac) != 356);
 struct throttle_task {
 	int nr_dirtied;			/* task_struct's, ints in 3.2 */
 	int nr_dirtied_pause;
+	/* v11 07/18 (the v11 rows): start of a write-and-pause period */
+	unsigned long dirty_paused_when;
 #ifdef MMSCALE_IOL_MACHINE
 	struct prop_local_single dirties;	/* 3.1: vm_dirties (task_dirty_inc) */
 #else
@@ -215,6 +229,8 @@ struct throttle_task {
 		bool dirty_exceeded;
 		unsigned long task_ratelimit, dirty_ratelimit, pos_ratio;
 		unsigned long start_time;
+		unsigned long now;	/* v11 07/18: jiffies at the top of the loop */
+		long period;		/* v11 07/18 */
 	} bdp;
 };
 
