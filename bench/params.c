@@ -141,7 +141,7 @@ static void set_layout(unsigned int i)
 	mmscale_params.counter_layout = (enum mmscale_counter_layout)i;
 }
 
-/* --swap: yes (the default) or no. */
+/* --swap and --throttle-percpu-error: yes or no. */
 static const char *swap_word(unsigned int i)
 {
 	static const char *const words[] = { "yes", "no" };
@@ -152,6 +152,11 @@ static const char *swap_word(unsigned int i)
 static void set_swap(unsigned int i)
 {
 	mmscale_params.swap = i == 0;
+}
+
+static void set_throttle_percpu_error(unsigned int i)
+{
+	mmscale_params.throttle_percpu_error = i == 0;
 }
 
 /* --ipi takes a doorbell's name; auto, the default, only by leaving the flag out. */
@@ -184,6 +189,7 @@ static const struct word_flag {
 } word_flags[] = {
 	{ "--counter-layout", layout_word, set_layout },
 	{ "--swap", swap_word, set_swap },
+	{ "--throttle-percpu-error", swap_word, set_throttle_percpu_error },
 	{ "--ipi", ipi_word, set_ipi },
 	{ "--smp-model", smp_model_word, set_smp_model },
 };
@@ -283,7 +289,7 @@ void mmscale_params_describe(char *buf, size_t len)
 		snprintf(cpus, sizeof(cpus), " throttle_cpus=%u", mmscale_params.throttle_cpus);
 	snprintf(buf, len, "mem=%lluMiB swap=%s counter_layout=%s congestion_wait=%uus "
 		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
-		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us%s",
+		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us throttle_percpu_error=%s%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.swap ? "yes" : "no", counter_layout_words[mmscale_params.counter_layout],
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
@@ -291,5 +297,5 @@ void mmscale_params_describe(char *buf, size_t len)
 		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
 		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds,
-		 cpus);
+		 mmscale_params.throttle_percpu_error ? "yes" : "no", cpus);
 }

@@ -141,6 +141,7 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 	throttle_params_default(&params);
 	params.run_us = (uint64_t)mmscale_params.throttle_seconds * 1000000;
 	params.swap = mmscale_params.swap;
+	params.percpu_error = mmscale_params.throttle_percpu_error;
 	if (mmscale_params.throttle_cpus)
 		scenario.nr_cpus = (int)mmscale_params.throttle_cpus;	/* the name stays the seed's */
 	while (mmscale_keep_running(st)) {

@@ -118,6 +118,7 @@ enum event_kind {
 	EV_DISK_DONE,		/* a disk completes its head request */
 	EV_FLUSH,		/* a flusher runs */
 	EV_SAMPLE,		/* the trace */
+	EV_VMSTAT,		/* percpu_error: the vmstat work folds every CPU (each HZ) */
 };
 
 struct event {
@@ -161,6 +162,9 @@ struct tw_disk {
 	size_t nr_waiters, waiters_cap;
 	/* trace: disk 0's tasks' pauses in this sample period */
 	uint64_t sample_pause_ms, sample_pauses;
+	/* percpu_error: each bdi item's fbc->count, and per CPU its s32 deltas */
+	s64 bdi_count[NR_BDI_STAT_ITEMS];
+	s32 *bdi_diff;		/* nr_cpus x NR_BDI_STAT_ITEMS */
 };
 
 struct tw_task {
@@ -180,7 +184,12 @@ struct throttle_world {
 	uint64_t seq;
 	struct event *heap;
 	size_t heap_len, heap_cap;
-	unsigned long stat[NR_THROTTLE_ITEMS];
+	unsigned long stat[NR_THROTTLE_ITEMS];	/* exact */
+	/* percpu_error: the global vm_stat[] as folded, and per CPU the s8 deltas */
+	long vm_global[NR_THROTTLE_ITEMS];
+	long *vm_diff;		/* nr_cpus x NR_THROTTLE_ITEMS */
+	int stat_threshold;
+	int bdi_stat_batch;
 	unsigned long memory;	/* free + page cache, pages */
 	int *bdp_ratelimits;	/* per CPU */
 	int cpu;		/* the running task's */
@@ -275,10 +284,35 @@ int *throttle_bdp_ratelimits(void)
 	return &tw->bdp_ratelimits[tw->cpu];
 }
 
+/*
+ * What global_page_state reads: the exact count, or with percpu_error the
+ * global vm_stat[] as the per-CPU deltas have been folded into it (3.2's
+ * vmstat.h: negative reads as 0).
+ */
+/* The world's record of the gap a read made, not the kernel's. */
+static unsigned long vm_gap(enum throttle_stat_item item, unsigned long read)
+{
+	long gap = (long)read - (long)tw->stat[item];
+
+	if ((uint64_t)labs(gap) > tw->res->max_vm_error)
+		tw->res->max_vm_error = (uint64_t)labs(gap);
+	return read;
+}
+
+static unsigned long vm_read(enum throttle_stat_item item)
+{
+	long x;
+
+	if (!tw->p->percpu_error)
+		return tw->stat[item];
+	x = tw->vm_global[item];
+	return vm_gap(item, x < 0 ? 0 : (unsigned long)x);
+}
+
 unsigned long global_page_state(enum throttle_stat_item item)
 {
 	tw->res->global_reads++;
-	return tw->stat[item];
+	return vm_read(item);
 }
 
 /*
@@ -296,13 +330,38 @@ unsigned long global_reclaimable_pages(void)
 	return nr;
 }
 
-s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item)
+static struct tw_disk *disk_of(struct backing_dev_info *bdi);
+
+/* percpu_counter_read: fbc->count (the exact count without percpu_error). */
+static s64 bdi_gap(struct backing_dev_info *bdi, enum bdi_stat_item item, s64 read)
 {
-	tw->res->bdi_reads++;
-	return bdi->bdi_stat[item] > 0 ? bdi->bdi_stat[item] : 0;
+	s64 gap = read - bdi->bdi_stat[item];	/* the world's record, not the kernel's */
+
+	if ((uint64_t)llabs(gap) > tw->res->max_bdi_error)
+		tw->res->max_bdi_error = (uint64_t)llabs(gap);
+	return read;
 }
 
-/* A sum is its slots, not a read: bdi_reads counts what bdp/ counts. */
+static s64 bdi_count(struct backing_dev_info *bdi, enum bdi_stat_item item)
+{
+	if (!tw->p->percpu_error)
+		return bdi->bdi_stat[item];
+	return bdi_gap(bdi, item, disk_of(bdi)->bdi_count[item]);
+}
+
+/* percpu_counter_read_positive */
+s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item)
+{
+	s64 x = bdi_count(bdi, item);
+
+	tw->res->bdi_reads++;
+	return x > 0 ? x : 0;
+}
+
+/*
+ * A sum is its slots, not a read: bdi_reads counts what bdp/ counts. It is
+ * exact: fbc->count plus every CPU's delta.
+ */
 s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item)
 {
 	tw->res->bdi_sum_slots += (uint64_t)tw->sc->nr_cpus;
@@ -312,7 +371,7 @@ s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item)
 s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item)
 {
 	tw->res->bdi_reads++;
-	return bdi->bdi_stat[item];
+	return bdi_count(bdi, item);
 }
 
 /* backing-dev.h of 3.2: nr_cpu_ids * BDI_STAT_BATCH, BDI_STAT_BATCH = 8 * (1 + ilog2(nr_cpu_ids)). */
@@ -327,6 +386,108 @@ unsigned long bdi_stat_error(struct backing_dev_info *bdi)
 static struct tw_disk *disk_of(struct backing_dev_info *bdi)
 {
 	return container_of(bdi, struct tw_disk, bdi);
+}
+
+/*
+ * The counts the kernel keeps per CPU, one page at a time on the CPU the
+ * kernel does it on (percpu_error; else only the exact counts move):
+ * - vm items, 3.2's mm/vmstat.c: __inc_zone_state/__dec_zone_state (the
+ *   dirty and writeback counts: account_page_dirtied, clear_page_dirty_for_io,
+ *   test_set/clear_page_writeback) fold the delta and half a threshold
+ *   more once it passes stat_threshold; __mod_zone_page_state (free pages
+ *   on allocation, the LRU add) folds it once past the threshold;
+ * - bdi items, 3.2's lib/percpu_counter.c __percpu_counter_add with
+ *   BDI_STAT_BATCH: folded into fbc->count once at the batch.
+ */
+static long *vm_delta(int cpu, enum throttle_stat_item item)
+{
+	return &tw->vm_diff[(size_t)cpu * NR_THROTTLE_ITEMS + item];
+}
+
+static void vm_inc(int cpu, enum throttle_stat_item item)
+{
+	long *p;
+
+	tw->stat[item]++;
+	if (!tw->p->percpu_error)
+		return;
+	p = vm_delta(cpu, item);
+	(*p)++;
+	if (*p > tw->stat_threshold) {
+		long overstep = tw->stat_threshold / 2;
+
+		tw->vm_global[item] += *p + overstep;
+		*p = -overstep;
+	}
+}
+
+static void vm_dec(int cpu, enum throttle_stat_item item)
+{
+	long *p;
+
+	tw->stat[item]--;
+	if (!tw->p->percpu_error)
+		return;
+	p = vm_delta(cpu, item);
+	(*p)--;
+	if (*p < -tw->stat_threshold) {
+		long overstep = tw->stat_threshold / 2;
+
+		tw->vm_global[item] += *p - overstep;
+		*p = overstep;
+	}
+}
+
+static void vm_mod(int cpu, enum throttle_stat_item item, long delta)
+{
+	long *p, x;
+
+	tw->stat[item] += (unsigned long)delta;
+	if (!tw->p->percpu_error)
+		return;
+	p = vm_delta(cpu, item);
+	x = delta + *p;
+	if (x > tw->stat_threshold || x < -tw->stat_threshold) {
+		tw->vm_global[item] += x;
+		x = 0;
+	}
+	*p = x;
+}
+
+/* refresh_cpu_vm_stats for every CPU: the vmstat work, once a second. */
+static void vm_fold_all(void)
+{
+	for (int cpu = 0; cpu < tw->sc->nr_cpus; cpu++)
+		for (int item = 0; item < NR_THROTTLE_ITEMS; item++) {
+			long *p = vm_delta(cpu, (enum throttle_stat_item)item);
+
+			tw->vm_global[item] += *p;
+			*p = 0;
+		}
+}
+
+static void bdi_mod(struct tw_disk *d, int cpu, enum bdi_stat_item item, s32 amount)
+{
+	s32 *pcount;
+	s64 count;
+
+	d->bdi.bdi_stat[item] += amount;
+	if (!tw->p->percpu_error)
+		return;
+	pcount = &d->bdi_diff[(size_t)cpu * NR_BDI_STAT_ITEMS + item];
+	count = *pcount + amount;
+	if (count >= tw->bdi_stat_batch || count <= -tw->bdi_stat_batch) {
+		d->bdi_count[item] += count;
+		*pcount = 0;
+	} else {
+		*pcount = (s32)count;
+	}
+}
+
+/* Where the block layer's completion runs, and the bdi's flusher thread: one CPU per disk. */
+static int disk_cpu(const struct tw_disk *d)
+{
+	return (int)(d - tw->disks) % tw->sc->nr_cpus;
 }
 
 int writeback_in_progress(struct backing_dev_info *bdi)
@@ -422,9 +583,9 @@ unsigned long throttle_total_pages(void)
 }
 
 /* __bdi_writeout_inc (3.2 lines 219-224) with max_prop_frac = PROP_FRAC_BASE. */
-static void bdi_writeout_inc(struct backing_dev_info *bdi)
+static void bdi_writeout_inc(struct backing_dev_info *bdi, int cpu)
 {
-	bdi->bdi_stat[BDI_WRITTEN]++;
+	bdi_mod(disk_of(bdi), cpu, BDI_WRITTEN, 1);
 	prop_norm_exact(&bdi->completions, tw->completions);
 	bdi->completions.events++;
 	tw->completions++;
@@ -456,7 +617,7 @@ static bool over_bground_thresh(void)
 
 	global_dirty_limits(&background, &dirty);
 	tw->res->global_reads = reads;
-	return tw->stat[NR_FILE_DIRTY] + tw->stat[NR_UNSTABLE_NFS] > background;
+	return vm_read(NR_FILE_DIRTY) + vm_read(NR_UNSTABLE_NFS) > background;
 }
 
 /*
@@ -564,7 +725,7 @@ static void freed_request_underrun(struct tw_disk *d)
 	}
 }
 
-static int submit(struct tw_disk *d, int file, unsigned long pages)
+static int submit(struct tw_disk *d, int file, unsigned long pages, int cpu)
 {
 	struct tw_file *f = &tw->files[file];
 
@@ -581,12 +742,14 @@ static int submit(struct tw_disk *d, int file, unsigned long pages)
 	}
 	get_request_underrun(d);
 	d->q[d->q_len++] = (struct tw_request){ file, pages, d->q_seq++ };
-	/* clear_page_dirty_for_io and test_set_page_writeback's counts */
+	/* clear_page_dirty_for_io and test_set_page_writeback's counts, per page */
 	f->dirty -= (long)pages;
-	tw->stat[NR_FILE_DIRTY] -= pages;
-	tw->stat[NR_WRITEBACK] += pages;
-	d->bdi.bdi_stat[BDI_RECLAIMABLE] -= (s64)pages;
-	d->bdi.bdi_stat[BDI_WRITEBACK] += (s64)pages;
+	for (unsigned long i = 0; i < pages; i++) {
+		vm_dec(cpu, NR_FILE_DIRTY);
+		bdi_mod(d, cpu, BDI_RECLAIMABLE, -1);
+		vm_inc(cpu, NR_WRITEBACK);
+		bdi_mod(d, cpu, BDI_WRITEBACK, 1);
+	}
 	disk_start(d);
 	return 0;
 }
@@ -639,7 +802,7 @@ static int flusher_run(struct tw_disk *d)
 			d->chunk_left = 0;
 			continue;
 		}
-		if (submit(d, d->cur_file, k))
+		if (submit(d, d->cur_file, k, disk_cpu(d)))
 			return -1;
 		d->chunk_left -= k;
 		if (!f->dirty)
@@ -677,7 +840,7 @@ long throttle_writeback_inodes_wb(struct backing_dev_info *bdi, long nr_pages, b
 			}
 			if ((unsigned long)tw->files[file].dirty < k)
 				k = (unsigned long)tw->files[file].dirty;
-			if (submit(d, file, k))
+			if (submit(d, file, k, t->cpu))
 				return done;
 			chunk -= k;
 			done += (long)k;
@@ -712,10 +875,11 @@ static void disk_done(struct tw_disk *d)
 	d->busy = false;
 	freed_request_underrun(d);
 	/* test_clear_page_writeback, per page */
-	for (unsigned long i = 0; i < r.pages; i++)
-		bdi_writeout_inc(&d->bdi);
-	tw->stat[NR_WRITEBACK] -= r.pages;
-	d->bdi.bdi_stat[BDI_WRITEBACK] -= (s64)r.pages;
+	for (unsigned long i = 0; i < r.pages; i++) {
+		bdi_mod(d, disk_cpu(d), BDI_WRITEBACK, -1);
+		vm_dec(disk_cpu(d), NR_WRITEBACK);
+		bdi_writeout_inc(&d->bdi, disk_cpu(d));
+	}
 	tw->res->nr_written += r.pages;
 	d->idle_since = tw->now;
 	disk_start(d);
@@ -789,13 +953,14 @@ static void account_page_dirtied(struct tw_task *t)
 {
 	struct backing_dev_info *bdi = t->mapping.backing_dev_info;
 
-	tw->stat[NR_FILE_DIRTY]++;
-	if (tw->stat[NR_FREE_PAGES]) {
-		tw->stat[NR_FREE_PAGES]--;
-		tw->stat[NR_INACTIVE_FILE]++;
+	vm_inc(t->cpu, NR_FILE_DIRTY);
+	if (tw->stat[NR_FREE_PAGES]) {	/* a page cache page allocated, on the LRU */
+		vm_mod(t->cpu, NR_FREE_PAGES, -1);
+		vm_mod(t->cpu, NR_INACTIVE_FILE, 1);
 	}
-	bdi->bdi_stat[BDI_RECLAIMABLE]++;
-	bdi->bdi_stat[BDI_DIRTIED]++;	/* 3.2's; 3.1 has not the item, and no reader of it */
+	bdi_mod(disk_of(bdi), t->cpu, BDI_RECLAIMABLE, 1);
+	/* 3.2's; 3.1 has not the item, and no reader of it */
+	bdi_mod(disk_of(bdi), t->cpu, BDI_DIRTIED, 1);
 	if (tw->ops->counts_task_dirties)
 		task_dirty_inc(&t->t);	/* 3.1 */
 	tw->files[t->mapping.file].dirty++;
@@ -879,7 +1044,9 @@ static void world_free(struct throttle_world *w)
 		for (int i = 0; i < w->sc->nr_disks; i++) {
 			free(w->disks[i].q);
 			free(w->disks[i].waiters);
+			free(w->disks[i].bdi_diff);
 		}
+	free(w->vm_diff);
 	free(w->disks);
 	free(w->files);
 	free(w->tasks);
@@ -900,11 +1067,29 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	}
 	w->memory = (sc->mem_mib - w->p->reserved_mib) * PAGES_PER_MIB;
 	w->stat[NR_FREE_PAGES] = w->memory;
+	w->vm_global[NR_FREE_PAGES] = (long)w->memory;
+	/*
+	 * percpu_error: 3.2's calculate_normal_threshold for one zone of the
+	 * scenario's memory (mem = present pages >> (27 - PAGE_SHIFT): the
+	 * memory in 128 MiB units; 2 * fls(CPUs) * (1 + fls(mem)), at most
+	 * 125), and BDI_STAT_BATCH, 8 * (1 + ilog2(CPUs)).
+	 */
+	w->stat_threshold = min(125, 2 * fls((unsigned int)sc->nr_cpus) *
+			    (1 + fls((unsigned int)(sc->mem_mib * PAGES_PER_MIB >> 15))));
+	w->bdi_stat_batch = 8 * (1 + ilog2((unsigned long)sc->nr_cpus));
 	w->disks = calloc((size_t)sc->nr_disks, sizeof(*w->disks));
 	w->files = calloc((size_t)nr_tasks, sizeof(*w->files));
 	w->tasks = calloc((size_t)nr_tasks, sizeof(*w->tasks));
 	w->bdp_ratelimits = calloc((size_t)sc->nr_cpus, sizeof(*w->bdp_ratelimits));
-	if (!w->disks || !w->files || !w->tasks || !w->bdp_ratelimits) {
+	if (w->p->percpu_error) {
+		w->vm_diff = calloc((size_t)sc->nr_cpus * NR_THROTTLE_ITEMS, sizeof(*w->vm_diff));
+		for (int i = 0; w->disks && w->vm_diff && i < sc->nr_disks; i++)
+			if (!(w->disks[i].bdi_diff = calloc((size_t)sc->nr_cpus * NR_BDI_STAT_ITEMS,
+							    sizeof(s32))))
+				w->vm_diff = (free(w->vm_diff), NULL);
+	}
+	if (!w->disks || !w->files || !w->tasks || !w->bdp_ratelimits ||
+	    (w->p->percpu_error && !w->vm_diff)) {
 		snprintf(err, errlen, "throttle scenario %s: out of memory", sc->name);
 		return -1;
 	}
@@ -963,10 +1148,14 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 		goto out;
 	memset(res, 0, sizeof(*res));	/* the boot's reads (writeback_set_ratelimit) are not bdp's */
 	res->ratelimit_pages = ratelimit_pages;
+	res->stat_threshold = w.stat_threshold;
+	res->bdi_stat_batch = w.bdi_stat_batch;
 	for (int i = 0; i < w.nr_tasks; i++)
 		if (schedule(0, EV_TASK_RUN, i))
 			goto oom;
 	if (sample && params->sample_us && schedule(0, EV_SAMPLE, 0))
+		goto oom;
+	if (params->percpu_error && schedule(NS_PER_JIFFY * HZ, EV_VMSTAT, 0))
 		goto oom;
 
 	while (w.heap_len && w.heap[0].t <= end) {
@@ -1000,6 +1189,10 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 		case EV_SAMPLE:
 			take_sample(sample, arg);
 			schedule(w.now + params->sample_us * 1000, EV_SAMPLE, 0);
+			break;
+		case EV_VMSTAT:
+			vm_fold_all();
+			schedule(w.now + NS_PER_JIFFY * HZ, EV_VMSTAT, 0);
 			break;
 		}
 		if (w.failed)

@@ -205,6 +205,44 @@ static void check_1024_cpus(void)
 	}
 }
 
+/*
+ * --throttle-percpu-error: the reads carry the per-CPU counters' error.
+ * Deterministic still; pages conserved; every read within the kernel's
+ * bound of the exact count - each CPU's vm delta within stat_threshold
+ * (3.2's calculate_normal_threshold: 16 CPUs, 5895 MiB = 46 x 128 MiB:
+ * 2 * fls(16) * (1 + fls(46)) = 2 * 5 * 7 = 70), each CPU's bdi delta
+ * under BDI_STAT_BATCH (8 * (1 + ilog2(16)) = 40) - and off that bound
+ * somewhere (the error is there); without it, no gap at all.
+ */
+static void check_percpu_error(const struct throttle_scenario *sc, int v)
+{
+	struct throttle_params p;
+	struct throttle_result a, b, exact;
+	char err[256];
+	const char *name = variants[v].name;
+
+	throttle_params_default(&p);
+	p.run_us = 5 * 1000 * 1000;
+	CHECK(!p.percpu_error);
+	CHECK(throttle_run(sc, variants[v].ops, &p, &exact, NULL, NULL, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(exact.max_vm_error, 0);
+	CHECK_EQ_LL(exact.max_bdi_error, 0);
+	p.percpu_error = true;
+	CHECK(throttle_run(sc, variants[v].ops, &p, &a, NULL, NULL, err, sizeof(err)) == 0);
+	CHECK(throttle_run(sc, variants[v].ops, &p, &b, NULL, NULL, err, sizeof(err)) == 0);
+	CHECK_MSG(memcmp(&a, &b, sizeof(a)) == 0, "%s %s: two runs with per-CPU error differ",
+		  sc->name, name);
+	CHECK_EQ_LL(a.stat_threshold, 70);
+	CHECK_EQ_LL(a.bdi_stat_batch, 40);
+	CHECK(a.nr_dirtied == a.nr_written + a.nr_dirty_end + a.nr_writeback_end);
+	printf("  %s %s with per-CPU error: nr_written %llu (exact %llu), largest gap: vm %llu, "
+	       "bdi %llu pages\n", sc->name, name, (unsigned long long)a.nr_written,
+	       (unsigned long long)exact.nr_written, (unsigned long long)a.max_vm_error,
+	       (unsigned long long)a.max_bdi_error);
+	CHECK(a.max_vm_error > 0 && a.max_vm_error <= 16ULL * 70);
+	CHECK(a.max_bdi_error > 0 && a.max_bdi_error <= 16ULL * 39);
+}
+
 int main(void)
 {
 	static const char *const names[] = {
@@ -218,6 +256,8 @@ int main(void)
 		for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
 			check_run(scenario(names[s]), (int)v);
 	CHECK(underrun_sets_total > 0 && underrun_clears_total > 0);
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+		check_percpu_error(scenario(names[0]), (int)v);
 	check_1024_cpus();
 	return check_report("test_throttle");
 }

@@ -45,6 +45,7 @@ struct mmscale_params {
 	unsigned int throttle_seconds;	/* throttle/: virtual seconds per run */
 	unsigned int throttle_cpus;	/* throttle/: the world's CPUs (0: the scenario's 16) */
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
+	bool throttle_percpu_error;	/* throttle/: reads carry the per-CPU counters' error */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */

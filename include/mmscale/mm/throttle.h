@@ -50,6 +50,15 @@ struct throttle_params {
 	unsigned long reserved_mib;	/* memory that is neither free nor page cache */
 	uint64_t sample_us;		/* trace period (0: no trace) */
 	bool swap;			/* global_reclaimable_pages reads the anon LRUs too */
+	/*
+	 * The reads carry the per-CPU error the machine would have: each CPU
+	 * keeps its deltas of the vm items (folded at 3.2's stat_threshold,
+	 * and by the vmstat work each second) and of the bdi items (at
+	 * BDI_STAT_BATCH), and global_page_state, bdi_stat and the bandwidth
+	 * sampling read the folded counts; bdi_stat_sum stays exact. Off: the
+	 * exact counts.
+	 */
+	bool percpu_error;
 };
 
 void throttle_params_default(struct throttle_params *p);
@@ -76,6 +85,10 @@ struct throttle_result {
 	uint64_t bdi_sum_slots;		/* per-CPU slots bdi_stat_sum walks (nr_cpus a sum) */
 	uint64_t underrun_sets;		/* v11 11/18: times a disk's queue set BDI_async_underrun */
 	uint64_t underrun_clears;	/* ... and cleared it */
+	/* percpu_error: the largest gap between a read and the exact count, in pages */
+	uint64_t max_vm_error;		/* global_page_state */
+	uint64_t max_bdi_error;		/* bdi_stat, the bandwidth sampling's reads */
+	int stat_threshold, bdi_stat_batch;	/* the world's, for the bounds */
 };
 
 /* One sample of the trace (every sample_us): what the thread plotted. */
