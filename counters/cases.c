@@ -126,7 +126,7 @@ static void fold_writer(void *arg)
 {
 	struct counters_run *cr = arg;
 	struct zone *zone = local_zone(smp_processor_id());
-	int delta = this_cpu_ptr(zone->pageset)->stat_threshold + 1;
+	int delta = zone_this_pcp(zone)->stat_threshold + 1;
 	unsigned int spins = 0, i = 0;
 
 	while (!atomic_load_explicit(&cr->stop, memory_order_relaxed)) {

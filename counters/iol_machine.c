@@ -112,7 +112,7 @@ unsigned long throttle_total_pages(void)
 	struct zone *zone;
 
 	for_each_populated_zone(zone)
-		pages += zone->present_pages;
+		pages += zone_present_pages(zone);
 	return pages;
 }
 

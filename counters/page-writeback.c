@@ -332,7 +332,7 @@ void writeback_set_ratelimit(void)
 	struct zone *zone;
 
 	for_each_populated_zone(zone)
-		vm_total_pages += zone->present_pages;
+		vm_total_pages += zone_present_pages(zone);
 	ratelimit_pages = (long)(vm_total_pages / (num_online_cpus() * 32));
 	if (ratelimit_pages < 16)
 		ratelimit_pages = 16;

@@ -39,7 +39,7 @@ int calculate_threshold(struct zone *zone)
 	 * counters/tests/test_vmstat.c: its header's fls(mem+1) is 1 + fls(mem),
 	 * and seven of its rows are mislabelled, listed there.)
 	 */
-	mem = (int)(zone->present_pages >> (27 - PAGE_SHIFT));
+	mem = (int)(zone_present_pages(zone) >> (27 - PAGE_SHIFT));
 
 	threshold = 2 * fls(num_online_cpus()) * (1 + fls((unsigned int)mem));
 
@@ -62,13 +62,13 @@ void refresh_zone_stat_thresholds(void)
 
 	for_each_zone(zone) {
 
-		if (!zone->present_pages)
+		if (!zone_present_pages(zone))
 			continue;
 
 		threshold = calculate_threshold(zone);
 
 		for_each_online_cpu(cpu)
-			per_cpu_ptr(zone->pageset, cpu)->stat_threshold = (s8)threshold;
+			zone_pcp(zone, cpu)->stat_threshold = (s8)threshold;
 	}
 }
 
@@ -77,7 +77,7 @@ void refresh_zone_stat_thresholds(void)
  */
 void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, int delta)
 {
-	struct per_cpu_pageset *pcp = this_cpu_ptr(zone->pageset);
+	struct per_cpu_pageset *pcp = zone_this_pcp(zone);
 	s8 *p = pcp->vm_stat_diff + item;
 	long x;
 
@@ -110,7 +110,7 @@ void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, int delta)
  */
 void __inc_zone_state(struct zone *zone, enum zone_stat_item item)
 {
-	struct per_cpu_pageset *pcp = this_cpu_ptr(zone->pageset);
+	struct per_cpu_pageset *pcp = zone_this_pcp(zone);
 	s8 *p = pcp->vm_stat_diff + item;
 
 	(*p)++;
@@ -125,7 +125,7 @@ void __inc_zone_state(struct zone *zone, enum zone_stat_item item)
 
 void __dec_zone_state(struct zone *zone, enum zone_stat_item item)
 {
-	struct per_cpu_pageset *pcp = this_cpu_ptr(zone->pageset);
+	struct per_cpu_pageset *pcp = zone_this_pcp(zone);
 	s8 *p = pcp->vm_stat_diff + item;
 
 	(*p)--;
@@ -178,7 +178,7 @@ void refresh_cpu_vm_stats(int cpu)
 	for_each_populated_zone(zone) {
 		struct per_cpu_pageset *p;
 
-		p = per_cpu_ptr(zone->pageset, cpu);
+		p = zone_pcp(zone, cpu);
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 			if (p->vm_stat_diff[i]) {
@@ -189,7 +189,7 @@ void refresh_cpu_vm_stats(int cpu)
 				v = p->vm_stat_diff[i];
 				p->vm_stat_diff[i] = 0;
 				local_irq_restore(flags);
-				atomic_long_add(v, &zone->vm_stat[i]);
+				atomic_long_add(v, &zone_vm_stat(zone)[i]);
 				global_diff[i] += v;
 				mmscale_count_inc(MMSCALE_FOLDS);
 				/* 3 seconds idle till flush */
@@ -239,7 +239,7 @@ long vm_stat_exact(enum zone_stat_item item)
 
 	for_each_populated_zone(zone)
 		for_each_online_cpu(cpu)
-			x += per_cpu_ptr(zone->pageset, cpu)->vm_stat_diff[item];
+			x += zone_pcp(zone, cpu)->vm_stat_diff[item];
 	return x;
 }
 

@@ -175,7 +175,7 @@ struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 
 		spin_lock_init(&inode->i_sync);
 		inode->zone = zone;
-		inode->data = alloc_on_node(zone->node, EMU_DATA_PAGES * PAGE_SIZE,
+		inode->data = alloc_on_node(zone_node(zone), EMU_DATA_PAGES * PAGE_SIZE,
 						    err, errlen);
 		if (!inode->data) {
 			w->nr_writers = i;

@@ -160,6 +160,7 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	dr->online = online;
 	dr->loop = loop;
 	mmscale_mm_config(&mm);	/* the machine's parameters, from the flags */
+	mm.zone_layout = ops->zone_layout;	/* the variant's kernel's struct zone */
 	if (mm_machine_setup_config(&mm, err, errlen) != 0)
 		goto fail;
 	dr->mm_up = true;

@@ -7,19 +7,19 @@
  * clearing ZONE_ALL_UNRECLAIMABLE with an atomic bit operation on
  * zone->flags and zeroing zone->pages_scanned (both on the line after
  * _pad1_), and adding its count to NR_FREE_PAGES, even when its lists are
- * empty. The same free_pcppages_bulk serves this variant's free path.
+ * empty. The same free_pcppages_bulk serves this variant's free path. On
+ * 2.6.32's struct zone (mm/mmzone.h): each CPU reads its pageset pointer
+ * from zone->pageset[cpu], not from zone->lock's line.
  */
 #include "mmscale/kernel/bitops.h"
 #include "mmscale/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
-/* include/linux/mmzone.h (2.6.31, 2.6.32): zone_flags_t */
-#define ZONE_ALL_UNRECLAIMABLE	0
-
+/* include/linux/mmzone.h (2.6.31, 2.6.32): zone_flags_t's ZONE_ALL_UNRECLAIMABLE (mm/mmzone.h) */
 static inline void zone_clear_flag(struct zone *zone, int flag)
 {
-	clear_bit(flag, &zone->flags);
+	clear_bit(flag, &zone_flags(zone));
 }
 
 /*
@@ -39,9 +39,9 @@ static void free_pcppages_bulk_2_6_32(struct zone *zone, int count,
 	int migratetype = 0;
 	int batch_free = 0;
 
-	spin_lock(&zone->lock);
+	spin_lock(&zone_lock(zone));
 	zone_clear_flag(zone, ZONE_ALL_UNRECLAIMABLE);
-	zone->pages_scanned = 0;
+	zone_pages_scanned(zone) = 0;
 
 	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
 	while (count) {
@@ -71,7 +71,7 @@ static void free_pcppages_bulk_2_6_32(struct zone *zone, int count,
 			mmscale_count_inc(MMSCALE_PAGES_MOVED);
 		} while (--count && --batch_free && !list_empty(list));
 	}
-	spin_unlock(&zone->lock);
+	spin_unlock(&zone_lock(zone));
 }
 
 /*
@@ -90,7 +90,7 @@ static void drain_pages(unsigned int cpu)
 		struct per_cpu_pageset *pset;
 		struct per_cpu_pages *pcp;
 
-		pset = per_cpu_ptr(zone->pageset, cpu);
+		pset = zone_pcp(zone, cpu);
 
 		pcp = &pset->pcp;
 		local_irq_save(flags);
@@ -136,5 +136,6 @@ const struct drain_variant_ops drain_ops_ipi_all = {
 	.drain_all_pages = drain_all_pages,
 	.free_pcppages_bulk = free_pcppages_bulk_2_6_32,
 	.smp = &smp_global_queue_2_6_32,	/* 2.6.32 kernel/smp.c */
+	.zone_layout = MM_ZONE_LAYOUT_2_6_32,	/* pageset[NR_CPUS] before zone->lock */
 	.claim = drain_claim,
 };

@@ -47,7 +47,7 @@ static void drain_all_pages(void)
 	for_each_online_cpu(cpu) {
 		bool has_pcps = false;
 		for_each_populated_zone(zone) {
-			pcp = per_cpu_ptr(zone->pageset, cpu);
+			pcp = zone_pcp(zone, cpu);
 			if (READ_ONCE(pcp->pcp.count)) {
 				has_pcps = true;
 				break;

@@ -54,7 +54,7 @@ static void drain_pages(unsigned int cpu)
 		struct per_cpu_pageset *pset;
 		struct per_cpu_pages *pcp;
 
-		pset = per_cpu_ptr(zone->pageset, cpu);
+		pset = zone_pcp(zone, cpu);
 
 		pcp = &pset->pcp;
 		local_irq_save(flags);

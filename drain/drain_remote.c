@@ -20,20 +20,27 @@
  * per page. free_factor lives in struct per_cpu_pageset here (see
  * include/mmscale/mm/mmzone.h: the 2.6.x pcp line has no room for it).
  *
+ * On 6.1's struct zone (mm/mmzone.h: the pageset pointer and node on line
+ * 1, zone->lock alone on line 22, flags on line 21, vm_stat on 24) and with
+ * 6.1's pcp->batch and ->high (drain_mm_setup: from the zone's size and its
+ * low watermark over the node's CPUs). On every order-0 allocation:
+ * get_page_from_freelist's zone_watermark_fast (lines 4047-4070, with
+ * __zone_watermark_unusable_free 3947-3967: vm_stat[NR_FREE_PAGES],
+ * nr_reserved_highatomic, the low watermark and its boost, lowmem_reserve;
+ * a movable allocation has ALLOC_CMA, so NR_FREE_CMA_PAGES is not read),
+ * rmqueue's test of ZONE_BOOSTED_WATERMARK in zone->flags (3857), and
+ * zone_statistics' per-CPU NUMA events (3673-3694: __count_numa_events, no
+ * fold); on every free, nr_pcp_high's test of ZONE_RECLAIM_ACTIVE (3432).
+ * Neither flag is ever set here (no reclaim, no boosting); the emulated
+ * watermarks are 0 (drain_mm_setup says why), so the fast check passes.
+ *
  * Order 0 only: pindex is the migratetype, and the round robin runs over
  * MIGRATE_PCPTYPES lists, not NR_PCP_LISTS (the empty higher-order lists
  * would only be probed and skipped). Left out as inert here: isolated
- * pageblocks, the check_new_page(s) retries, and rmqueue's read of
- * ZONE_BOOSTED_WATERMARK in zone->flags (no watermark boosting).
- *
- * Not 6.1's here, and shared with the 2.6.x variants: pcp->high and ->batch
- * (2.6.38's zone_batchsize and 6 x batch, drain_mm_setup; 6.1 derives high
- * from the zone's low watermark, which is not emulated), zone_statistics
- * (2.6.38's __inc_zone_state, which folds at stat_threshold; 6.1 counts NUMA
- * events in per-CPU vm_numa_event without a threshold), the ticket lock (6.1
- * has qspinlock) and the vm events (PGALLOC, PGFREE: per-CPU, not emulated
- * by any variant). ZONE_RECLAIM_ACTIVE is never set (no reclaim), so
- * nr_pcp_high is pcp->high.
+ * pageblocks (has_isolate_pageblock, read under zone->lock), the
+ * check_new_page(s) retries, the cpuset and dirty-page checks of
+ * get_page_from_freelist. Not 6.1's: the ticket lock (6.1 has qspinlock)
+ * and the vm events (PGALLOC, PGFREE: per-CPU, not emulated by any variant).
  */
 #include "mmscale/kernel/mutex.h"
 #include "mmscale/mm/page_alloc.h"
@@ -71,7 +78,7 @@ static void free_pcppages_bulk_6_1(struct zone *zone, int count,
 	pindex = pindex - 1;
 
 	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
-	spin_lock(&zone->lock);
+	spin_lock(&zone_lock(zone));
 
 	while (count > 0) {
 		struct list_head *list;
@@ -106,16 +113,16 @@ static void free_pcppages_bulk_6_1(struct zone *zone, int count,
 		} while (count > 0 && !list_empty(list));
 	}
 
-	spin_unlock(&zone->lock);
+	spin_unlock(&zone_lock(zone));
 }
 
 static void free_one_page(struct zone *zone, struct page *page, int migratetype)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&zone->lock, flags);
+	spin_lock_irqsave(&zone_lock(zone), flags);
 	__free_one_page_6_1(page, zone, migratetype);
-	spin_unlock_irqrestore(&zone->lock, flags);
+	spin_unlock_irqrestore(&zone_lock(zone), flags);
 }
 
 
@@ -126,7 +133,7 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 {
 	struct per_cpu_pages *pcp;
 
-	pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
+	pcp = &zone_pcp(zone, cpu)->pcp;
 	if (READ_ONCE(pcp->count)) {
 		unsigned long flags;
 
@@ -178,7 +185,7 @@ static void drain_all_pages(void)
 		bool has_pcps = false;
 
 		for_each_populated_zone(zone) {
-			pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
+			pcp = &zone_pcp(zone, cpu)->pcp;
 			if (READ_ONCE(pcp->count)) {
 				has_pcps = true;
 				break;
@@ -225,10 +232,22 @@ static int nr_pcp_free(struct per_cpu_pages *pcp, int high, int batch)
 	return batch;
 }
 
-/* nr_pcp_high: no reclaim here, so never ZONE_RECLAIM_ACTIVE: pcp->high. */
-static int nr_pcp_high(struct per_cpu_pages *pcp)
+/* Lines 3424-3440 (free_high, the high-order case, is false for order 0). */
+static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone)
 {
-	return READ_ONCE(pcp->high);
+	int high = READ_ONCE(pcp->high);
+
+	if (unlikely(!high))
+		return 0;
+
+	if (!test_bit(ZONE_RECLAIM_ACTIVE, &zone_flags(zone)))
+		return high;
+
+	/*
+	 * If reclaim is active, limit the number of pages that can be
+	 * stored on pcp lists
+	 */
+	return min(READ_ONCE(pcp->batch) << 2, high);
 }
 
 static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
@@ -241,7 +260,7 @@ static void free_unref_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
 	page->where = smp_processor_id();
 	WRITE_ONCE(pcp->count, pcp->count + 1);
 
-	high = nr_pcp_high(pcp);
+	high = nr_pcp_high(pcp, zone);
 	if (pcp->count >= high) {
 		int batch = READ_ONCE(pcp->batch);
 
@@ -265,7 +284,7 @@ static void free_unref_page(struct page *page)
 
 	zone = page_zone(page);
 	local_irq_save(flags);		/* pcp_spin_trylock_irqsave */
-	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	pcp = &zone_this_pcp(zone)->pcp;
 	if (spin_trylock(&pcp->lock)) {
 		free_unref_page_commit(zone, pcp, page, migratetype);
 		spin_unlock(&pcp->lock);
@@ -283,7 +302,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 	int i, allocated = 0;
 
 	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
-	spin_lock(&zone->lock);
+	spin_lock(&zone_lock(zone));
 	for (i = 0; i < (int)count; ++i) {
 		struct page *page = __rmqueue(zone, 0, migratetype);
 		if (unlikely(page == NULL))
@@ -307,8 +326,36 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 	 * on i.
 	 */
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -i);
-	spin_unlock(&zone->lock);
+	spin_unlock(&zone_lock(zone));
 	return allocated;
+}
+
+/*
+ * zone_statistics (lines 3673-3694), vm_numa_stat_key on: the events
+ * counted on this CPU's own zonestats (__count_numa_events: raw_cpu_add,
+ * no threshold, no fold), each zone's node read from its struct zone.
+ */
+static void __count_numa_events(struct zone *zone, enum numa_stat_item item, long delta)
+{
+	struct per_cpu_pageset *pzstats = zone_this_pcp(zone);	/* zone->per_cpu_zonestats */
+
+	pzstats->vm_numa_event[item] += (unsigned long)delta;
+}
+
+static void zone_statistics_6_1(struct zone *preferred_zone, struct zone *z, long nr_account)
+{
+	enum numa_stat_item local_stat = NUMA_LOCAL_6_1;
+
+	if (zone_to_nid(z) != numa_node_id())
+		local_stat = NUMA_OTHER_6_1;
+
+	if (zone_to_nid(z) == zone_to_nid(preferred_zone))
+		__count_numa_events(z, NUMA_HIT_6_1, nr_account);
+	else {
+		__count_numa_events(z, NUMA_MISS_6_1, nr_account);
+		__count_numa_events(preferred_zone, NUMA_FOREIGN_6_1, nr_account);
+	}
+	__count_numa_events(z, local_stat, nr_account);
 }
 
 static struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone,
@@ -317,17 +364,17 @@ static struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone
 	struct page *page;
 	unsigned long flags;
 
-	spin_lock_irqsave(&zone->lock, flags);
+	spin_lock_irqsave(&zone_lock(zone), flags);
 	page = __rmqueue(zone, 0, migratetype);
 	if (!page) {
-		spin_unlock_irqrestore(&zone->lock, flags);
+		spin_unlock_irqrestore(&zone_lock(zone), flags);
 		return NULL;
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -1);	/* __mod_zone_freepage_state */
-	spin_unlock_irqrestore(&zone->lock, flags);
+	spin_unlock_irqrestore(&zone_lock(zone), flags);
 
 	page->where = PAGE_HELD;
-	zone_statistics(preferred_zone, zone);
+	zone_statistics_6_1(preferred_zone, zone, 1);
 	return page;
 }
 
@@ -371,7 +418,7 @@ static struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zo
 	 * trylock will also protect against IRQ reentrancy.
 	 */
 	local_irq_save(flags);		/* pcp_spin_trylock_irqsave */
-	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	pcp = &zone_this_pcp(zone)->pcp;
 	if (!spin_trylock(&pcp->lock)) {
 		local_irq_restore(flags);
 		return NULL;
@@ -389,21 +436,54 @@ static struct page *rmqueue_pcplist(struct zone *preferred_zone, struct zone *zo
 	local_irq_restore(flags);
 	if (page) {
 		page->where = PAGE_HELD;
-		zone_statistics(preferred_zone, zone);
+		zone_statistics_6_1(preferred_zone, zone, 1);
 	}
 	return page;
 }
 
-/* rmqueue for order 0 (pcp_allowed_order; no CMA, no boosted watermark here). */
+/*
+ * get_page_from_freelist's watermark test before it calls rmqueue:
+ * zone_watermark_fast (lines 4047-4070) for order 0, mark =
+ * wmark_pages(zone, ALLOC_WMARK_LOW) (its _watermark[] and watermark_boost)
+ * and lowmem_reserve[ZONE_NORMAL] (6.1's zone index 2); a movable
+ * allocation has ALLOC_CMA (gfp_to_alloc_flags_cma), so
+ * __zone_watermark_unusable_free reads nr_reserved_highatomic only.
+ * Beyond the fast check lies reclaim, not emulated: it fails the run.
+ */
+#define ZONE_NORMAL_6_1	2
+
+static bool zone_watermark_fast(struct zone *z, unsigned long mark, int highest_zoneidx)
+{
+	long free_pages, usable_free, reserved;
+	long x = atomic_long_read(&zone_vm_stat(z)[NR_FREE_PAGES]);	/* zone_page_state */
+
+	free_pages = x < 0 ? 0 : x;
+	usable_free = free_pages;
+	reserved = (long)zone_nr_reserved_highatomic(z);	/* (1 << 0) - 1 = 0, !alloc_harder */
+	/* reserved may over estimate high-atomic reserves. */
+	usable_free -= min(usable_free, reserved);
+	return usable_free > (long)mark + zone_lowmem_reserve(z)[highest_zoneidx];
+}
+
+/* rmqueue for order 0 (pcp_allowed_order; no CMA), after the watermark test. */
 static struct page *rmqueue(struct zone *preferred_zone, struct zone *zone, int migratetype)
 {
+	unsigned long mark = zone_watermark(zone)[WMARK_LOW] + zone_watermark_boost(zone);
 	struct page *page;
+
+	if (!zone_watermark_fast(zone, mark, ZONE_NORMAL_6_1))
+		return NULL;	/* reclaim: not emulated (the caller fails the run) */
 
 	page = rmqueue_pcplist(preferred_zone, zone, migratetype);
 	if (likely(page))
-		return page;
+		goto out;
 
-	return rmqueue_buddy(preferred_zone, zone, migratetype);
+	page = rmqueue_buddy(preferred_zone, zone, migratetype);
+out:
+	/* Separate test+clear to avoid unnecessary atomics */
+	if (unlikely(test_bit(ZONE_BOOSTED_WATERMARK, &zone_flags(zone))))
+		clear_bit(ZONE_BOOSTED_WATERMARK, &zone_flags(zone));	/* (wakeup_kswapd) */
+	return page;
 }
 
 /*
@@ -424,5 +504,6 @@ const struct drain_variant_ops drain_ops_remote = {
 	.rmqueue = rmqueue,
 	.free_page = free_unref_page,
 	.smp = &smp_llist,	/* 6.1 (no IPI here) */
+	.zone_layout = MM_ZONE_LAYOUT_6_1,
 	.claim = drain_claim,
 };

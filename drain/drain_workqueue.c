@@ -61,7 +61,7 @@ static void drain_all_pages(void)
 		bool has_pcps = false;
 
 		for_each_populated_zone(zone) {
-			if (READ_ONCE(per_cpu_ptr(zone->pageset, cpu)->pcp.count)) {
+			if (READ_ONCE(zone_pcp(zone, cpu)->pcp.count)) {
 				has_pcps = true;
 				break;
 			}

@@ -33,8 +33,8 @@ void __free_one_page(struct page *page, struct zone *zone, unsigned int order,
 	(void)order;
 	(void)migratetype;
 	page->where = PAGE_IN_BUDDY;
-	list_add(&page->lru, &zone->free_list);
-	zone->nr_free++;
+	list_add(&page->lru, &zone_free_list(zone));
+	zone_nr_free(zone)++;
 }
 
 struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
@@ -43,11 +43,11 @@ struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
 
 	(void)order;
 	(void)migratetype;
-	if (list_empty(&zone->free_list))
+	if (list_empty(&zone_free_list(zone)))
 		return NULL;
-	page = list_first_entry(&zone->free_list, struct page, lru);
+	page = list_first_entry(&zone_free_list(zone), struct page, lru);
 	list_del(&page->lru);
-	zone->nr_free--;
+	zone_nr_free(zone)--;
 	return page;
 }
 
@@ -68,9 +68,9 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 	int batch_free = 0;
 	int to_free = count;
 
-	spin_lock(&zone->lock);
-	zone->all_unreclaimable = 0;
-	zone->pages_scanned = 0;
+	spin_lock(&zone_lock(zone));
+	zone_all_unreclaimable(zone) = 0;
+	zone_pages_scanned(zone) = 0;
 
 	while (to_free) {
 		struct page *page;
@@ -106,7 +106,7 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 		} while (--to_free && --batch_free && !list_empty(list));
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
-	spin_unlock(&zone->lock);
+	spin_unlock(&zone_lock(zone));
 }
 
 /*
@@ -119,7 +119,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 {
 	int i;
 
-	spin_lock(&zone->lock);
+	spin_lock(&zone_lock(zone));
 	for (i = 0; i < (int)count; ++i) {
 		struct page *page = __rmqueue(zone, order, migratetype);
 		if (unlikely(page == NULL))
@@ -144,7 +144,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 		mmscale_count_inc(MMSCALE_PAGES_MOVED);
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
-	spin_unlock(&zone->lock);
+	spin_unlock(&zone_lock(zone));
 	return i;
 }
 
@@ -167,7 +167,7 @@ void drain_pages_count_check(unsigned int cpu)
 		struct per_cpu_pageset *pset;
 		struct per_cpu_pages *pcp;
 
-		pset = per_cpu_ptr(zone->pageset, cpu);
+		pset = zone_pcp(zone, cpu);
 
 		local_irq_save(flags);
 		pcp = &pset->pcp;
@@ -192,13 +192,13 @@ void drain_local_pages_count_check(void *arg)
 /* mm/vmstat.c zone_statistics (2.6.38), one zonelist: the local node first. */
 void zone_statistics(struct zone *preferred_zone, struct zone *z)
 {
-	if (z->zone_pgdat == preferred_zone->zone_pgdat) {
+	if (zone_pgdat(z) == zone_pgdat(preferred_zone)) {
 		__inc_zone_state(z, NUMA_HIT);
 	} else {
 		__inc_zone_state(z, NUMA_MISS);
 		__inc_zone_state(preferred_zone, NUMA_FOREIGN);
 	}
-	if (z->node == numa_node_id())
+	if (zone_node(z) == numa_node_id())
 		__inc_zone_state(z, NUMA_LOCAL);
 	else
 		__inc_zone_state(z, NUMA_OTHER);
@@ -220,7 +220,7 @@ struct page *buffered_rmqueue(struct zone *preferred_zone, struct zone *zone, in
 
 	(void)order;
 	local_irq_save(flags);
-	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	pcp = &zone_this_pcp(zone)->pcp;
 	list = &pcp->lists[migratetype];
 	if (list_empty(list)) {
 		WRITE_ONCE(pcp->count, pcp->count + rmqueue_bulk(zone, 0,
@@ -280,7 +280,7 @@ void free_hot_cold_page(struct page *page, int cold)
 	set_page_private(page, (unsigned long)migratetype);
 	local_irq_save(flags);
 
-	pcp = &this_cpu_ptr(zone->pageset)->pcp;
+	pcp = &zone_this_pcp(zone)->pcp;
 	if (cold)
 		list_add_tail(&page->lru, &pcp->lists[migratetype]);
 	else
@@ -306,7 +306,7 @@ static int zone_batchsize(struct zone *zone)
 	 *
 	 * OK, so we don't know how big the cache is.  So guess.
 	 */
-	batch = zone->present_pages / 1024;
+	batch = zone_present_pages(zone) / 1024;
 	if (batch * PAGE_SIZE > 512 * 1024)
 		batch = (512 * 1024) / PAGE_SIZE;
 	batch /= 4;		/* We effectively *= 4 below */
@@ -328,12 +328,89 @@ static int zone_batchsize(struct zone *zone)
 	return (int)batch;
 }
 
-static void setup_pageset(struct per_cpu_pageset *p, int batch)
+/*
+ * 6.1's pcp->batch and ->high (6.1-rc7 mm/page_alloc.c: zone_batchsize
+ * lines 7065-7110, zone_highsize 7113-7159, zone_set_pageset_high_and_batch
+ * 7222-7237): batch ~0.1% of the zone, at most 1 MiB, clamped to 2^n - 1;
+ * high, with percpu_pagelist_high_fraction 0 (its default, line 268), the
+ * zone's low watermark split over the CPUs of its node, at least 4 x batch.
+ * The low watermark as __setup_per_zone_wmarks (8720-8773) sets it at boot:
+ * min_free_kbytes = int_sqrt(lowmem_kbytes * 16), clamped to [128, 262144]
+ * (calculate_min_free_kbytes, 8831-8845; nr_free_buffer_pages at boot is
+ * every zone's managed pages: no watermark is set yet); the zone's share of
+ * it, min, plus max(min / 4, managed x watermark_scale_factor 10 / 10000).
+ * The zone's managed pages are its present pages here. The watermarks are
+ * used for high only: the emulated zones keep marks of 0 (remote's
+ * zone_watermark_fast reads the kernel's lines; their free pages are the
+ * drain pool, far below a real zone's, and reclaim is not emulated).
+ */
+/* lib/math/int_sqrt.c: the floor of the square root, bit by bit. */
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long b, m, y = 0;
+
+	if (x <= 1)
+		return x;
+	m = 1UL << ((unsigned long)(fls_long(x) - 1) & ~1UL);	/* __fls: 0-based */
+	while (m != 0) {
+		b = y + m;
+		y >>= 1;
+		if (x >= b) {
+			x -= b;
+			y += m;
+		}
+		m >>= 2;
+	}
+	return y;
+}
+
+static int zone_batchsize_6_1(struct zone *zone)
+{
+	int batch;
+
+	batch = (int)min(zone_present_pages(zone) >> 10, (1UL << 20) / PAGE_SIZE);
+	batch /= 4;		/* We effectively *= 4 below */
+	if (batch < 1)
+		batch = 1;
+	batch = (1 << (fls((unsigned int)(batch + batch / 2)) - 1)) - 1;	/* rounddown_pow_of_two - 1 */
+	return batch;
+}
+
+static unsigned long low_wmark_pages_6_1(struct zone *zone)
+{
+	unsigned long lowmem_pages = 0, min_free_kbytes, pages_min, min, tmp;
+	struct zone *z;
+
+	for_each_zone(z)
+		lowmem_pages += zone_present_pages(z);
+	min_free_kbytes = clamp_t(unsigned long, int_sqrt(lowmem_pages * (PAGE_SIZE >> 10) * 16),
+				  128UL, 262144UL);
+	pages_min = min_free_kbytes >> (PAGE_SHIFT - 10);
+	min = (unsigned long)((u64)pages_min * zone_present_pages(zone) / lowmem_pages);
+	tmp = max(min >> 2, zone_present_pages(zone) * 10 / 10000);	/* mult_frac */
+	return min + tmp;
+}
+
+static int zone_highsize_6_1(struct zone *zone, int batch)
+{
+	int high, nr_split_cpus = 0;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		nr_split_cpus += cpu_to_node((int)cpu) == zone_to_nid(zone);
+	if (!nr_split_cpus)
+		nr_split_cpus = (int)num_online_cpus();
+	high = (int)(low_wmark_pages_6_1(zone) / (unsigned long)nr_split_cpus);
+	high = max(high, batch << 2);
+	return high;
+}
+
+static void setup_pageset(struct per_cpu_pageset *p, int batch, int high)
 {
 	struct per_cpu_pages *pcp = &p->pcp;
 
 	pcp->count = 0;
-	pcp->high = 6 * batch;
+	pcp->high = high;
 	pcp->batch = max(1, 1 * batch);
 	spin_lock_init(&pcp->lock);
 	for (int migratetype = 0; migratetype < MIGRATE_PCPTYPES; migratetype++)
@@ -351,26 +428,29 @@ int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 	if (!pools)
 		return mmscale_errorf(err, errlen, "out of memory");
 	for_each_populated_zone(zone) {
-		int batch = zone_batchsize(zone);
+		/* 2.6.38's setup_pageset (high 6 x batch), or 6.1's, as the zone's kernel. */
+		bool v6_1 = zone_layout.kind == MM_ZONE_LAYOUT_6_1;
+		int batch = v6_1 ? zone_batchsize_6_1(zone) : zone_batchsize(zone);
+		int high = v6_1 ? zone_highsize_6_1(zone, batch) : 6 * batch;
 		long cpus_here = 0, nr;
 		unsigned int cpu;
 
 		for_each_online_cpu(cpu) {
-			setup_pageset(per_cpu_ptr(zone->pageset, cpu), batch);
-			cpus_here += cpu_to_node((int)cpu) == zone->node;
+			setup_pageset(zone_pcp(zone, cpu), batch, high);
+			cpus_here += cpu_to_node((int)cpu) == zone_node(zone);
 		}
-		/* Enough for every CPU of the node to fill its list and hold a batch. */
-		nr = pool_pages ? pool_pages : 1024 + cpus_here * 8 * batch;
-		nr = min(nr, (long)zone->present_pages);
-		pools[i].pages = alloc_on_node(zone->node, sizeof(struct page) * (size_t)nr,
+		/* Enough for every CPU of the node to fill its list to high and hold two batches. */
+		nr = pool_pages ? pool_pages : 1024 + cpus_here * (high + 2 * batch);
+		nr = min(nr, (long)zone_present_pages(zone));
+		pools[i].pages = alloc_on_node(zone_node(zone), sizeof(struct page) * (size_t)nr,
 						       err, errlen);
 		if (!pools[i].pages) {
 			drain_mm_teardown();
 			return -1;
 		}
 		pools[i].nr = nr;
-		INIT_LIST_HEAD(&zone->free_list);
-		zone->nr_free = 0;
+		INIT_LIST_HEAD(&zone_free_list(zone));
+		zone_nr_free(zone) = 0;
 		for (long k = 0; k < nr; k++) {
 			struct page *page = &pools[i].pages[k];
 
@@ -378,7 +458,7 @@ int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 			__free_one_page(page, zone, 0, MIGRATE_MOVABLE);
 		}
 		/* The rest of the zone's memory is in use elsewhere: not free. */
-		zone_page_state_add(-(long)(zone->present_pages - (unsigned long)nr), zone,
+		zone_page_state_add(-(long)(zone_present_pages(zone) - (unsigned long)nr), zone,
 				    NR_FREE_PAGES);
 		i++;
 	}
@@ -395,8 +475,8 @@ void drain_mm_teardown(void)
 	for_each_populated_zone(zone) {
 		if (i < nr_pools && pools[i].pages)
 			free_on_node(pools[i].pages, sizeof(struct page) * (size_t)pools[i].nr);
-		INIT_LIST_HEAD(&zone->free_list);
-		zone->nr_free = 0;
+		INIT_LIST_HEAD(&zone_free_list(zone));
+		zone_nr_free(zone) = 0;
 		i++;
 	}
 	free(pools);
@@ -424,20 +504,20 @@ int pages_conserved(long held, char *err, size_t errlen)
 		unsigned long n = 0;
 		unsigned int cpu;
 
-		list_for_each_entry(page, &zone->free_list, lru) {
+		list_for_each_entry(page, &zone_free_list(zone), lru) {
 			if (page->where != PAGE_IN_BUDDY)
 				return mmscale_errorf(err, errlen, "a page on node %d's free list "
-						      "says it is elsewhere (%d)", zone->node,
+						      "says it is elsewhere (%d)", zone_node(zone),
 						      page->where);
 			n++;
 		}
-		if (n != zone->nr_free)
+		if (n != zone_nr_free(zone))
 			return mmscale_errorf(err, errlen, "node %d zone %s: %lu pages on the free "
-					      "list, nr_free %lu", zone->node, zone->name, n,
-					      zone->nr_free);
+					      "list, nr_free %lu", zone_node(zone), zone_name(zone), n,
+					      zone_nr_free(zone));
 		in_buddy += (long)n;
 		for_each_online_cpu(cpu) {
-			struct per_cpu_pages *pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
+			struct per_cpu_pages *pcp = &zone_pcp(zone, cpu)->pcp;
 			int m = 0;
 
 			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
@@ -450,7 +530,7 @@ int pages_conserved(long held, char *err, size_t errlen)
 				}
 			if (m != pcp->count)
 				return mmscale_errorf(err, errlen, "CPU %u node %d: %d pages on its "
-						      "pcp lists, pcp->count %d", cpu, zone->node,
+						      "pcp lists, pcp->count %d", cpu, zone_node(zone),
 						      m, pcp->count);
 			in_pcp += m;
 		}

@@ -44,7 +44,8 @@ static int threshold_of(unsigned int cpus, unsigned long pages)
 	struct zone z;
 
 	memset(&z, 0, sizeof(z));
-	z.present_pages = pages;
+	zone_layout = zone_layouts[MM_ZONE_LAYOUT_2_6_38];
+	zone_present_pages(&z) = pages;
 	nr_cpu_ids = cpus;
 	cpumask_setall(&__cpu_online_mask);
 	return calculate_threshold(&z);
@@ -177,13 +178,13 @@ static struct zone *zone_a, *zone_b;	/* node 0 DMA32, node 1 Normal */
 
 static long diff_of(struct zone *zone, int cpu, enum zone_stat_item item)
 {
-	return per_cpu_ptr(zone->pageset, cpu)->vm_stat_diff[item];
+	return zone_pcp(zone, cpu)->vm_stat_diff[item];
 }
 
 /* The state after a call: CPU 0's delta, the zone counter, the global counter, the folds. */
 #define EXPECT_VM(zone_, item_, diff_, zval_, gval_, folds_) do {		\
 	CHECK_EQ_LL(diff_of((zone_), 0, (item_)), (diff_));			\
-	CHECK_EQ_LL(atomic_long_read(&(zone_)->vm_stat[(item_)]), (zval_));	\
+	CHECK_EQ_LL(atomic_long_read(&zone_vm_stat(zone_)[(item_)]), (zval_));	\
 	CHECK_EQ_LL(atomic_long_read(vm_stat_slot(item_)), (gval_));		\
 	CHECK_EQ_LL(COUNT(MMSCALE_FOLDS), (folds_));				\
 } while (0)
@@ -237,8 +238,8 @@ static void test_vmstat_sequence(void)
 	 * T = 20, the overstep T / 2 = 10 (mm/vmstat.c:211, 232).
 	 */
 	for_each_online_cpu(cpu) {
-		CHECK_EQ_LL(per_cpu_ptr(zone_a->pageset, cpu)->stat_threshold, 20);
-		CHECK_EQ_LL(per_cpu_ptr(zone_b->pageset, cpu)->stat_threshold, 20);
+		CHECK_EQ_LL(zone_pcp(zone_a, cpu)->stat_threshold, 20);
+		CHECK_EQ_LL(zone_pcp(zone_b, cpu)->stat_threshold, 20);
 	}
 	mmscale_counts_reset();
 	EXPECT_VM(zone_a, D, 0, 0, 0, 0);
@@ -260,12 +261,12 @@ static void test_vmstat_sequence(void)
 
 		__mod_zone_page_state(zone_a, D, m->delta);
 		CHECK_MSG(diff_of(zone_a, 0, D) == m->diff &&
-			  atomic_long_read(&zone_a->vm_stat[D]) == m->zone &&
+			  atomic_long_read(&zone_vm_stat(zone_a)[D]) == m->zone &&
 			  atomic_long_read(vm_stat_slot(D)) == m->global &&
 			  COUNT(MMSCALE_FOLDS) == m->folds,
 			  "__mod_zone_page_state(%+d), %s: delta %ld, zone %ld, global %ld, "
 			  "%llu folds (want %ld, %ld, %ld, %lld)", m->delta, m->why,
-			  (long)diff_of(zone_a, 0, D), atomic_long_read(&zone_a->vm_stat[D]),
+			  (long)diff_of(zone_a, 0, D), atomic_long_read(&zone_vm_stat(zone_a)[D]),
 			  atomic_long_read(vm_stat_slot(D)), (unsigned long long)COUNT(MMSCALE_FOLDS),
 			  m->diff, m->zone, m->global, m->folds);
 	}
@@ -392,7 +393,7 @@ static void test_vmstat_sequence(void)
 static void test_vmstat_odd_threshold(void)
 {
 	const enum zone_stat_item B = NR_BOUNCE;
-	struct per_cpu_pageset *pcp = per_cpu_ptr(zone_b->pageset, 0);
+	struct per_cpu_pageset *pcp = zone_pcp(zone_b, 0);
 	int i;
 
 	pcp->stat_threshold = 7;
@@ -653,8 +654,8 @@ int main(void)
 	CHECK_EQ_LL(nr_populated_zones(), 2);
 	zone_a = &NODE_DATA(0)->node_zones[ZONE_DMA32];
 	zone_b = &NODE_DATA(1)->node_zones[ZONE_NORMAL];
-	CHECK_EQ_LL(zone_a->present_pages, 12 * UNIT);
-	CHECK_EQ_LL(zone_b->present_pages, 12 * UNIT);
+	CHECK_EQ_LL(zone_present_pages(zone_a), 12 * UNIT);
+	CHECK_EQ_LL(zone_present_pages(zone_b), 12 * UNIT);
 	test_vmstat_sequence();
 	test_vmstat_odd_threshold();
 	test_percpu_counter();

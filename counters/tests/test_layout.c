@@ -47,7 +47,9 @@ static void test_pageset_layout(void)
 	CHECK_EQ_LL(offsetof(struct per_cpu_pageset, expire), 64);
 	CHECK_EQ_LL(offsetof(struct per_cpu_pageset, stat_threshold), 65);
 	CHECK_EQ_LL(offsetof(struct per_cpu_pageset, vm_stat_diff), 66);
-	CHECK_EQ_LL(sizeof(struct per_cpu_pageset), 128);
+	CHECK_EQ_LL(sizeof(struct per_cpu_pageset), 192);
+	/* 6.1's vm_numa_event[] on a third line: the 2.6.x pageset's two lines unchanged. */
+	CHECK_EQ_LL(offsetof(struct per_cpu_pageset, vm_numa_event), 128);
 	CHECK_EQ_LL(_Alignof(struct per_cpu_pageset), L1_CACHE_BYTES);
 
 	/* Line by line: the whole pcp on line 0, threshold and every delta on line 1. */
@@ -63,60 +65,108 @@ static void test_pageset_layout(void)
 	CHECK(66 + 32 - 1 < 2 * L1_CACHE_BYTES);
 }
 
-static void test_zone_layout(void)
+/* Every field a layout has, for "alone on its line". */
+static long long lines_of(const struct zone_layout *l, long long line, size_t except)
 {
-	size_t pad1 = offsetof(struct zone, _pad1_);
+	const size_t fields[] = {
+		l->node, l->pageset, l->lock, l->all_unreclaimable, l->free_list, l->nr_free,
+		l->pages_scanned, l->flags, l->vm_stat, l->zone_pgdat, l->present_pages, l->name,
+		l->nr_reserved_highatomic, l->watermark_boost,
+	};
+	long long n = 0;
 
-	CHECK_EQ_LL(sizeof(struct zone_padding), 0);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		n += fields[i] != except && fields[i] != ZONE_NO_FIELD && LINE(fields[i]) == line;
+	return n;
+}
 
-	CHECK_EQ_LL(offsetof(struct zone, node), 64);
-	CHECK_EQ_LL(offsetof(struct zone, pageset), 88);
-	CHECK_EQ_LL(offsetof(struct zone, lock), 96);
-	CHECK_EQ_LL(offsetof(struct zone, all_unreclaimable), 100);
-	CHECK_EQ_LL(LINE(offsetof(struct zone, lock)), 1);
-	CHECK_EQ_LL(LINE(offsetof(struct zone, pageset)), 1);
-	CHECK_EQ_LL(LINE(offsetof(struct zone, all_unreclaimable)), 1);
-	/* The emulated free list (free_area[]) stays in the allocator's group. */
-	CHECK(offsetof(struct zone, free_list) > offsetof(struct zone, lock));
-	CHECK(offsetof(struct zone, nr_free) + sizeof(unsigned long) <= pad1);
+static void test_zone_layouts(void)
+{
+	const struct zone_layout *l38 = &zone_layouts[MM_ZONE_LAYOUT_2_6_38];
+	const struct zone_layout *l32 = &zone_layouts[MM_ZONE_LAYOUT_2_6_32];
+	const struct zone_layout *l61 = &zone_layouts[MM_ZONE_LAYOUT_6_1];
+	size_t pad1;
 
-	CHECK_EQ_LL(pad1 % L1_CACHE_BYTES, 0);
-	CHECK_EQ_LL(offsetof(struct zone, lru_lock) - pad1, 0);
-	CHECK_EQ_LL(offsetof(struct zone, lru) - pad1, 8);
-	CHECK_EQ_LL(offsetof(struct zone, reclaim_stat) - pad1, 88);
-	CHECK_EQ_LL(offsetof(struct zone, pages_scanned) - pad1, 160);
-	CHECK_EQ_LL(offsetof(struct zone, flags) - pad1, 168);
-	CHECK_EQ_LL(offsetof(struct zone, vm_stat) - pad1, 176);
-
-	/* Lines relative to _pad1_'s: lru_lock 0, pages_scanned 2 with flags and items 0-1. */
-	CHECK_EQ_LL(LINE(offsetof(struct zone, pages_scanned)) - LINE(pad1), 2);
-	CHECK(LINE(offsetof(struct zone, pages_scanned)) != LINE(offsetof(struct zone, lock)));
-	CHECK_EQ_LL(LINE(offsetof(struct zone, flags)), LINE(offsetof(struct zone, pages_scanned)));
-	CHECK_EQ_LL(LINE(offsetof(struct zone, vm_stat[NR_FREE_PAGES])),
-		    LINE(offsetof(struct zone, pages_scanned)));
-	CHECK_EQ_LL(LINE(offsetof(struct zone, vm_stat[NR_INACTIVE_ANON])),
-		    LINE(offsetof(struct zone, pages_scanned)));
-	CHECK_EQ_LL(LINE(offsetof(struct zone, vm_stat[NR_ACTIVE_ANON])),
-		    LINE(offsetof(struct zone, pages_scanned)) + 1);
+	/* 2.6.38: node 64, pageset 88, lock 96, all_unreclaimable 100, all on line 1. */
+	CHECK_EQ_LL(l38->node, 64);
+	CHECK_EQ_LL(l38->pageset, 88);
+	CHECK_EQ_LL(l38->lock, 96);
+	CHECK_EQ_LL(l38->all_unreclaimable, 100);
+	CHECK_EQ_LL(LINE(l38->lock), 1);
+	CHECK_EQ_LL(LINE(l38->pageset), 1);
+	CHECK_EQ_LL(LINE(l38->node), 1);
+	CHECK(!l38->pageset_array);
+	/* The emulated free list (free_area[]) stays in the allocator's group, before _pad1_ (128). */
+	pad1 = 128;
+	CHECK(l38->free_list > l38->lock && l38->nr_free + sizeof(unsigned long) <= pad1);
+	CHECK_EQ_LL(l38->pages_scanned - pad1, 160);
+	CHECK_EQ_LL(l38->flags - pad1, 168);
+	CHECK_EQ_LL(l38->vm_stat - pad1, 176);
+	/* pages_scanned two lines past _pad1_'s, with flags and vm_stat[0..1]. */
+	CHECK_EQ_LL(LINE(l38->pages_scanned) - LINE(pad1), 2);
+	CHECK_EQ_LL(LINE(l38->flags), LINE(l38->pages_scanned));
+	CHECK_EQ_LL(LINE(l38->vm_stat + 8 * NR_INACTIVE_ANON), LINE(l38->pages_scanned));
+	CHECK_EQ_LL(LINE(l38->vm_stat + 8 * NR_ACTIVE_ANON), LINE(l38->pages_scanned) + 1);
 	/* The zone's dirty counters: 10, 11 and 15 on one line (items 10-17), 9 on the one before. */
-	CHECK_EQ_LL(LINE(offsetof(struct zone, vm_stat[NR_FILE_DIRTY])),
-		    LINE(offsetof(struct zone, vm_stat[NR_UNSTABLE_NFS])));
-	CHECK_EQ_LL(LINE(offsetof(struct zone, vm_stat[NR_FILE_PAGES])) + 1,
-		    LINE(offsetof(struct zone, vm_stat[NR_FILE_DIRTY])));
+	CHECK_EQ_LL(LINE(l38->vm_stat + 8 * NR_FILE_DIRTY), LINE(l38->vm_stat + 8 * NR_UNSTABLE_NFS));
+	CHECK_EQ_LL(LINE(l38->vm_stat + 8 * NR_FILE_PAGES) + 1, LINE(l38->vm_stat + 8 * NR_FILE_DIRTY));
+	/* _pad2_: the read-mostly group a line after the last vm_stat item. */
+	CHECK(LINE(l38->vm_stat + 8 * (NR_VM_ZONE_STAT_ITEMS - 1)) < LINE(l38->zone_pgdat));
+	CHECK_EQ_LL(l38->zone_pgdat % L1_CACHE_BYTES, 0);
+	CHECK_EQ_LL(LINE(l38->present_pages), LINE(l38->zone_pgdat));
 
-	/* _pad2_: the read-mostly group starts a line after the last vm_stat item. */
-	CHECK_EQ_LL(offsetof(struct zone, _pad2_) % L1_CACHE_BYTES, 0);
-	CHECK(LINE(offsetof(struct zone, vm_stat[NR_VM_ZONE_STAT_ITEMS - 1])) <
-	      LINE(offsetof(struct zone, zone_pgdat)));
-	CHECK_EQ_LL(offsetof(struct zone, zone_pgdat), offsetof(struct zone, _pad2_));
-	CHECK_EQ_LL(LINE(offsetof(struct zone, present_pages)),
-		    LINE(offsetof(struct zone, zone_pgdat)));
+	/*
+	 * 2.6.32, NR_CPUS 4096: pageset[4096] from 80, lock at 80 + 32768 =
+	 * 32848, line 513 with pageset[4094] (80 + 32752 = 32832) and [4095]
+	 * only; pageset[4093] (32824) on line 512; CPU 0's on line 1; the
+	 * order-0 MOVABLE free list and nr_free on line 514.
+	 */
+	CHECK(l32->pageset_array);
+	CHECK_EQ_LL(l32->pageset, 80);
+	CHECK_EQ_LL(l32->lock, 32848);
+	CHECK_EQ_LL(LINE(l32->lock), 513);
+	CHECK_EQ_LL(LINE(l32->pageset + 8 * 4094), 513);
+	CHECK_EQ_LL(LINE(l32->pageset + 8 * 4093), 512);
+	CHECK_EQ_LL(LINE(l32->pageset), 1);
+	CHECK_EQ_LL(LINE(l32->node), 0);
+	CHECK_EQ_LL(lines_of(l32, LINE(l32->lock), l32->lock), 0);
+	CHECK_EQ_LL(LINE(l32->free_list), 514);
+	CHECK_EQ_LL(LINE(l32->nr_free), 514);
+	/* _pad1_ at 64 x (17 + 512) = 33856: the same relative offsets as 2.6.38's. */
+	CHECK_EQ_LL(l32->pages_scanned - 33856, 160);
+	CHECK_EQ_LL(l32->vm_stat - 33856, 176);
+	CHECK_EQ_LL(LINE(l32->flags), LINE(l32->pages_scanned));
+	CHECK_EQ_LL(LINE(l32->vm_stat), LINE(l32->pages_scanned));
+	CHECK_EQ_LL(l32->size, 64 * (25 + 4096 / 8));
+	CHECK(l32->size <= sizeof(struct zone));
+
+	/*
+	 * 6.1 (CMA): node 88, zone_pgdat 96, per_cpu_pageset 104 on line 1;
+	 * free_area[0].free_list[1] 272 (line 4), nr_free 352 (line 5); flags
+	 * 1400 (line 21); lock 1408, alone on line 22; vm_stat 1536 (line 24).
+	 */
+	CHECK_EQ_LL(LINE(l61->node), 1);
+	CHECK_EQ_LL(LINE(l61->zone_pgdat), 1);
+	CHECK_EQ_LL(LINE(l61->pageset), 1);
+	CHECK_EQ_LL(l61->free_list, 272);
+	CHECK_EQ_LL(l61->nr_free, 352);
+	CHECK_EQ_LL(l61->flags, 1400);
+	CHECK_EQ_LL(LINE(l61->flags), 21);
+	CHECK_EQ_LL(l61->lock, 1408);
+	CHECK_EQ_LL(LINE(l61->lock), 22);
+	CHECK_EQ_LL(lines_of(l61, LINE(l61->lock), l61->lock), 0);
+	CHECK_EQ_LL(l61->vm_stat, 1536);
+	CHECK_EQ_LL(LINE(l61->vm_stat), 24);
+	CHECK_EQ_LL(LINE(l61->nr_reserved_highatomic), 0);
+	CHECK(l61->vm_stat + 8 * NR_VM_ZONE_STAT_ITEMS <= l61->size);
+	CHECK_EQ_LL(l61->pages_scanned, ZONE_NO_FIELD);
+
 	CHECK_EQ_LL(sizeof(struct zone) % L1_CACHE_BYTES, 0);
 	CHECK_EQ_LL(_Alignof(struct zone), L1_CACHE_BYTES);
 }
 
 /* A fresh machine: where the objects the layouts describe actually are. */
-static void check_machine(enum mmscale_counter_layout layout)
+static void check_machine(enum mmscale_counter_layout layout, enum mm_zone_layout_kind kind)
 {
 	char err[256];
 	struct zone *zone;
@@ -126,6 +176,7 @@ static void check_machine(enum mmscale_counter_layout layout)
 
 	mm_config_default(&cfg, 1ULL << 30);
 	cfg.counter_layout = layout;
+	cfg.zone_layout = kind;
 	if (mm_machine_setup_config(&cfg, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s\n", err);
 		CHECK(0);
@@ -146,19 +197,28 @@ static void check_machine(enum mmscale_counter_layout layout)
 			CHECK_EQ_LL(ADDR_LINE(vm_stat_slot(i)) - ADDR_LINE(vm_stat_base), i);
 	}
 
+	CHECK_EQ_LL(zone_layout.lock, zone_layouts[kind].lock);
 	for_each_zone(zone) {
 		CHECK_EQ_LL((uintptr_t)zone % L1_CACHE_BYTES, 0);
-		/* In memory, not only in offsetof: pages_scanned off the lock's line, on vm_stat[0]'s. */
-		CHECK(ADDR_LINE(&zone->pages_scanned) != ADDR_LINE(&zone->lock));
-		CHECK_EQ_LL(ADDR_LINE(&zone->pages_scanned), ADDR_LINE(&zone->vm_stat[NR_FREE_PAGES]));
-		CHECK_EQ_LL(ADDR_LINE(&zone->lock), ADDR_LINE(&zone->pageset));
-		if (!populated_zone(zone)) {
-			CHECK(zone->pageset == NULL);
-			continue;
+		if (kind != MM_ZONE_LAYOUT_6_1) {
+			/* In memory: pages_scanned off the lock's line, on vm_stat[0]'s. */
+			CHECK(ADDR_LINE(&zone_pages_scanned(zone)) != ADDR_LINE(&zone_lock(zone)));
+			CHECK_EQ_LL(ADDR_LINE(&zone_pages_scanned(zone)),
+				    ADDR_LINE(&zone_vm_stat(zone)[NR_FREE_PAGES]));
 		}
+		if (!populated_zone(zone))
+			continue;
 		zones++;
 		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
-			struct per_cpu_pageset *p = per_cpu_ptr(zone->pageset, cpu);
+			struct per_cpu_pageset *p = zone_pcp(zone, cpu);
+			/* Where this CPU reads its pageset pointer from. */
+			void *ptr = zone_layout.pageset_array ?
+				    (void *)&(&ZONE_AT(zone, struct per_cpu_pageset *, pageset))[cpu] :
+				    (void *)&ZONE_AT(zone, struct per_cpu_pageset *, pageset);
+
+			/* 2.6.38: on zone->lock's line; 2.6.32 and 6.1: not. */
+			CHECK_EQ_LL(ADDR_LINE(ptr) == ADDR_LINE(&zone_lock(zone)),
+				    kind == MM_ZONE_LAYOUT_2_6_38);
 
 			CHECK_EQ_LL((uintptr_t)p % L1_CACHE_BYTES, 0);
 			CHECK_EQ_LL(ADDR_LINE(&p->pcp.count), ADDR_LINE(p));
@@ -229,7 +289,7 @@ int main(void)
 	char err[256];
 
 	test_pageset_layout();
-	test_zone_layout();
+	test_zone_layouts();
 
 	if (mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) != 0 ||
 	    mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) != 0 ||
@@ -237,9 +297,11 @@ int main(void)
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	check_machine(MMSCALE_LAYOUT_PACKED);
-	check_machine(MMSCALE_LAYOUT_PADDED);
-	check_machine(MMSCALE_LAYOUT_PACKED);
+	check_machine(MMSCALE_LAYOUT_PACKED, MM_ZONE_LAYOUT_2_6_38);
+	check_machine(MMSCALE_LAYOUT_PADDED, MM_ZONE_LAYOUT_2_6_38);
+	check_machine(MMSCALE_LAYOUT_PACKED, MM_ZONE_LAYOUT_2_6_32);
+	check_machine(MMSCALE_LAYOUT_PACKED, MM_ZONE_LAYOUT_6_1);
+	check_machine(MMSCALE_LAYOUT_PACKED, MM_ZONE_LAYOUT_2_6_38);
 	check_numbering(MM_VM_STAT_2_6_31, 2);
 	check_numbering(MM_VM_STAT_3_2, 3);
 	mmscale_machine_teardown();

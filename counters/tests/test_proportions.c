@@ -168,7 +168,7 @@ static void test_per_page(void)
 	 * file's zone set to 125 (the cap), so N = 100 incs and decs of one
 	 * item never fold (test_arith_counters pins vmstat's own folds).
 	 */
-	this_cpu_ptr(inode->zone->pageset)->stat_threshold = 125;
+	zone_this_pcp(inode->zone)->stat_threshold = 125;
 
 	/*
 	 * N = 100 dirtied pages (account_page_dirtied, mm/page-writeback.c:
@@ -547,7 +547,7 @@ static void test_world_limits(void)
 	CHECK(w != NULL);
 	if (!w)
 		return;
-	this_cpu_ptr(w->inodes[0].zone->pageset)->stat_threshold = 125;
+	zone_this_pcp(w->inodes[0].zone)->stat_threshold = 125;
 	get_dirty_limits(&background, &dirty, &bdi_thresh, &w->bdi);
 	CHECK_EQ_LL(dirty, 157286);
 	CHECK_EQ_LL(bdi_thresh, 137626);

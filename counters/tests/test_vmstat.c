@@ -46,7 +46,8 @@ static int threshold_for(unsigned int cpus, unsigned long zone_bytes)
 	struct zone z;
 
 	memset(&z, 0, sizeof(z));
-	z.present_pages = zone_bytes >> PAGE_SHIFT;
+	zone_layout = zone_layouts[MM_ZONE_LAYOUT_2_6_38];
+	zone_present_pages(&z) = zone_bytes >> PAGE_SHIFT;
 	nr_cpu_ids = cpus;
 	cpumask_setall(&__cpu_online_mask);
 	return calculate_threshold(&z);
@@ -201,7 +202,7 @@ static void test_shadow_model(void)
 	nr_zones = 0;
 	for_each_populated_zone(zone) {
 		zones[nr_zones++] = zone;
-		threshold = max(threshold, (int)per_cpu_ptr(zone->pageset, 0)->stat_threshold);
+		threshold = max(threshold, (int)zone_pcp(zone, 0)->stat_threshold);
 	}
 	/* 3 GiB over 2 nodes: node 0 DMA32 only (1.5 GiB), node 1 Normal. */
 	CHECK_EQ_LL(nr_zones, 2);
@@ -211,7 +212,7 @@ static void test_shadow_model(void)
 	CHECK_EQ_LL(atomic_long_read(vm_stat_slot(NR_FREE_PAGES)), (3L << 30) >> PAGE_SHIFT);
 	for (int zi = 0; zi < nr_zones; zi++)
 		atomic_store(&shadow.zone_item[zi][NR_FREE_PAGES],
-			     atomic_long_read(&zones[zi]->vm_stat[NR_FREE_PAGES]));
+			     atomic_long_read(&zone_vm_stat(zones[zi])[NR_FREE_PAGES]));
 	/* Pending deltas are at most stat_threshold per CPU per zone. */
 	shadow.bound = (long)threshold * SHADOW_CPUS * nr_zones;
 	pthread_barrier_init(&shadow.pause_point, NULL, SHADOW_CPUS + 1);
@@ -235,7 +236,7 @@ static void test_shadow_model(void)
 		for (int zi = 0; zi < nr_zones; zi++) {
 			long want = atomic_load(&shadow.zone_item[zi][item]);
 
-			bad += atomic_long_read(&zones[zi]->vm_stat[item]) != want;
+			bad += atomic_long_read(&zone_vm_stat(zones[zi])[item]) != want;
 			total += want;
 		}
 		CHECK_EQ_LL(bad, 0);

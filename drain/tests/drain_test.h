@@ -33,6 +33,17 @@ static inline long long counts_delta(enum mmscale_count c)
 	return (long long)(now.v[c] - counts_base.v[c]);
 }
 
+/* A 3 GiB machine with the struct zone of ops's kernel, as drain/cases.c sets one up. */
+static inline int drain_mm_machine_setup(const struct drain_variant_ops *ops, char *err,
+					 size_t errlen)
+{
+	struct mm_machine_config cfg;
+
+	mm_config_default(&cfg, 3ULL << 30);
+	cfg.zone_layout = ops->zone_layout;
+	return mm_machine_setup_config(&cfg, err, errlen);
+}
+
 /* Fill this CPU's pcp lists: allocate arg (at most 40) pages, free them back. */
 static inline void fill_my_lists(void *arg)
 {

@@ -82,7 +82,7 @@ static int all_lists_empty(void)
 
 	for_each_populated_zone(zone)
 		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
-			struct per_cpu_pages *pcp = &per_cpu_ptr(zone->pageset, cpu)->pcp;
+			struct per_cpu_pages *pcp = &zone_pcp(zone, cpu)->pcp;
 
 			nonempty += pcp->count != 0;
 			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
@@ -99,7 +99,7 @@ static long pcp_pages_total(void)
 
 	for_each_populated_zone(zone)
 		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
-			total += per_cpu_ptr(zone->pageset, cpu)->pcp.count;
+			total += zone_pcp(zone, cpu)->pcp.count;
 	return total;
 }
 
@@ -109,7 +109,7 @@ static long free_list_total(void)
 	long n = 0;
 
 	for_each_populated_zone(zone)
-		n += (long)zone->nr_free;
+		n += (long)zone_nr_free(zone);
 	return n;
 }
 
@@ -123,7 +123,7 @@ static struct drain_shape shape_now(void)
 		bool has_pages = false;
 
 		for_each_populated_zone(zone)
-			if (per_cpu_ptr(zone->pageset, cpu)->pcp.count) {
+			if (zone_pcp(zone, cpu)->pcp.count) {
 				m.lists_with_pages++;
 				has_pages = true;
 			}
@@ -139,7 +139,7 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 	struct ipi_config ipi;
 	char err[256];
 
-	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
+	CHECK(drain_mm_machine_setup(ops, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
 	/* The variant's kernel's kernel/smp.c, as a drain/ run has it. */
 	ipi_config_default(&ipi, &doorbell_spin);
@@ -240,7 +240,7 @@ static void test_stress(size_t v)
 		int bad = 0;
 
 		for_each_populated_zone(zone)
-			bad += atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]) != (long)zone->nr_free;
+			bad += atomic_long_read(&zone_vm_stat(zone)[NR_FREE_PAGES]) != (long)zone_nr_free(zone);
 		CHECK_EQ_LL(bad, 0);
 	}
 	ipi_teardown();

@@ -646,7 +646,7 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	struct mmscale_partner partners[MCPUS];
 	char err[256];
 
-	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
+	CHECK(drain_mm_machine_setup(ops, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
 	/* What drain/cases.c does: the variant's kernel's model, unless forced. */
 	ipi.doorbell = &doorbell_spin;
@@ -685,6 +685,10 @@ static void test_drains(void)
 	CHECK(drain_ops_ipi_mask.smp == &smp_global_queue);
 	CHECK(drain_ops_workqueue.smp == &smp_llist);
 	CHECK(drain_ops_remote.smp == &smp_llist);
+	/* ... and their struct zone: 2.6.32's for ipi-all, 6.1's for remote, else 2.6.38's. */
+	CHECK_EQ_LL(drain_ops_ipi_all.zone_layout, MM_ZONE_LAYOUT_2_6_32);
+	CHECK_EQ_LL(drain_ops_remote.zone_layout, MM_ZONE_LAYOUT_6_1);
+	CHECK_EQ_LL(drain_ops_count_check.zone_layout, MM_ZONE_LAYOUT_2_6_38);
 
 	drain_case("ipi-all (empty)", &drain_ops_ipi_all, NULL, 0, 2, MCPUS - 1);
 	drain_case("count-check (empty)", &drain_ops_count_check, NULL, 0, 2, MCPUS - 1);

@@ -49,6 +49,7 @@ struct mm_machine_config {
 	 */
 	bool swap;
 	enum mm_vm_stat_numbering vm_stat_numbering;	/* the variant's kernel's */
+	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
 /* The defaults (the flags start from them too). */

@@ -27,6 +27,7 @@
 #include "../kernel/compiler.h"
 #include "../kernel/list.h"
 #include "../kernel/percpu.h"
+#include "../kernel/processor.h"
 #include "../kernel/spinlock.h"
 #include "config.h"
 
@@ -187,12 +188,30 @@ struct per_cpu_pages {
  * kernel's zone->pageset. vm_stat_diff[] is s8: a CPU's pending delta for
  * an item never exceeds stat_threshold (at most 125).
  */
+/* 6.1's enum numa_stat_item: counted per CPU in vm_numa_event[], never folded on the fast path. */
+enum numa_stat_item {
+	NUMA_HIT_6_1,
+	NUMA_MISS_6_1,
+	NUMA_FOREIGN_6_1,
+	NUMA_INTERLEAVE_HIT_6_1,
+	NUMA_LOCAL_6_1,
+	NUMA_OTHER_6_1,
+	NR_VM_NUMA_EVENT_ITEMS
+};
+
 struct per_cpu_pageset {
 	struct per_cpu_pages pcp;
 	s8 expire;
 	s8 stat_threshold;
 	s8 vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
 	short free_factor;	/* 6.1 only (struct per_cpu_pages there): see above */
+	/*
+	 * 6.1 only (struct per_cpu_zonestat there, with the vmstat deltas):
+	 * the NUMA events the allocator counts (__count_numa_events), on a
+	 * third line of this CPU's own; nothing reads them here (6.1 folds
+	 * them when /proc/vmstat or zoneinfo is read).
+	 */
+	unsigned long vm_numa_event[NR_VM_NUMA_EVENT_ITEMS] ____cacheline_aligned_in_smp;
 } ____cacheline_aligned_in_smp;
 
 /* The 2.6.38 x86_64 offsets above, by hand; every 2.6.x field where the kernel has it. */
@@ -209,7 +228,8 @@ BUILD_BUG_ON(offsetof(struct per_cpu_pageset, pcp) != 0);
 BUILD_BUG_ON(offsetof(struct per_cpu_pageset, expire) != 64);
 BUILD_BUG_ON(offsetof(struct per_cpu_pageset, stat_threshold) != 65);
 BUILD_BUG_ON(offsetof(struct per_cpu_pageset, vm_stat_diff) != 66);
-BUILD_BUG_ON(sizeof(struct per_cpu_pageset) != 128);
+BUILD_BUG_ON(offsetof(struct per_cpu_pageset, vm_numa_event) != 128);
+BUILD_BUG_ON(sizeof(struct per_cpu_pageset) != 192);
 BUILD_BUG_ON(_Alignof(struct per_cpu_pageset) != L1_CACHE_BYTES);
 /* pcp (with the 6.1 lock) on line 0; stat_threshold and every delta on line 1. */
 BUILD_BUG_ON((offsetof(struct per_cpu_pageset, vm_stat_diff) + NR_VM_ZONE_STAT_ITEMS - 1) /
@@ -219,26 +239,6 @@ BUILD_BUG_ON(offsetof(struct per_cpu_pageset, free_factor) / L1_CACHE_BYTES != 1
 
 struct pglist_data;
 
-/*
- * zone->lock and zone->lru_lock are two of the hottest locks in the kernel.
- * So add a wild amount of padding here to ensure that they fall into separate
- * cachelines.  There are very few zone structures in the machine, so space
- * consumption is not a concern here.
- *
- * (include/linux/mmzone.h, CONFIG_SMP.) x86_64 without CONFIG_X86_VSMP has
- * INTERNODE_CACHE_SHIFT == L1_CACHE_SHIFT: the padding is a zero-size
- * member that starts a new line.
- */
-#define ____cacheline_internodealigned_in_smp \
-	__attribute__((__aligned__(1 << L1_CACHE_SHIFT)))
-
-struct zone_padding {
-	char x[0];
-} ____cacheline_internodealigned_in_smp;
-#define ZONE_PADDING(name)	struct zone_padding name;
-
-BUILD_BUG_ON(sizeof(struct zone_padding) != 0);
-
 /* The kernel's names; not otherwise emulated (no page reclaim). */
 enum zone_watermarks {
 	WMARK_MIN,
@@ -247,158 +247,123 @@ enum zone_watermarks {
 	NR_WMARK
 };
 
-#define LRU_BASE 0
-#define LRU_ACTIVE 1
-#define LRU_FILE 2
-
-enum lru_list {
-	LRU_INACTIVE_ANON = LRU_BASE,
-	LRU_ACTIVE_ANON = LRU_BASE + LRU_ACTIVE,
-	LRU_INACTIVE_FILE = LRU_BASE + LRU_FILE,
-	LRU_ACTIVE_FILE = LRU_BASE + LRU_FILE + LRU_ACTIVE,
-	LRU_UNEVICTABLE,
-	NR_LRU_LISTS
-};
-
-/* 2.6.32 to 2.6.38 (2.6.38 free_area_init_core() clears nr_saved_scan here). */
-struct zone_reclaim_stat {
-	unsigned long		recent_rotated[2];
-	unsigned long		recent_scanned[2];
-	unsigned long		nr_saved_scan[NR_LRU_LISTS];
-};
-
-/* x86_64's MAX_NR_ZONES in the kernel (DMA, DMA32, NORMAL, MOVABLE), for lowmem_reserve[]. */
-#define KERNEL_MAX_NR_ZONES	4
+/* zone_flags(zone) bits: 2.6.32's (ZONE_ALL_UNRECLAIMABLE) and 6.1's (enum zone_flags). */
+#define ZONE_ALL_UNRECLAIMABLE		0	/* 2.6.31, 2.6.32 */
+#define ZONE_BOOSTED_WATERMARK		0	/* 6.1 */
+#define ZONE_RECLAIM_ACTIVE		1	/* 6.1 */
 
 /*
- * struct zone as Linux 2.6.38 lays it out (x86_64, SMP, NUMA, SPARSEMEM),
- * for the fields the emulation has; the fields in between that it does not
- * emulate are kept, unused, so that every emulated field sits at the
- * kernel's offset and shares a line with what it shares in the kernel.
+ * struct zone as the run's kernel lays it out (x86_64, SMP, NUMA,
+ * SPARSEMEM): the emulated fields at that kernel's offsets, every other
+ * byte kept, unused, so that each field shares a line with what it shares
+ * in the kernel. A run picks one layout (mm_machine_config.zone_layout,
+ * from the drain variant's kernel; the counters' cases take 2.6.38's, the
+ * same as 2.6.31's after _pad1_); the code reaches the fields through the
+ * accessors below, whose offsets are the run's. Three layouts, the offsets
+ * by hand in counters/mmzone.c (zone_layouts[], with static asserts), each
+ * with its sources:
  *
- * Three groups split by ZONE_PADDING: what the page allocator touches
- * (watermarks, the pageset pointer every CPU reads, zone->lock and the free
- * lists); after _pad1_ what page reclaim touches (lru_lock, the LRUs,
- * pages_scanned, flags) and the zone's vm_stat[]; after _pad2_ the
- * read-mostly rest (zone_pgdat, present_pages, name).
+ * - 2.6.38 (quick-scan, count-check; and ipi-mask and workqueue, whose
+ *   3.4 zone has the same first group - 4.11's is not emulated): the
+ *   per-CPU pageset pointer, node and all_unreclaimable on zone_lock(zone)'s
+ *   line, so every allocation and free reads the line a lock holder writes;
+ *   pages_scanned, flags and vm_stat[0..1] on the line after _pad1_ + 128.
+ * - 2.6.32 (ipi-all): struct per_cpu_pageset *pageset[NR_CPUS] inline from
+ *   byte 80 (NR_CPUS 4096, CONFIG_MAXSMP, as a 2011 distro kernel for the
+ *   seed's 128-node UV), so zone_lock(zone) sits at 80 + 8 * 4096, alone with
+ *   the last two CPUs' pointers and the order-0 free lists' heads; each
+ *   CPU reads its pointer from a read-mostly line.
+ * - 6.1 (remote, CONFIG_CMA=y as distro kernels): per_cpu_pageset, node
+ *   and zone_pgdat on line 1, the free areas after _pad1_ (256), flags on
+ *   line 21 with the tail of free_area[10], zone_lock(zone) alone on line 22,
+ *   vm_stat[] after _pad3_ (1536).
  *
- * free_pcppages_bulk (2.6.38) takes zone->lock, writes all_unreclaimable =
- * 0 (an int again since KOSAKI's "restore zone->all_unreclaimable to
- * independence word" took it out of zone->flags; free_one_page writes it
- * under the lock on every free; beside lock as in the 3.x trees - the
- * January 2010 posting had it after flags, and no 2.6.38 mmzone.h is in
- * ../shared/kernel) and pages_scanned = 0 (after _pad1_). So
- * even a drain of empty lists that takes the lock dirties two lines per
- * zone: the lock's line and pages_scanned's, which also holds zone->flags
- * and vm_stat[NR_FREE_PAGES], the item every allocating and freeing CPU
- * folds into. 2.6.32 (ipi-all) clears ZONE_ALL_UNRECLAIMABLE in zone->flags
- * with clear_bit instead: the same second line.
- *
- * Offsets by hand, 2.6.38. Those before _pad1_ are reconstructed, not
- * read: ../shared/kernel has 2.6.31's mmzone.h but no 2.6.38 one, so they
- * come from 2.6.31's struct zone with the fields 2.6.32-2.6.38 added where
- * 2.6.38's mm/page_alloc.c and the later trees use them (watermark[] for
- * pages_min/low/high, percpu_drift_mark, all_unreclaimable beside lock,
- * compact_*). Only lock's and pageset's line (0-127 here) matters to any
- * count or to the sharing; a difference there would move at most which
- * of the first group's fields share lock's line. Those after _pad1_ are
- * 2.6.31's, read from its mmzone.h. watermark[3] 0, percpu_drift_mark 24,
- * lowmem_reserve[4] 32, node 64, min_unmapped_pages 72, min_slab_pages 80,
- * pageset 88, lock 96, all_unreclaimable 100, then (span_seqlock with
- * MEMORY_HOTPLUG) free_area[MAX_ORDER] from 104 or 112 (11 x 88 bytes) and
- * compact_considered/compact_defer_shift: _pad1_ at 1088. After _pad1_:
- * lru_lock +0, lru[5] +8, reclaim_stat (9 longs) +88, pages_scanned +160,
- * flags +168, vm_stat[] +176. 2.6.31 has the same offsets after _pad1_
- * (nr_saved_scan was in each lru[] entry, reclaim_stat 4 longs: 8 + 120 +
- * 32 = 160), so the counters' zone->vm_stat[] lines are 2.6.31's too: items
- * 0-1 with pages_scanned and flags, then 2-9, 10-17, 18-24. The emulation's
- * one free list and nr_free stand for free_area[] (order 0 only, no buddy
- * merging): they stay in the first group, after the lock, so _pad1_ comes
- * at 128 here instead of 1088; nothing is emulated in between.
+ * The emulation's one free list and nr_free stand for free_area[0]'s
+ * MIGRATE_MOVABLE list and nr_free (order 0 only, no buddy merging), at
+ * their offsets. The per-zone vm_stat[] keeps 2.6.31's item numbering in
+ * every layout (25 items; 2.6.32 has 29 and 6.1 11 zone items): its first
+ * item, NR_FREE_PAGES, is where each kernel has it.
  */
+struct zone_layout {
+	unsigned int kind;		/* enum mm_zone_layout_kind */
+	const char *kernel;
+	size_t watermark;		/* unsigned long [NR_WMARK] (6.1: _watermark[4]) */
+	size_t lowmem_reserve;		/* long [] */
+	size_t node;			/* int */
+	size_t pageset;			/* the per-CPU pointer, or 2.6.32's pointer array */
+	bool pageset_array;		/* 2.6.32: struct per_cpu_pageset *pageset[NR_CPUS] */
+	size_t lock;			/* spinlock_t */
+	size_t all_unreclaimable;	/* int (2.6.38); ZONE_NO_FIELD elsewhere */
+	size_t free_list;		/* free_area[0].free_list[MIGRATE_MOVABLE] */
+	size_t nr_free;			/* free_area[0].nr_free */
+	size_t pages_scanned;		/* unsigned long (2.6.x); ZONE_NO_FIELD in 6.1 */
+	size_t flags;			/* unsigned long */
+	size_t vm_stat;			/* atomic_long_t [NR_VM_ZONE_STAT_ITEMS] */
+	size_t zone_pgdat, present_pages, name;
+	size_t nr_reserved_highatomic;	/* 6.1; ZONE_NO_FIELD elsewhere */
+	size_t watermark_boost;		/* 6.1; ZONE_NO_FIELD elsewhere */
+	size_t size;			/* sizeof(struct zone) there, to the line */
+};
+
+/* A field the kernel of the layout has not: a run that reaches it faults. */
+#define ZONE_NO_FIELD		((size_t)1 << 40)
+
+enum mm_zone_layout_kind {
+	MM_ZONE_LAYOUT_2_6_38,	/* the default: the counters' cases, 2.6.38 to 3.4 */
+	MM_ZONE_LAYOUT_2_6_32,
+	MM_ZONE_LAYOUT_6_1,
+	MM_NR_ZONE_LAYOUTS
+};
+
+extern const struct zone_layout zone_layouts[MM_NR_ZONE_LAYOUTS];
+/* The run's (mm_machine_setup_config): a copy, so that a field costs one load of its offset. */
+extern struct zone_layout zone_layout;
+
+/* The largest layout, 2.6.32's with NR_CPUS 4096 (34368 bytes). */
+#define ZONE_BYTES		34368
+
 struct zone {
-	/* Fields commonly accessed by the page allocator */
+	unsigned char bytes[ZONE_BYTES];
+} __attribute__((__aligned__(L1_CACHE_BYTES)));
 
-	/* zone watermarks, access with *_wmark_pages(zone) macros (not emulated) */
-	unsigned long watermark[NR_WMARK];
+#define ZONE_AT(z, type, field)	(*(type *)(void *)((char *)(z) + zone_layout.field))
 
-	/* not emulated */
-	unsigned long percpu_drift_mark;
-	unsigned long		lowmem_reserve[KERNEL_MAX_NR_ZONES];
+#define zone_node(z)		ZONE_AT(z, int, node)
+#define zone_lock(z)		ZONE_AT(z, spinlock_t, lock)
+#define zone_all_unreclaimable(z) ZONE_AT(z, int, all_unreclaimable)
+#define zone_free_list(z)	ZONE_AT(z, struct list_head, free_list)
+#define zone_nr_free(z)		ZONE_AT(z, unsigned long, nr_free)
+#define zone_pages_scanned(z)	ZONE_AT(z, unsigned long, pages_scanned)
+#define zone_flags(z)		ZONE_AT(z, unsigned long, flags)
+#define zone_pgdat(z)		ZONE_AT(z, struct pglist_data *, zone_pgdat)
+#define zone_present_pages(z)	ZONE_AT(z, unsigned long, present_pages)
+#define zone_name(z)		ZONE_AT(z, const char *, name)
+#define zone_nr_reserved_highatomic(z) ZONE_AT(z, unsigned long, nr_reserved_highatomic)
+#define zone_watermark_boost(z)	ZONE_AT(z, unsigned long, watermark_boost)
+#define zone_vm_stat(z)		(&ZONE_AT(z, atomic_long_t, vm_stat))
+#define zone_watermark(z)	(&ZONE_AT(z, unsigned long, watermark))
+#define zone_lowmem_reserve(z)	(&ZONE_AT(z, long, lowmem_reserve))
 
-	int node;
-	/* zone reclaim (not emulated) */
-	unsigned long		min_unmapped_pages;
-	unsigned long		min_slab_pages;
-	struct per_cpu_pageset	*pageset;	/* percpu pointer */
-	/*
-	 * free areas of different sizes
-	 */
-	spinlock_t		lock;
-	int			all_unreclaimable; /* All pages pinned */
-	/* free_area[] (order 0 only): drain/ adds the free list here */
-	struct list_head	free_list;
-	unsigned long		nr_free;
+/*
+ * The CPU's pageset of the zone: zone_pcp(zone, cpu) (2.6.38;
+ * 6.1: zone->per_cpu_pageset), or 2.6.32's zone_pcp(), zone->pageset[cpu].
+ * The pointer (or the array's entry) is read where the layout has it.
+ */
+static __always_inline struct per_cpu_pageset *zone_pcp(struct zone *z, unsigned int cpu)
+{
+	if (zone_layout.pageset_array)
+		return (&ZONE_AT(z, struct per_cpu_pageset *, pageset))[cpu];
+	return per_cpu_ptr(ZONE_AT(z, struct per_cpu_pageset *, pageset), cpu);
+}
 
-	ZONE_PADDING(_pad1_)
-
-	/* Fields commonly accessed by the page reclaim scanner (not emulated) */
-	spinlock_t		lru_lock;
-	struct zone_lru {
-		struct list_head list;
-	} lru[NR_LRU_LISTS];
-
-	struct zone_reclaim_stat reclaim_stat;
-
-	unsigned long		pages_scanned;	   /* since last reclaim */
-	unsigned long		flags;		   /* zone flags (not emulated) */
-
-	/* Zone statistics */
-	atomic_long_t		vm_stat[NR_VM_ZONE_STAT_ITEMS];
-
-	ZONE_PADDING(_pad2_)
-	/* Rarely used or read-mostly fields */
-
-	struct pglist_data	*zone_pgdat;
-	unsigned long		present_pages;	/* amount of memory (excluding holes) */
-	const char		*name;
-} ____cacheline_internodealigned_in_smp;
-
-#define zone_line(field)	(offsetof(struct zone, field) / L1_CACHE_BYTES)
-#define zone_pad1_off(field)	(offsetof(struct zone, field) - offsetof(struct zone, _pad1_))
-
-/* The first group at 2.6.38's offsets: lock on the line every CPU reads zone->pageset from. */
-BUILD_BUG_ON(offsetof(struct zone, node) != 64);
-BUILD_BUG_ON(offsetof(struct zone, pageset) != 88);
-BUILD_BUG_ON(offsetof(struct zone, lock) != 96);
-BUILD_BUG_ON(offsetof(struct zone, all_unreclaimable) != 100);
-BUILD_BUG_ON(zone_line(node) != zone_line(lock) || zone_line(pageset) != zone_line(lock) ||
-	     zone_line(all_unreclaimable) != zone_line(lock));
-BUILD_BUG_ON(offsetof(struct zone, nr_free) + sizeof(unsigned long) >
-	     offsetof(struct zone, _pad1_));
-/* _pad1_ starts a line: pages_scanned is never on zone->lock's line. */
-BUILD_BUG_ON(offsetof(struct zone, _pad1_) % L1_CACHE_BYTES != 0);
-BUILD_BUG_ON(zone_pad1_off(lru_lock) != 0);
-BUILD_BUG_ON(zone_pad1_off(pages_scanned) != 160);
-BUILD_BUG_ON(zone_pad1_off(flags) != 168);
-BUILD_BUG_ON(zone_pad1_off(vm_stat) != 176);
-BUILD_BUG_ON(zone_line(pages_scanned) == zone_line(lock));
-/* ... and it shares its line with flags and vm_stat[NR_FREE_PAGES], NR_INACTIVE_ANON. */
-BUILD_BUG_ON(zone_line(pages_scanned) != zone_line(flags) ||
-	     zone_line(pages_scanned) != zone_line(vm_stat[NR_FREE_PAGES]) ||
-	     zone_line(pages_scanned) != zone_line(vm_stat[NR_INACTIVE_ANON]) ||
-	     zone_line(pages_scanned) == zone_line(vm_stat[NR_ACTIVE_ANON]));
-/* _pad2_: the read-mostly fields never share a line with vm_stat[] (folded into by every CPU). */
-BUILD_BUG_ON(offsetof(struct zone, _pad2_) % L1_CACHE_BYTES != 0);
-BUILD_BUG_ON(offsetof(struct zone, _pad2_) <
-	     offsetof(struct zone, vm_stat) + sizeof(atomic_long_t) * NR_VM_ZONE_STAT_ITEMS);
-BUILD_BUG_ON(offsetof(struct zone, zone_pgdat) != offsetof(struct zone, _pad2_));
-BUILD_BUG_ON(sizeof(struct zone) % L1_CACHE_BYTES != 0);
+#define zone_this_pcp(z)	zone_pcp(z, (unsigned int)smp_processor_id())
 
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];
 	int nr_zones;
 	int node_id;
+	/* Not the kernel's: each zone's per-CPU allocation, to free (2.6.32 keeps pointers only). */
+	struct per_cpu_pageset *pageset_alloc[MAX_NR_ZONES];
 } pg_data_t;
 
 /* Set up by mm_machine_setup(): one pg_data_t per planned node, on that node. */
@@ -406,9 +371,9 @@ extern pg_data_t **node_data;
 extern int nr_node_ids;
 #define NODE_DATA(nid)		(node_data[(nid)])
 
-static inline bool populated_zone(const struct zone *zone)
+static inline bool populated_zone(struct zone *zone)
 {
-	return zone->present_pages != 0;
+	return zone_present_pages(zone) != 0;
 }
 
 static inline struct zone *first_zone(void)
@@ -418,7 +383,7 @@ static inline struct zone *first_zone(void)
 
 static inline struct zone *next_zone(struct zone *zone)
 {
-	pg_data_t *pgdat = zone->zone_pgdat;
+	pg_data_t *pgdat = zone_pgdat(zone);
 
 	if (zone < pgdat->node_zones + MAX_NR_ZONES - 1)
 		return zone + 1;
@@ -436,9 +401,9 @@ static inline struct zone *next_zone(struct zone *zone)
 			; /* do nothing */			\
 		else
 
-static inline int zone_to_nid(const struct zone *zone)
+static inline int zone_to_nid(struct zone *zone)
 {
-	return zone->node;
+	return zone_node(zone);
 }
 
 /* The planned node of an emulated CPU (cpu_to_node). */

@@ -93,6 +93,8 @@ struct drain_variant_ops {
 	struct page *(*rmqueue)(struct zone *preferred_zone, struct zone *zone, int migratetype);
 	void (*free_page)(struct page *page);
 	const struct smp_generation *smp;	/* its kernel's kernel/smp.c generation */
+	/* its kernel's struct zone (enum mm_zone_layout_kind, mm/mmzone.h; 0: 2.6.38's) */
+	unsigned int zone_layout;
 	/*
 	 * Its claim for one drain on a machine of shape m, worked out from its
 	 * source (in a comment beside it): checked by every drain/empty run,

@@ -33,7 +33,7 @@ extern unsigned char vm_stat_index[NR_VM_ZONE_STAT_ITEMS];
 static inline void zone_page_state_add(long x, struct zone *zone,
 				       enum zone_stat_item item)
 {
-	atomic_long_add(x, &zone->vm_stat[item]);
+	atomic_long_add(x, &zone_vm_stat(zone)[item]);
 	atomic_long_add(x, vm_stat_slot(item));
 	mmscale_count_inc(MMSCALE_FOLDS);
 }
@@ -52,7 +52,7 @@ static inline unsigned long global_page_state(enum zone_stat_item item)
 static inline unsigned long zone_page_state(struct zone *zone,
 					    enum zone_stat_item item)
 {
-	long x = atomic_long_read(&zone->vm_stat[item]);
+	long x = atomic_long_read(&zone_vm_stat(zone)[item]);
 
 	if (x < 0)
 		x = 0;
