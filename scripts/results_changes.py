@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""Regenerate the "what changed in the numbers" section of RESULTS.md: the
-code before the fidelity work of issue 12 (BEFORE, built from git in
-build-before/) and the current build, run alternately in one session on the
-cases that work changed (drain/, dirty/, bdp/), so both sides see the same
-machine; then scripts/compare's tables, before vs after.
+"""Regenerate the "what moved" section of RESULTS.md: the code before the
+latest fidelity pass (issue 25; BEFORE, built from git in build-before/)
+and the current build, run alternately in one session on the cases that
+pass changed (drain/, ipi/, bdp/, bdp_throttled/, dirty/), so both sides
+see the same machine, and the virtual-time throttle/ runs once each (they
+are deterministic); then scripts/compare's tables, before vs after. (The
+previous pass's section, issue 12's, is in RESULTS.md as of bb09b54.)
 
 usage: scripts/results_changes.py [--print] [--rounds N]
        (default: 5 rounds of 2 repetitions per side; rewrite RESULTS.md)"""
@@ -17,17 +19,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mmresults import (MMSCALE, ROOT, command, context_line, count_unusable,  # noqa: E402
                        document, machine, replace_section, run_script, setup)
 
-# The last commit before the fidelity changes (dc8a9d2 is the first of them).
-BEFORE = "dc8a9d2^"
+# The last commit before issue 25's changes (1e706d7 is the first of them).
+BEFORE = "7ff1141"
 BUILD_BEFORE = os.path.join(ROOT, "build-before")
 
 REPS = ["--benchmark_repetitions=2"]
 RUNS = [
-    ["--benchmark_filter=^drain/", "--threads=1", "--benchmark_min_time=0.05", *REPS],
+    ["--benchmark_filter=^(drain|ipi)/", "--threads=1", "--benchmark_min_time=0.05", *REPS],
     ["--benchmark_filter=^dirty/.*/file_mib:(400|700)/", "--threads=1",
      "--device-pages-per-ms=250", *REPS],
-    ["--benchmark_filter=^bdp/", "--threads=1", "--benchmark_min_time=0.1", *REPS],
+    ["--benchmark_filter=^bdp", "--threads=1", "--benchmark_min_time=0.1", *REPS],
 ]
+# Deterministic: once per side.
+THROTTLE = ["--benchmark_filter=^throttle/", "--throttle-seconds=60", "--papi-events=none"]
 MOVED_PCT = 5.0
 METRICS = [
     ("time", "ns per operation"),
@@ -37,6 +41,8 @@ METRICS = [
     ("MiB_per_s", "dirty pass, MiB/s"),
     ("folds", "folds into shared counters per operation (exact)"),
     ("global_reads", "global_page_state calls per operation (exact)"),
+    ("locked_ops", "locked read-modify-writes per operation (exact; new in this pass)"),
+    ("nr_written", "throttle/: pages written in 60 virtual seconds (deterministic)"),
 ]
 
 
@@ -79,11 +85,13 @@ def run(binary, args, out):
 
 
 def moved_rows(metric, what, markdown):
-    """The rows of a compare table that moved: p < 0.05 and at least 5% (or a new count)."""
+    """The rows of a compare table that moved: p < 0.05 and at least 5% (or a new count);
+    throttle/'s deterministic single runs (no p): at least 5%."""
     out = []
     for line in markdown.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 6 or not cells[3].endswith("*"):
+        if len(cells) != 6 or not (cells[3].endswith("*") or
+                                   (metric == "nr_written" and cells[3] == "-")):
             continue
         before, after, diff, _, case, _ = cells
         if diff == "from 0" or (diff.endswith("%") and abs(float(diff[:-1])) >= MOVED_PCT):
@@ -115,6 +123,10 @@ def main():
                         merged[side] = d
                     else:
                         merged[side]["benchmarks"] += d["benchmarks"]
+        for side, binary in (("before", before_bin), ("after", MMSCALE)):
+            print(f"results_changes: {side}: {' '.join(THROTTLE)}", file=sys.stderr)
+            merged[side]["benchmarks"] += run(binary, THROTTLE,
+                                              os.path.join(tmp, "run.json"))["benchmarks"]
         paths = {}
         for side in merged:
             paths[side] = os.path.join(tmp, side + ".json")
@@ -124,41 +136,51 @@ def main():
         for metric, what in METRICS:
             status, text = run_script("compare", [paths["before"], paths["after"], "--metric",
                                                   metric, "--markdown"])
+            if status == 2 and metric == "locked_ops":
+                # No case has it before: the new count, the after side's own table.
+                status, text = run_script("compare", [paths["after"], "--metric", metric,
+                                                      "--markdown"])
+                tables += [f"**{what}: after ({after_rev}), each variant against its "
+                           "family's baseline**", "", text.rstrip(), ""]
+                continue
             if status != 0:
                 sys.exit(f"results_changes: compare --metric {metric} exited {status}")
             tables += [f"**{what}: before ({rev}) vs after ({after_rev})**", "", text.rstrip(), ""]
             moved += moved_rows(metric, what, text)
         ctx = merged["after"]["context"]
     replace_section("changes (scripts/results_changes.py)", [
-        "## What changed in the numbers: before and after the fidelity work (issue 12)",
+        "## What moved: before and after the third fidelity pass (issue 25)",
         "",
         f"Measured on: {machine()}; after: {context_line(ctx)}. Both builds ran alternately in "
         f"one session ({rounds} rounds, 2 repetitions per side per round), so a table row "
-        "compares the two codes on the same machine at the same time.",
+        "compares the two codes on the same machine at the same time; throttle/ once per side.",
         "",
-        f"Reproduce: `scripts/results_changes.py`, which builds {rev} (the commit before "
-        "dc8a9d2, the first fidelity change) in build-before/ and runs, with each build,",
+        f"Reproduce: `scripts/results_changes.py`, which builds {rev} (the last commit before "
+        "this pass) in build-before/ and runs, with each build,",
         "",
-        *[f"    {command(a)}" for a in RUNS],
+        *[f"    {command(a)}" for a in RUNS + [THROTTLE]],
         "",
         f"Moved (Mann-Whitney p < 0.05 and at least {MOVED_PCT:.0f}%; every other row of the "
         "tables below is unchanged within this machine's noise):",
         "",
         *(moved or ["- nothing"]),
         "",
-        "Why, by family (the commits are in `git log dc8a9d2^..`): **drain/empty** and "
-        "**drain/swap_cpuset** of ipi-all and quick-scan lost the locked add to one shared pages_drained line that the emulation "
-        "made for every CPU and zone on every drain (the kernel makes no such store; dc8a9d2), "
-        "and gained 2.6.32-3.4's global call_function queue (8b4b0fd); the two are not "
-        "separated here. **dirty/** now does the kernel's proportion accounting (task_dirty_inc per "
-        "dirtied page, __bdi_writeout_inc per completion: c327631), hence more folds and "
-        "percpu_counter locks per page and, where the pass is short enough for the writer's "
-        "own cost to show, fewer MiB/s. **bdp/** per call now reads the real "
-        "bdi_writeout_fraction and task_dirties_fraction (prop_fraction_*: percpu_counter "
-        "reads and the period check) where stand-ins were, at the same global_page_state and "
-        "bdi_stat counts. **drain/swap_cpuset/remote** runs 6.1's allocator paths "
-        "(pcp_spin_trylock, free_factor; 610b020). The exact counts the seeds argue over "
-        "(14+4 vs 9+2 reads per bdp call; C x Z locks and C-1 IPIs per empty drain) did not move.",
+        "Why, by family (`git log 7ff1141..` has the commits): **bdp/ and bdp_throttled/** of "
+        "3.1 and the IO-less kernels read 8 global items per call where they read 6: the "
+        "machine has swap (the default; `--swap=no` gives 6), and 3.x's "
+        "global_reclaimable_pages then reads the anon LRUs too; their reads now span 3.2's "
+        "three vm_stat lines (its item numbering), and every bdi field sits at 3.2's offset "
+        "(the percpu_counter's CONFIG_HOTPLUG_CPU list). **drain/** of ipi-all runs 2.6.32's "
+        "call-function handler and 2.6.32's struct zone (the pageset pointers off "
+        "zone->lock's line); ipi-mask shares one static mask with locked bitops; remote runs "
+        "on 6.1's struct zone with 6.1's pcp sizing, watermark test and per-CPU NUMA events; "
+        "workqueue and remote take their mutex as the kernel's owner word. **ipi/** and "
+        "workqueue's calls go through 6.18's per-CPU csd queues: a csd line and the queue's "
+        "line per round trip where an inline slot of the emulation's own made one. "
+        "**throttle/**: the v11 rows gained 07/18's think time compensation and 11/18's "
+        "underrun break, every row 8 global reads per pass with swap. The exact counts the "
+        "seeds argue over (14+4 vs 9+2 reads for the 2.6.31 rows; C x Z locks and C-1 IPIs "
+        "per empty ipi-all drain) did not move.",
         "",
         *tables,
     ])

@@ -767,6 +767,11 @@ static void test_remote_6_1_paths(void)
 	CHECK_EQ_LL(pcp->count, 0);
 	CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 558 + 18);
 	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 558);
+	/* 6.1's zone_statistics after each: a NUMA_HIT and a NUMA_LOCAL on this CPU, no zone count. */
+	CHECK_EQ_LL(zone_this_pcp(zone)->vm_numa_event[NUMA_HIT_6_1], 558);
+	CHECK_EQ_LL(zone_this_pcp(zone)->vm_numa_event[NUMA_LOCAL_6_1], 558);
+	CHECK_EQ_LL(zone_this_pcp(zone)->vm_numa_event[NUMA_OTHER_6_1], 0);
+	CHECK_EQ_LL(zone_stat_exact(zone, NUMA_HIT), 0);
 	CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES), 1520 - 558);
 	CHECK_EQ_LL(free_factor(pcp), 0);
 
