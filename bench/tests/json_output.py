@@ -280,9 +280,10 @@ for sig, status, word in ((signal.SIGINT, (-signal.SIGINT, 130), "interrupted (S
                                  "--benchmark_min_time=0.3", "--papi-events=none",
                                  "--benchmark_out=" + out], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, env=env)
-        deadline = time.time() + 120
-        done = 0
-        while time.time() < deadline and proc.poll() is None:
+        started = time.monotonic()
+        done = polls = 0
+        while time.monotonic() < started + 120 and proc.poll() is None:
+            polls += 1
             try:
                 done = len(json.load(open(out))["benchmarks"])
             except (OSError, ValueError, KeyError):
@@ -290,12 +291,16 @@ for sig, status, word in ((signal.SIGINT, (-signal.SIGINT, 130), "interrupted (S
             if done >= 1:
                 break
             time.sleep(0.02)
+        # Say how the wait ended, so that a run which ended before the signal
+        # (once seen in CI, not reproduced since) names itself.
+        waited = (f"signal sent after {time.monotonic() - started:.2f} s, {polls} polls, "
+                  f"{done} finished cases seen, run {'still running' if proc.poll() is None else 'already ended'}")
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
-        check(proc.returncode in status, f"{word}: exit {proc.returncode}")
+        check(proc.returncode in status, f"{word}: exit {proc.returncode} ({waited})")
         lines = err.strip().splitlines()
         check(lines and word in lines[-1] and "which is discarded" in lines[-1]
-              and out in lines[-1], f"{word}: {lines[-1:] if lines else err}")
+              and out in lines[-1], f"{word}: {lines[-1:] if lines else err} ({waited})")
         d = json.load(open(out))
         names = [b["name"] for b in d["benchmarks"]]
         check(len(names) >= 1 and all("error_occurred" not in b for b in d["benchmarks"])
