@@ -83,14 +83,39 @@ int smp_call_function(smp_call_func_t func, void *info, int wait)
 	return smp_call_function_many(cpu_online_mask, func, info, wait);
 }
 
-/* Call a function on all processors: the others first, then locally, irqs off. */
+/*
+ * The others of mask, and this CPU if here: up to 3.x smp_call_function_many
+ * (waiting if asked), then the caller's own call; in a generation that runs
+ * it before waiting (6.18's smp_call_function_many_cond, SCF_RUN_LOCAL):
+ * send, run here, then wait.
+ */
+static int call_others_and_here(const struct cpumask *mask, smp_call_func_t func, void *info,
+				bool wait, bool here)
+{
+	const struct smp_generation *gen = ipi_cfg.gen;
+	int ret;
+
+	if (!wait || !gen->local_before_wait) {
+		ret = smp_call_function_many(mask, func, info, wait);
+		if (here)
+			call_function_here(func, info);
+		return ret;
+	}
+	ret = gen->call_function_many(mask, func, info, SMP_CALL_WAIT_LATER);
+	if (here)
+		call_function_here(func, info);
+	if (gen->call_function_many_wait(mask) != 0)
+		ret = -1;
+	return ret;
+}
+
+/* Call a function on all processors, this one included, irqs off for its own. */
 int on_each_cpu(smp_call_func_t func, void *info, int wait)
 {
 	int ret;
 
 	preempt_disable();
-	ret = smp_call_function(func, info, wait);
-	call_function_here(func, info);
+	ret = call_others_and_here(cpu_online_mask, func, info, wait, true);
 	preempt_enable();
 	return ret;
 }
@@ -101,9 +126,8 @@ int on_each_cpu_mask(const struct cpumask *mask, smp_call_func_t func, void *inf
 	int cpu = get_cpu();
 	int ret;
 
-	ret = smp_call_function_many(mask, func, info, wait);
-	if (cpumask_test_cpu((unsigned int)cpu, mask))
-		call_function_here(func, info);
+	ret = call_others_and_here(mask, func, info, wait,
+				   cpumask_test_cpu((unsigned int)cpu, mask));
 	put_cpu();
 	return ret;
 }

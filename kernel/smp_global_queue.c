@@ -25,8 +25,11 @@
  * Lock counts: call_function.lock counts MMSCALE_CALL_FUNCTION_LOCKS;
  * call_single_queue.lock counts nothing (neither is an mm lock); every
  * acquisition of either is a locked op (MMSCALE_LOCKED_OPS), as are the
- * bitops on the shared mask and the refs decrements.
+ * bitops on the shared mask and the refs decrements, and x86's clear of the
+ * sender's own bit in its all-but-self copy (gq_send_call_function_ipi_mask).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include "smp_global_queue.h"
 
 struct call_function_queue call_function;
@@ -44,6 +47,7 @@ static struct cpumask *cfd_cpumask;			/* percpu: each cfd's mask */
 static struct call_single_queue *call_single_queue;	/* percpu */
 static struct call_single_data_list *csd_data;		/* percpu: !wait single calls */
 static struct call_single_data_list *csd_on_stack;	/* percpu: the wait path's on-stack d */
+static struct cpumask *allbutself_mask;			/* percpu: native_send_call_func_ipi's */
 static _Thread_local int csd_data_target = -1;		/* for smp_call_function_many_wait */
 
 unsigned int gq_queued(void)
@@ -190,15 +194,33 @@ static void send_vector(int cpu, unsigned int vector)
 }
 
 /*
- * arch_send_call_function_ipi_mask (x86: apic->send_IPI_mask): every CPU
- * whose bit is in the mask when it is read - the shared mask, live, so a
- * target that already ran the call (it walked the list for another call's
- * IPI) is not interrupted for it.
+ * arch_send_call_function_ipi_mask, x86's native_send_call_func_ipi as 2.6.29
+ * to 5.2 have it (arch/x86/kernel/smp.c, not in ../shared/kernel: read in
+ * public 2.6.3x and 3.x trees): the sender copies cpu_online_mask into a
+ * mask of its own (alloc_cpumask_var, off-stack with NR_CPUS 4096: the
+ * kmalloc and kfree around it are not emulated), clears its own bit with
+ * the locked cpumask_clear_cpu (__cpumask_clear_cpu only from 2019), and
+ * compares: a mask of every other online CPU goes out as one all-but-self
+ * shorthand (apic->send_IPI_allbutself: every CPU of that snapshot), any
+ * other as apic->send_IPI_mask - every CPU whose bit is in the mask when
+ * it is read, the shared mask, live, so a target that already ran the call
+ * (it walked the list for another call's IPI) is not interrupted for it.
+ * cpu_callout_mask, which equals the online mask once CPUs are up, is not
+ * kept.
  */
 void gq_send_call_function_ipi_mask(const struct cpumask *mask)
 {
+	struct cpumask *allbutself = this_cpu_ptr(allbutself_mask);
 	unsigned int cpu;
 
+	cpumask_copy(allbutself, cpu_online_mask);
+	cpumask_clear_cpu((unsigned int)smp_processor_id(), allbutself);
+
+	if (cpumask_equal(mask, allbutself)) {
+		for_each_cpu(cpu, allbutself)
+			send_vector((int)cpu, IPI_CALL_FUNCTION);
+		return;
+	}
 	for (cpu = gq_next(-1, mask); cpu < nr_cpu_ids; cpu = gq_next((int)cpu, mask))
 		send_vector((int)cpu, IPI_CALL_FUNCTION);
 }
@@ -268,6 +290,9 @@ static void generic_smp_call_function_interrupt(void)
 		refs = atomic_dec_return(&data->refs);
 		if (refs)
 			continue;
+
+		/* WARN_ON(!cpumask_empty(data->cpumask)): the last target reads every word */
+		(void)cpumask_empty(data->cpumask);
 
 		call_function_lock();
 		gq_list_del_rcu(&data->csd.list);
@@ -354,6 +379,13 @@ static int gq_call_function_many(const struct cpumask *mask, smp_call_func_t fun
 	if (gq_csd_lock(&data->csd, -1, data->cpumask) != 0)
 		return -1;	/* its last call is still unanswered */
 
+	/* This BUG_ON verifies our reuse assertions: it reads refs and the mask */
+	if (atomic_read(&data->refs) || !cpumask_empty(data->cpumask)) {
+		fputs("mmscale: internal error: BUG in smp_call_function_many: a cfd reused "
+		      "with refs or mask bits left\n", stderr);
+		abort();
+	}
+
 	/*
 	 * On the previous iteration refs was set to 0 by another cpu. To
 	 * avoid the use of transitivity, set the counter to 0 here so the
@@ -425,6 +457,8 @@ void gq_teardown(void)
 	free_percpu(call_single_queue);
 	free_percpu(csd_data);
 	free_percpu(csd_on_stack);
+	free_percpu(allbutself_mask);
+	allbutself_mask = NULL;
 	cfd_data = NULL;
 	cfd_cpumask = NULL;
 	call_single_queue = NULL;
@@ -432,7 +466,12 @@ void gq_teardown(void)
 	csd_on_stack = NULL;
 }
 
-int gq_setup(char *err, size_t errlen)
+/*
+ * csd_data: DEFINE_PER_CPU_SHARED_ALIGNED in 2.6.38 to 3.4 (a line of its
+ * own), plain DEFINE_PER_CPU in 2.6.32 (40 bytes, 8-aligned: it may share a
+ * line with the next per-CPU datum).
+ */
+static int gq_setup_csd(bool csd_shared_aligned, char *err, size_t errlen)
 {
 	unsigned int cpu;
 
@@ -442,9 +481,14 @@ int gq_setup(char *err, size_t errlen)
 	cfd_data = alloc_percpu(struct call_function_data);
 	cfd_cpumask = __alloc_percpu(sizeof(struct cpumask), SMP_CACHE_BYTES);
 	call_single_queue = alloc_percpu(struct call_single_queue);
-	csd_data = alloc_percpu(struct call_single_data_list);
+	csd_data = csd_shared_aligned
+		? __alloc_percpu(DIV_ROUND_UP(sizeof(struct call_single_data_list), SMP_CACHE_BYTES) * SMP_CACHE_BYTES,
+				 SMP_CACHE_BYTES)
+		: alloc_percpu(struct call_single_data_list);
 	csd_on_stack = alloc_percpu(struct call_single_data_list);
-	if (!cfd_data || !cfd_cpumask || !call_single_queue || !csd_data || !csd_on_stack)
+	allbutself_mask = __alloc_percpu(sizeof(struct cpumask), SMP_CACHE_BYTES);
+	if (!cfd_data || !cfd_cpumask || !call_single_queue || !csd_data || !csd_on_stack ||
+	    !allbutself_mask)
 		return mmscale_errorf(err, errlen,
 			"per-CPU units full: cannot set up the call_function queue");
 	for_each_online_cpu(cpu) {
@@ -457,6 +501,16 @@ int gq_setup(char *err, size_t errlen)
 	return 0;
 }
 
+int gq_setup(char *err, size_t errlen)
+{
+	return gq_setup_csd(true, err, errlen);
+}
+
+int gq_setup_2_6_32(char *err, size_t errlen)
+{
+	return gq_setup_csd(false, err, errlen);
+}
+
 /* The interrupt: the vectors pending on this CPU (its APIC's IRR), taken. */
 void gq_interrupt(void (*call_function_interrupt)(void))
 {
@@ -465,10 +519,11 @@ void gq_interrupt(void (*call_function_interrupt)(void))
 	if (!atomic_load_explicit(&ipi_my_line->vectors, memory_order_relaxed))
 		return;
 	vectors = atomic_exchange(&ipi_my_line->vectors, 0);
-	if (vectors & IPI_CALL_FUNCTION_SINGLE)
-		generic_smp_call_function_single_interrupt();
+	/* The APIC delivers the higher vector first: CALL_FUNCTION (0xfc), then SINGLE (0xfb). */
 	if (vectors & IPI_CALL_FUNCTION)
 		call_function_interrupt();
+	if (vectors & IPI_CALL_FUNCTION_SINGLE)
+		generic_smp_call_function_single_interrupt();
 }
 
 static void gq_interrupt_3_4(void)
@@ -483,15 +538,17 @@ static void gq_interrupt_3_4(void)
  * is not call_function.lock): 1 IPI, 2 locked ops (the queue's lock, by
  * the sender and by the target); k >= 2: call_function.lock around
  * list_add_rcu and once more by the last target to unlink: 2, and k IPIs;
- * locked ops: the sender's cpumask_clear_cpu and lock, each target's
- * test_and_clear and atomic_dec_return, the last one's lock: 2k + 3. An
- * entry queued for other CPUs costs a walking handler a read of its bit.
+ * locked ops: the sender's cpumask_clear_cpu, its lock and x86's clear of
+ * its bit in the all-but-self copy (native_send_call_func_ipi), each
+ * target's test_and_clear and atomic_dec_return, the last one's lock:
+ * 2k + 4. An entry queued for other CPUs costs a walking handler a read of
+ * its bit.
  */
 static void gq_claim(unsigned int targets, struct smp_claim *out)
 {
 	out->ipis = targets;
 	out->call_function_locks = targets >= 2 ? 2 : 0;
-	out->locked_ops = targets >= 2 ? 2 * targets + 3 : 2 * targets;
+	out->locked_ops = targets >= 2 ? 2 * targets + 4 : 2 * targets;
 	out->locked_ops_per_foreign_entry = 0;
 }
 

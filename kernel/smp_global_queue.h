@@ -96,7 +96,8 @@ void gq_send_call_function_ipi_mask(const struct cpumask *mask);
 /* What both generations run unchanged. */
 int gq_call_function_single(int cpu, smp_call_func_t func, void *info, int wait);
 int gq_call_function_many_wait(const struct cpumask *mask);
-int gq_setup(char *err, size_t errlen);
+int gq_setup(char *err, size_t errlen);		/* 2.6.38 to 3.4 */
+int gq_setup_2_6_32(char *err, size_t errlen);
 void gq_teardown(void);
 unsigned int gq_queued(void);
 /* The interrupt: the vectors pending here, with this generation's call-function handler. */

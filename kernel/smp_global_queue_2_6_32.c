@@ -130,7 +130,7 @@ static int gq_call_function_many_2_6_32(const struct cpumask *mask, smp_call_fun
 
 /*
  * One waited call to k idle targets: as 3.4's (kernel/smp_global_queue.c:
- * the same locks, IPIs and locked ops, 2k + 3 for k >= 2, 2 for the
+ * the same locks, IPIs and locked ops, 2k + 4 for k >= 2, 2 for the
  * single-target path); but every entry a handler walks costs it a locked
  * test_and_clear, one for each entry meant for other CPUs only.
  */
@@ -138,7 +138,7 @@ static void gq_claim_2_6_32(unsigned int targets, struct smp_claim *out)
 {
 	out->ipis = targets;
 	out->call_function_locks = targets >= 2 ? 2 : 0;
-	out->locked_ops = targets >= 2 ? 2 * targets + 3 : 2 * targets;
+	out->locked_ops = targets >= 2 ? 2 * targets + 4 : 2 * targets;
 	out->locked_ops_per_foreign_entry = 1;
 }
 
@@ -147,7 +147,7 @@ const struct smp_generation smp_global_queue_2_6_32 = {
 	.summary = "2.6.32: the global call_function list; a handler test_and_clears its bit "
 		   "in every entry it walks",
 	.source = "kernel/smp.c of Linux 2.6.32 (2.6.32.9)",
-	.setup = gq_setup,
+	.setup = gq_setup_2_6_32,
 	.teardown = gq_teardown,
 	.call_function_many = gq_call_function_many_2_6_32,
 	.call_function_single = gq_call_function_single,

@@ -314,4 +314,5 @@ const struct smp_generation smp_llist = {
 	.call_function_many_wait = llist_call_function_many_wait,
 	.interrupt = llist_interrupt,
 	.claim = llist_claim,
+	.local_before_wait = true,
 };

@@ -19,6 +19,11 @@
  *   takes raw_spin_lock(&call_function.lock) for list_del_rcu (1 more).
  *   So exactly 2 call_function_locks, k IPIs sent, k handled, and the
  *   entry is off the list when the call returns (wait) or is waited for.
+ *   Locked ops: the sender's cpumask_clear_cpu(this_cpu, data->cpumask)
+ *   and its call_function.lock; x86's native_send_call_func_ipi (2.6.29 to
+ *   5.2) clears the sender's bit in its all-but-self copy with the locked
+ *   cpumask_clear_cpu; each target's test_and_clear and atomic_dec_return
+ *   (2k); the last one's lock: 2k + 4.
  *   2.6.32 (lines 190-210: test_and_clear, func, dec, lock/del if !refs)
  *   and 2.6.38 (lines 194-245) take the same two locks.
  * - on_each_cpu on C CPUs: smp_call_function(cpu_online_mask) -> k = C-1.
@@ -235,8 +240,8 @@ static void test_claims_worked_out(void)
 {
 	for (unsigned int k = 0; k < 6; k++) {
 		struct smp_claim gq = { 0 }, gq32 = { 0 }, llist = { 0 };
-		/* 2k + 3 for k >= 2: above; k = 1: the single queue's lock, sender and target. */
-		unsigned int gq_locked = k >= 2 ? 2 * k + 3 : 2 * k;
+		/* 2k + 4 for k >= 2: above; k = 1: the single queue's lock, sender and target. */
+		unsigned int gq_locked = k >= 2 ? 2 * k + 4 : 2 * k;
 
 		smp_global_queue.claim(k, &gq);
 		smp_global_queue_2_6_32.claim(k, &gq32);
@@ -513,6 +518,49 @@ static void test_unlock_order(const struct smp_generation *gen)
 }
 
 /*
+ * on_each_cpu_mask with wait, from CPU 0 to CPUs 0 and 2, where CPU 2's
+ * call holds it until CPU 0's own call releases it: up to 3.x the caller
+ * waits for CPU 2 first (smp_call_function_many, then func: 2.6.32 and
+ * 3.4's kernel/smp.c), so its wait times out before its own call runs;
+ * 6.18's smp_call_function_many_cond runs the caller's call between
+ * sending and waiting (lines 862-879), so the wait returns.
+ */
+static void local_or_held_call(void *info)
+{
+	(void)info;
+	if (smp_processor_id() == 0)
+		atomic_store(&held_release, 1);
+	else
+		held_call(NULL);
+}
+
+static void test_local_call_order(const struct smp_generation *gen)
+{
+	struct mmscale_partner partners[CPUS];
+	unsigned int spins = 0;
+	struct cpumask m;
+	bool waited;
+
+	ipi.timeout_ms = 2000;	/* 6.18's wait: CPU 2 answers once released, however loaded */
+	start(partners, &doorbell_spin, gen);
+	atomic_store(&held_running, 0);
+	atomic_store(&held_release, 0);
+	atomic_store(&held_done, 0);
+	mask_of(&m, 1UL << 0 | 1UL << 2);
+	waited = on_each_cpu_mask(&m, local_or_held_call, NULL, true) == 0;
+	while (!atomic_load(&held_done))
+		spin_wait_step(&spins);
+	while (smp_call_function_many_wait(&m) != 0)	/* released: answered */
+		;
+	printf("  %-19s on_each_cpu_mask runs the caller's call before it waits: %s\n",
+	       gen->name, waited ? "yes" : "no");
+	CHECK(waited == gen->local_before_wait);
+	CHECK(waited == (gen == &smp_llist));
+	finish(partners);
+	ipi.timeout_ms = TIMEOUT_MS;
+}
+
+/*
  * Senders reusing their call-function entries while handlers walk the
  * list: three CPUs each call every other CPU 4000 times, waited. A sender
  * reuses its one cfd as soon as its last call is answered; a handler still
@@ -720,6 +768,7 @@ int main(void)
 		if (smp_generations[g]->queued)	/* the global-queue ones */
 			test_foreign_entry(smp_generations[g]);
 		test_unlock_order(smp_generations[g]);
+		test_local_call_order(smp_generations[g]);
 	}
 	test_entry_reuse();
 	test_reused_entry_skipped();

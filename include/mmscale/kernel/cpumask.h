@@ -126,6 +126,20 @@ static inline bool cpumask_empty(const struct cpumask *m)
 	return true;
 }
 
+/* Whether two masks have the same first nr_cpu_ids bits (bitmap_equal: plain loads). */
+static inline bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
+{
+	for (size_t i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++) {
+		unsigned long diff = cpumask_word(a, i) ^ cpumask_word(b, i);
+
+		if (i == BITS_TO_LONGS(nr_cpu_ids) - 1 && nr_cpu_ids % BITS_PER_LONG)
+			diff &= (1UL << (nr_cpu_ids % BITS_PER_LONG)) - 1;
+		if (diff)
+			return false;
+	}
+	return true;
+}
+
 /* The next set CPU after n (n = -1 to start), or nr_cpu_ids if none. */
 static inline unsigned int cpumask_next(int n, const struct cpumask *m)
 {

@@ -135,6 +135,13 @@ struct smp_generation {
 	/* For the tests: entries on a global queue now (NULL: it has none). */
 	unsigned int (*queued)(void);
 	void (*claim)(unsigned int targets, struct smp_claim *out);
+	/*
+	 * on_each_cpu(_mask) with wait: up to 3.x the caller waits for the
+	 * others (smp_call_function_many) and then runs its own call; 6.18's
+	 * smp_call_function_many_cond runs it between sending and waiting
+	 * (SCF_RUN_LOCAL), so the caller's call overlaps the targets'.
+	 */
+	bool local_before_wait;
 };
 
 /*
