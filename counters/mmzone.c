@@ -51,13 +51,17 @@ int nr_populated_zones(void)
  * struct zone with the fields 2.6.32-2.6.38 added where 2.6.38's
  * page_alloc.c and the 3.x trees use them): watermark[3] 0,
  * percpu_drift_mark 24, lowmem_reserve[4] 32, node 64, min_unmapped_pages
- * 72, min_slab_pages 80, pageset 88, lock 96, all_unreclaimable 100; the
- * emulation's free list and nr_free at 104 and 120 stand for free_area[],
- * so _pad1_ comes at 128 instead of 1088 (nothing emulated lies between);
- * after _pad1_, 2.6.31's offsets (its mmzone.h lines 274-414): lru_lock +0,
- * lru[5] +8, reclaim_stat +88, pages_scanned +160, flags +168, vm_stat
- * +176 (25 items, to +376); _pad2_ 512: zone_pgdat, present_pages +8,
- * name +16. 576 bytes.
+ * 72, min_slab_pages 80, pageset 88, lock 96, all_unreclaimable 100,
+ * span_seqlock 104 (MEMORY_HOTPLUG, as the 2.6.32 row), free_area[11] of 88
+ * bytes (free_list[5], nr_free) from 112: free_area[0].free_list
+ * [MIGRATE_MOVABLE = 2] at 144 (line 2) and its nr_free at 192 (line 3),
+ * off the lock's line, as a helper's check against 3.2's struct zone (the
+ * same first group) found; _pad1_ 1088; after it, 2.6.31's offsets (its
+ * mmzone.h lines 274-414): lru_lock +0, lru[5] +8, reclaim_stat +88,
+ * pages_scanned +160, flags +168, vm_stat +176 (25 items, to +376);
+ * _pad2_ 1472: the read-mostly group, kept together at zone_pgdat +0,
+ * present_pages +8, name +16 (their own offsets differ, their line does
+ * not). 1536 bytes.
  *
  * 2.6.32 (2.6.31's struct zone, lines 274-414, with 2.6.32's reclaim_stat
  * holding nr_saved_scan: the same size; a helper read three 2.6.32.y
@@ -95,11 +99,11 @@ const struct zone_layout zone_layouts[MM_NR_ZONE_LAYOUTS] = {
 	[MM_ZONE_LAYOUT_2_6_38] = {
 		.kind = MM_ZONE_LAYOUT_2_6_38, .kernel = "2.6.38", .watermark = 0, .lowmem_reserve = 32, .node = 64,
 		.pageset = 88, .lock = 96, .all_unreclaimable = 100,
-		.free_list = 104, .nr_free = 120,
-		.pages_scanned = 128 + 160, .flags = 128 + 168, .vm_stat = 128 + 176,
-		.zone_pgdat = 512, .present_pages = 520, .name = 528,
+		.free_list = 112 + 2 * 16, .nr_free = 112 + 80,
+		.pages_scanned = 1088 + 160, .flags = 1088 + 168, .vm_stat = 1088 + 176,
+		.zone_pgdat = 1472, .present_pages = 1480, .name = 1488,
 		.nr_reserved_highatomic = ZONE_NO_FIELD, .watermark_boost = ZONE_NO_FIELD,
-		.size = 576,
+		.size = 1536,
 	},
 	[MM_ZONE_LAYOUT_2_6_32] = {
 		.kind = MM_ZONE_LAYOUT_2_6_32, .kernel = "2.6.32", .watermark = 0, .lowmem_reserve = 24, .node = 56,
@@ -125,7 +129,9 @@ const struct zone_layout zone_layouts[MM_NR_ZONE_LAYOUTS] = {
 /* The lines the sharing follows from (counters/tests/test_layout.c checks them in memory). */
 #define LINE(off)	((off) / L1_CACHE_BYTES)
 /* 2.6.38: pageset, node and all_unreclaimable on lock's line; pages_scanned off it. */
-BUILD_BUG_ON(LINE(88) != LINE(96) || LINE(64) != LINE(96) || LINE(128 + 160) == LINE(96));
+BUILD_BUG_ON(LINE(88) != LINE(96) || LINE(64) != LINE(96) || LINE(1088 + 160) == LINE(96));
+/* 2.6.38: the order-0 MOVABLE list on line 2, nr_free on 3; _pad1_ after free_area[10]. */
+BUILD_BUG_ON(LINE(144) != 2 || LINE(192) != 3 || 112 + 11 * 88 > 1088 || 1088 % L1_CACHE_BYTES);
 /* 2.6.32: lock alone but for pageset[4094], [4095]; CPU 0's pointer on line 1. */
 BUILD_BUG_ON(80 + 8 * NR_CPUS != 32848 || LINE(32848) != 513 || LINE(80 + 8 * (NR_CPUS - 2)) != 513 ||
 	     LINE(80 + 8 * (NR_CPUS - 3)) != 512 || LINE(80) != 1);

@@ -27,7 +27,8 @@
  * get_page_from_freelist's zone_watermark_fast (lines 4047-4070, with
  * __zone_watermark_unusable_free 3947-3967: vm_stat[NR_FREE_PAGES],
  * nr_reserved_highatomic, the low watermark and its boost, lowmem_reserve;
- * a movable allocation has ALLOC_CMA, so NR_FREE_CMA_PAGES is not read),
+ * a movable allocation has ALLOC_CMA, so NR_FREE_CMA_PAGES is not read
+ * there, but __rmqueue's CMA balancing reads it for every page: below),
  * rmqueue's test of ZONE_BOOSTED_WATERMARK in zone->flags (3857), and
  * zone_statistics' per-CPU NUMA events (3673-3694: __count_numa_events, no
  * fold); on every free, nr_pcp_high's test of ZONE_RECLAIM_ACTIVE (3432).
@@ -295,6 +296,28 @@ static void free_unref_page(struct page *page)
 	}
 }
 
+/*
+ * __rmqueue of 6.1 (lines 3086-3100) with CONFIG_CMA and a movable
+ * allocation's ALLOC_CMA: before every page, under zone->lock, it balances
+ * against the CMA area, reading zone_page_state(zone, NR_FREE_CMA_PAGES)
+ * (6.1's zone item 10: byte 1616 of vm_stat at 1536, line 25) and
+ * NR_FREE_PAGES (line 24, which every CPU's folds write). The emulated
+ * zone keeps 2.6.31's item numbering, whose slot 10 (NR_FILE_DIRTY) no
+ * drain path writes: it reads 0, as a zone without a CMA area has, so the
+ * CMA fallback is never taken, as in the kernel on such a zone.
+ */
+#define NR_FREE_CMA_PAGES_6_1	10
+
+static struct page *__rmqueue_6_1(struct zone *zone, int migratetype)
+{
+	unsigned long cma = zone_page_state(zone, (enum zone_stat_item)NR_FREE_CMA_PAGES_6_1);
+
+	if (cma > zone_page_state(zone, NR_FREE_PAGES) / 2) {
+		/* __rmqueue_cma_fallback: no CMA page here, on to __rmqueue_smallest */
+	}
+	return __rmqueue(zone, 0, migratetype);
+}
+
 /* rmqueue_bulk of 6.1: pages go to the list's tail, NR_FREE_PAGES once for all. */
 static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head *list,
 			int migratetype)
@@ -304,7 +327,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
 	spin_lock(&zone_lock(zone));
 	for (i = 0; i < (int)count; ++i) {
-		struct page *page = __rmqueue(zone, 0, migratetype);
+		struct page *page = __rmqueue_6_1(zone, migratetype);
 		if (unlikely(page == NULL))
 			break;
 
@@ -365,7 +388,7 @@ static struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone
 	unsigned long flags;
 
 	spin_lock_irqsave(&zone_lock(zone), flags);
-	page = __rmqueue(zone, 0, migratetype);
+	page = __rmqueue_6_1(zone, migratetype);
 	if (!page) {
 		spin_unlock_irqrestore(&zone_lock(zone), flags);
 		return NULL;

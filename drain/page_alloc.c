@@ -248,12 +248,44 @@ failed:
 	return NULL;
 }
 
+/*
+ * zone_watermark_ok for order 0 (2.6.38 lines 1461-1494; 2.6.32 the same):
+ * __zone_watermark_ok with zone_page_state(z, NR_FREE_PAGES), less the
+ * page asked for and one, against the mark and lowmem_reserve
+ * [classzone_idx]; the loop over the orders below 0 is empty.
+ */
+static bool zone_watermark_ok(struct zone *z, unsigned long mark, int classzone_idx)
+{
+	long free_pages = (long)zone_page_state(z, NR_FREE_PAGES);
+	long min = (long)mark;
+
+	free_pages -= (1 << 0) + 1;
+	return free_pages > min + zone_lowmem_reserve(z)[classzone_idx];
+}
+
+/*
+ * An order-0 movable allocation on this CPU's node: 6.1's rmqueue for the
+ * variants that have it; otherwise the first pass of 2.6.32-3.4's
+ * __alloc_pages_nodemask, get_page_from_freelist (2.6.38 lines 1661-1668)
+ * with ALLOC_WMARK_LOW: zone_watermark_ok(zone, 0, zone->watermark
+ * [WMARK_LOW], zone_idx(preferred_zone)) before buffered_rmqueue. The
+ * kernel's zone_idx counts ZONE_DMA (0), which the emulation leaves out:
+ * DMA32 is 1, Normal 2. The emulated marks are 0 and every page outside
+ * the drain pool counts as free (boot), so the test passes; failing it
+ * would mean reclaim, which is not emulated: the allocation fails, and so
+ * does its run. Not emulated: the cpuset test (ALLOC_CPUSET; one cpuset,
+ * a read of number_of_cpusets) and the zonelist cache (NUMA, inactive
+ * until a zone is found full).
+ */
 struct page *alloc_local_page(void)
 {
 	struct zone *zone = local_zone(smp_processor_id());
+	int classzone_idx = (int)(zone - zone_pgdat(zone)->node_zones) + 1;
 
 	if (drain_ops->rmqueue)
 		return drain_ops->rmqueue(zone, zone, MIGRATE_MOVABLE);
+	if (!zone_watermark_ok(zone, zone_watermark(zone)[WMARK_LOW], classzone_idx))
+		return NULL;
 	return buffered_rmqueue(zone, zone, 0, 0, MIGRATE_MOVABLE);
 }
 

@@ -17,7 +17,8 @@
  * lock takes the hole: 12.
  *
  * struct zone, 2.6.38: node 64, pageset 88, lock 96, all_unreclaimable
- * 100 (line 1); after _pad1_ (a line boundary): lru_lock +0, lru[5] +8,
+ * 100 (line 1), span_seqlock 104, free_area[0] 112 (its MOVABLE list 144,
+ * line 2; nr_free 192, line 3); after _pad1_ (1088, a line boundary): lru_lock +0, lru[5] +8,
  * reclaim_stat +88, pages_scanned +160, flags +168, vm_stat[] +176 (2.6.31:
  * the same after _pad1_). So pages_scanned is two lines past _pad1_'s,
  * with flags and vm_stat[0..1]; vm_stat[2] starts the next line.
@@ -96,9 +97,16 @@ static void test_zone_layouts(void)
 	CHECK_EQ_LL(LINE(l38->pageset), 1);
 	CHECK_EQ_LL(LINE(l38->node), 1);
 	CHECK(!l38->pageset_array);
-	/* The emulated free list (free_area[]) stays in the allocator's group, before _pad1_ (128). */
-	pad1 = 128;
-	CHECK(l38->free_list > l38->lock && l38->nr_free + sizeof(unsigned long) <= pad1);
+	/*
+	 * free_area[] from 112 (after span_seqlock at 104), 88 bytes an order:
+	 * order 0's MOVABLE list (2 of 5) at 144, line 2; its nr_free at 192,
+	 * line 3; _pad1_ after the 11 orders, at 1088.
+	 */
+	pad1 = 1088;
+	CHECK_EQ_LL(l38->free_list, 144);
+	CHECK_EQ_LL(l38->nr_free, 192);
+	CHECK_EQ_LL(LINE(l38->free_list), 2);
+	CHECK_EQ_LL(LINE(l38->nr_free), 3);
 	CHECK_EQ_LL(l38->pages_scanned - pad1, 160);
 	CHECK_EQ_LL(l38->flags - pad1, 168);
 	CHECK_EQ_LL(l38->vm_stat - pad1, 176);

@@ -739,6 +739,83 @@ static void test_remote_6_1_zone_reads(void)
 	stop_mm();
 }
 
+/*
+ * 2.6.38's get_page_from_freelist tests the low watermark before
+ * buffered_rmqueue: __zone_watermark_ok passes while NR_FREE_PAGES - 2 >
+ * mark + lowmem_reserve[classzone_idx]. Here (start_mm: the pool's 1520
+ * pages free, mark 0) a reserve of 1517 passes; after that allocation's
+ * refill (31 pages to the list: 1489 free) 1486 passes, 1487 and 1488 fail
+ * (reclaim, not emulated: NULL), and a mark of 1487 fails as that reserve. The 3 GiB node has only
+ * DMA32, the kernel's zone index 1 (after ZONE_DMA; Normal is 2).
+ */
+static void test_watermark_2_6_38(void)
+{
+	struct zone *zone;
+	struct page *page;
+	int classzone_idx;
+	long free;
+
+	start_mm();
+	zone = local_zone(0);
+	classzone_idx = (int)(zone - zone_pgdat(zone)->node_zones) + 1;
+	CHECK_EQ_LL(classzone_idx, 1);
+	free = zone_stat_exact(zone, NR_FREE_PAGES);
+	CHECK_EQ_LL(free, 1520);
+	refresh_cpu_vm_stats(0);	/* the zone's count as the test reads it */
+	zone_lowmem_reserve(zone)[classzone_idx] = free - 3;
+	page = alloc_local_page();
+	CHECK(page != NULL);
+	free_local_page(page);
+	refresh_cpu_vm_stats(0);
+	CHECK_EQ_LL(zone_page_state(zone, NR_FREE_PAGES), free - 31);	/* a batch on the list */
+	zone_lowmem_reserve(zone)[classzone_idx] = free - 31 - 3;
+	page = alloc_local_page();
+	CHECK(page != NULL);
+	free_local_page(page);
+	zone_lowmem_reserve(zone)[classzone_idx] = free - 31 - 2;
+	CHECK(alloc_local_page() == NULL);
+	zone_lowmem_reserve(zone)[classzone_idx] = free - 31 - 1;
+	CHECK(alloc_local_page() == NULL);
+	/* The mark counts as the reserve does. */
+	zone_lowmem_reserve(zone)[classzone_idx] = 0;
+	zone_watermark(zone)[WMARK_LOW] = (unsigned long)(free - 31 - 2);
+	CHECK(alloc_local_page() == NULL);
+	zone_watermark(zone)[WMARK_LOW] = 0;
+	page = alloc_local_page();
+	CHECK(page != NULL);
+	free_local_page(page);
+	stop_mm();
+}
+
+/*
+ * 6.1's __rmqueue balances against the CMA area before every page: with
+ * NR_FREE_CMA_PAGES (6.1's item 10, read at its offset) above half the free
+ * pages it tries __rmqueue_cma_fallback, which finds no CMA page here, and
+ * goes on to the movable list: the refill still takes its batch.
+ */
+static void test_remote_6_1_cma_balance(void)
+{
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	struct page *page;
+	long free;
+
+	start_mm_6_1_worked();
+	zone = local_zone(0);
+	pcp = &zone_this_pcp(zone)->pcp;
+	free = zone_stat_exact(zone, NR_FREE_PAGES);
+	zone_page_state_add(free / 2 + 1, zone, (enum zone_stat_item)10);
+	refresh_cpu_vm_stats(0);
+	CHECK(zone_page_state(zone, (enum zone_stat_item)10) > zone_page_state(zone, NR_FREE_PAGES) / 2);
+	CHECK_EQ_LL(pcp->count, 0);
+	page = alloc_local_page();
+	CHECK(page != NULL);
+	CHECK_EQ_LL(pcp->count, 30);	/* a refill of 31, one taken */
+	free_local_page(page);
+	zone_page_state_add(-(free / 2 + 1), zone, (enum zone_stat_item)10);
+	stop_mm();
+}
+
 static void test_remote_6_1_paths(void)
 {
 	static struct page *held[558];
@@ -1240,6 +1317,8 @@ static void arith_drain_tests(void)
 	test_pcp_sizing();
 	test_remote_6_1_paths();
 	test_remote_6_1_zone_reads();
+	test_remote_6_1_cma_balance();
+	test_watermark_2_6_38();
 	test_ipis();
 }
 

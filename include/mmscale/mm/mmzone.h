@@ -267,6 +267,7 @@ enum zone_watermarks {
  *   3.4 zone has the same first group - 4.11's is not emulated): the
  *   per-CPU pageset pointer, node and all_unreclaimable on zone_lock(zone)'s
  *   line, so every allocation and free reads the line a lock holder writes;
+ *   the order-0 MOVABLE free list and nr_free on the two lines after it;
  *   pages_scanned, flags and vm_stat[0..1] on the line after _pad1_ + 128.
  * - 2.6.32 (ipi-all): struct per_cpu_pageset *pageset[NR_CPUS] inline from
  *   byte 80 (NR_CPUS 4096, CONFIG_MAXSMP, as a 2011 distro kernel for the
