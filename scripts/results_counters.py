@@ -22,6 +22,9 @@ RUN_BDP = ["--benchmark_filter=^bdp/|^bdp_throttled/|^vmstat/", "--benchmark_min
 RUN_PADDED = ["--benchmark_filter=^vmstat/global_read/", "--benchmark_min_time=0.1",
               "--counter-layout=padded", *COMMON]
 RUN_DIRTY = ["--benchmark_filter=^dirty/", "--device-pages-per-ms=250", *COMMON]
+# The same calls on a machine without swap: only exact counts are read from it.
+RUN_NOSWAP = ["--benchmark_filter=^bdp/|^bdp_throttled/", "--swap=no", "--threads=1",
+              "--benchmark_min_time=0.05"]
 
 
 def tables(path):
@@ -39,11 +42,31 @@ def layout_table(packed_runs, padded_runs):
     return "\n".join(rows), packed
 
 
+def swap_table(with_swap, without_swap, ctx_with, ctx_without):
+    """The exact reads per call of each bdp/ and bdp_throttled/ row on the
+    machine with swap and without: both runs' claim checks passed (a run whose
+    claim fails is an errored run, named by run_json, and no section is written)."""
+    yes, no = (trimmed_by_name(r, "global_reads") for r in (with_swap, without_swap))
+    bdi_yes, bdi_no = (trimmed_by_name(r, "bdi_reads") for r in (with_swap, without_swap))
+    rows = [f"| case | global_page_state, swap={mm_param(ctx_with, 'swap')} "
+            f"| swap={mm_param(ctx_without, 'swap')} | bdi_stat, swap={mm_param(ctx_with, 'swap')} "
+            f"| swap={mm_param(ctx_without, 'swap')} |", "|---|---:|---:|---:|---:|"]
+    for name in sorted(no):
+        if name in yes and name.endswith("threads:1"):
+            case = name.replace("/real_time/threads:1", "")
+            rows.append(f"| {case} | {yes[name][0]:.0f} | {no[name][0]:.0f} "
+                        f"| {bdi_yes[name][0]:.0f} | {bdi_no[name][0]:.0f} |")
+    return "\n".join(rows)
+
+
 def main():
     setup()
     with tempfile.TemporaryDirectory() as tmp:
-        p_bdp, p_pad, p_dirty = (os.path.join(tmp, n) for n in ("bdp.json", "pad.json", "dirty.json"))
+        p_bdp, p_pad, p_dirty, p_noswap = (os.path.join(tmp, n) for n in
+                                           ("bdp.json", "pad.json", "dirty.json", "noswap.json"))
         bdp_runs, ctx, notes = run_json(RUN_BDP, p_bdp)
+        noswap_runs, ctx_noswap, _ = run_json(RUN_NOSWAP, p_noswap)
+        t_swap = swap_table(bdp_runs, noswap_runs, ctx, ctx_noswap)
         padded_runs, _, _ = run_json(RUN_PADDED, p_pad)
         dirty_runs, ctx_dirty, notes_dirty = run_json(RUN_DIRTY, p_dirty)
         t_bdp, t_dirty = tables(p_bdp), tables(p_dirty)
@@ -72,8 +95,7 @@ def main():
         f"the machine's per-CPU counters: counters/iol_machine.c) leave an unthrottled call "
         f"after {iol_reads:.0f} global_page_state calls (swap={mm_param(ctx, 'swap')}: "
         f"their global_reclaimable_pages reads the two anon LRUs beside the file ones only "
-        f"on a machine with swap, 8 calls, 6 with `--swap=no`; 2.6.31's global_lru_pages "
-        f"reads all four either way) and no bdi_stat read, below the dirty limits' "
+        f"on a machine with swap: the table below has both) and no bdi_stat read, below the dirty limits' "
         f"midpoint (3.1) or the freerun ceiling (3.2): {call('bdp', 'vanilla-3.1'):.1f} ns "
         f"for 3.1 and {call('bdp', '3.2'):.1f} ns for 3.2 against "
         f"{call('bdp', '2.6.31-rc8'):.1f} ns for 2.6.31-rc8's 14 and 4 reads. A throttled "
@@ -117,10 +139,20 @@ def main():
         f"    {command(RUN_BDP)}",
         f"    {command(RUN_PADDED)}",
         f"    {command(RUN_DIRTY)}",
+        f"    {command(RUN_NOSWAP)}",
         "",
         "### One balance_dirty_pages call, unthrottled and throttled; vmstat reads and updates",
         "",
         t_bdp,
+        "",
+        "### The same calls' reads on a machine with swap and without (`--swap`)",
+        "",
+        "Exact counts per call; each run's claim check held in both runs (a failed claim "
+        "fails its run, and no section is written from a failed run). 2.6.31's "
+        "global_lru_pages reads all four LRUs either way; 3.x's global_reclaimable_pages "
+        "reads the anon LRUs only when there is swap.",
+        "",
+        t_swap,
         "",
         "### Layout of the global vm_stat[]: the kernel's packed array vs one line per counter",
         "",
