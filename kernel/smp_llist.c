@@ -315,4 +315,5 @@ const struct smp_generation smp_llist = {
 	.interrupt = llist_interrupt,
 	.claim = llist_claim,
 	.local_before_wait = true,
+	.async_unlocked_before_call = true,
 };

@@ -511,7 +511,10 @@ static void test_unlock_order(const struct smp_generation *gen)
 	queued_early = unlocked_while_running(true);
 	printf("  %-19s csd unlocked before the call ran: without wait %s, queue form %s\n",
 	       gen->name, async_early ? "yes" : "no", queued_early ? "yes" : "no");
-	CHECK(async_early == (gen == &smp_llist));
+	/* What the row says, and for the known rows what their kernels do. */
+	CHECK(async_early == gen->async_unlocked_before_call);
+	if (gen == &smp_llist || gen == &smp_global_queue || gen == &smp_global_queue_2_6_32)
+		CHECK(async_early == (gen == &smp_llist));
 	CHECK(!queued_early);
 	finish(partners);
 	ipi.timeout_ms = TIMEOUT_MS;
@@ -554,8 +557,10 @@ static void test_local_call_order(const struct smp_generation *gen)
 		;
 	printf("  %-19s on_each_cpu_mask runs the caller's call before it waits: %s\n",
 	       gen->name, waited ? "yes" : "no");
+	/* What the row says, and for the known rows what their kernels do. */
 	CHECK(waited == gen->local_before_wait);
-	CHECK(waited == (gen == &smp_llist));
+	if (gen == &smp_llist || gen == &smp_global_queue || gen == &smp_global_queue_2_6_32)
+		CHECK(waited == (gen == &smp_llist));
 	finish(partners);
 	ipi.timeout_ms = TIMEOUT_MS;
 }

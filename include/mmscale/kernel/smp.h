@@ -142,6 +142,12 @@ struct smp_generation {
 	 * (SCF_RUN_LOCAL), so the caller's call overlaps the targets'.
 	 */
 	bool local_before_wait;
+	/*
+	 * A call made without waiting: 6.18 unlocks its csd (CSD_TYPE_ASYNC)
+	 * before the function runs, so the csd may be reused while it runs;
+	 * the global queue's last target unlocks after every call ran.
+	 */
+	bool async_unlocked_before_call;
 };
 
 /*
