@@ -306,11 +306,9 @@ static void free_unref_page(struct page *page)
  * drain path writes: it reads 0, as a zone without a CMA area has, so the
  * CMA fallback is never taken, as in the kernel on such a zone.
  */
-#define NR_FREE_CMA_PAGES_6_1	10
-
 static struct page *__rmqueue_6_1(struct zone *zone, int migratetype)
 {
-	unsigned long cma = zone_page_state(zone, (enum zone_stat_item)NR_FREE_CMA_PAGES_6_1);
+	unsigned long cma = zone_page_state(zone, NR_FREE_CMA_PAGES_6_1);
 
 	if (cma > zone_page_state(zone, NR_FREE_PAGES) / 2) {
 		/* __rmqueue_cma_fallback: no CMA page here, on to __rmqueue_smallest */

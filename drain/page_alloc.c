@@ -269,8 +269,7 @@ static bool zone_watermark_ok(struct zone *z, unsigned long mark, int classzone_
  * __alloc_pages_nodemask, get_page_from_freelist (2.6.38 lines 1661-1668)
  * with ALLOC_WMARK_LOW: zone_watermark_ok(zone, 0, zone->watermark
  * [WMARK_LOW], zone_idx(preferred_zone)) before buffered_rmqueue. The
- * kernel's zone_idx counts ZONE_DMA (0), which the emulation leaves out:
- * DMA32 is 1, Normal 2. The emulated marks are 0 and every page outside
+ * emulated marks are 0 and every page outside
  * the drain pool counts as free (boot), so the test passes; failing it
  * would mean reclaim, which is not emulated: the allocation fails, and so
  * does its run. Not emulated: the cpuset test (ALLOC_CPUSET; one cpuset,
@@ -280,7 +279,7 @@ static bool zone_watermark_ok(struct zone *z, unsigned long mark, int classzone_
 struct page *alloc_local_page(void)
 {
 	struct zone *zone = local_zone(smp_processor_id());
-	int classzone_idx = (int)(zone - zone_pgdat(zone)->node_zones) + 1;
+	int classzone_idx = zone_idx(zone);
 
 	if (drain_ops->rmqueue)
 		return drain_ops->rmqueue(zone, zone, MIGRATE_MOVABLE);

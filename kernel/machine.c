@@ -33,11 +33,15 @@ int mmscale_errorf(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+void mmscale_kernel_bug(const char *what)
+{
+	fprintf(stderr, "mmscale: internal error: %s\n", what);
+	abort();
+}
+
 void mmscale_no_cpu(void)
 {
-	fputs("mmscale: internal error: smp_processor_id() called on a thread that is "
-	      "not an emulated CPU\n", stderr);
-	abort();
+	mmscale_kernel_bug("smp_processor_id() called on a thread that is not an emulated CPU");
 }
 
 void mmscale_spin_yield(void)

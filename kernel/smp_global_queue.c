@@ -28,8 +28,6 @@
  * bitops on the shared mask and the refs decrements, and x86's clear of the
  * sender's own bit in its all-but-self copy (gq_send_call_function_ipi_mask).
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include "smp_global_queue.h"
 
 struct call_function_queue call_function;
@@ -380,11 +378,9 @@ static int gq_call_function_many(const struct cpumask *mask, smp_call_func_t fun
 		return -1;	/* its last call is still unanswered */
 
 	/* This BUG_ON verifies our reuse assertions: it reads refs and the mask */
-	if (atomic_read(&data->refs) || !cpumask_empty(data->cpumask)) {
-		fputs("mmscale: internal error: BUG in smp_call_function_many: a cfd reused "
-		      "with refs or mask bits left\n", stderr);
-		abort();
-	}
+	if (atomic_read(&data->refs) || !cpumask_empty(data->cpumask))
+		mmscale_kernel_bug("BUG in smp_call_function_many: a cfd reused with refs or "
+				   "mask bits left");
 
 	/*
 	 * On the previous iteration refs was set to 0 by another cpu. To

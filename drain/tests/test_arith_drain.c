@@ -757,7 +757,7 @@ static void test_watermark_2_6_38(void)
 
 	start_mm();
 	zone = local_zone(0);
-	classzone_idx = (int)(zone - zone_pgdat(zone)->node_zones) + 1;
+	classzone_idx = zone_idx(zone);
 	CHECK_EQ_LL(classzone_idx, 1);
 	free = zone_stat_exact(zone, NR_FREE_PAGES);
 	CHECK_EQ_LL(free, 1520);
@@ -804,15 +804,15 @@ static void test_remote_6_1_cma_balance(void)
 	zone = local_zone(0);
 	pcp = &zone_this_pcp(zone)->pcp;
 	free = zone_stat_exact(zone, NR_FREE_PAGES);
-	zone_page_state_add(free / 2 + 1, zone, (enum zone_stat_item)10);
+	zone_page_state_add(free / 2 + 1, zone, NR_FREE_CMA_PAGES_6_1);
 	refresh_cpu_vm_stats(0);
-	CHECK(zone_page_state(zone, (enum zone_stat_item)10) > zone_page_state(zone, NR_FREE_PAGES) / 2);
+	CHECK(zone_page_state(zone, NR_FREE_CMA_PAGES_6_1) > zone_page_state(zone, NR_FREE_PAGES) / 2);
 	CHECK_EQ_LL(pcp->count, 0);
 	page = alloc_local_page();
 	CHECK(page != NULL);
 	CHECK_EQ_LL(pcp->count, 30);	/* a refill of 31, one taken */
 	free_local_page(page);
-	zone_page_state_add(-(free / 2 + 1), zone, (enum zone_stat_item)10);
+	zone_page_state_add(-(free / 2 + 1), zone, NR_FREE_CMA_PAGES_6_1);
 	stop_mm();
 }
 

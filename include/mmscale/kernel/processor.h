@@ -21,6 +21,9 @@ extern _Thread_local int mmscale_this_cpu;
  */
 void mmscale_no_cpu(void) __attribute__((__noreturn__, __cold__));
 
+/* BUG(): an emulated kernel invariant broken - says which, on one line, and aborts. */
+void mmscale_kernel_bug(const char *what) __attribute__((__noreturn__, __cold__));
+
 static __always_inline int smp_processor_id(void)
 {
 	if (unlikely(mmscale_this_cpu < 0))

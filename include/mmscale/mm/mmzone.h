@@ -188,6 +188,13 @@ struct per_cpu_pages {
  * kernel's zone->pageset. vm_stat_diff[] is s8: a CPU's pending delta for
  * an item never exceeds stat_threshold (at most 125).
  */
+/*
+ * 6.1's NR_FREE_CMA_PAGES, item 10 of its 11 zone items: __rmqueue reads it
+ * at 6.1's offset; the emulated zone's slot 10 is 2.6.31's NR_FILE_DIRTY,
+ * which no drain path writes (drain/drain_remote.c).
+ */
+#define NR_FREE_CMA_PAGES_6_1	((enum zone_stat_item)10)
+
 /* 6.1's enum numa_stat_item: counted per CPU in vm_numa_event[], never folded on the fast path. */
 enum numa_stat_item {
 	NUMA_HIT_6_1,
@@ -344,6 +351,8 @@ struct zone {
 #define zone_vm_stat(z)		(&ZONE_AT(z, atomic_long_t, vm_stat))
 #define zone_watermark(z)	(&ZONE_AT(z, unsigned long, watermark))
 #define zone_lowmem_reserve(z)	(&ZONE_AT(z, long, lowmem_reserve))
+/* zone_idx(): the kernel's index, which counts ZONE_DMA (0, not emulated): DMA32 1, Normal 2. */
+#define zone_idx(z)		((int)((z) - zone_pgdat(z)->node_zones) + 1)
 
 /*
  * The CPU's pageset of the zone: zone_pcp(zone, cpu) (2.6.38;
