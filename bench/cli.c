@@ -31,7 +31,7 @@
  */
 const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
-"               [--cpus=LIST] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
+"               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
 "               [--list[=json] | --describe[=json] | --c2c-matrix | --verify-placement] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
@@ -45,6 +45,13 @@ const char mmscale_help[] =
 "                       PUs round-robin: their results are marked not for timing.\n"
 "  --placement=P        compact: fill node by node (default); scatter: round-robin nodes\n"
 "  --cpus=LIST          use only these PUs (OS numbers, cpulist syntax: 0-3,8-11)\n"
+"  --nodes=LIST         use only the PUs of these NUMA nodes (OS numbers, the node numbers\n"
+"                       numactl takes, or 'all'); with --cpus, the PUs in both.\n"
+"                       By default a run uses only the CPUs it was started on (taskset,\n"
+"                       numactl, a cgroup cpuset) and the memory nodes it may allocate on\n"
+"                       (cgroup mems, numactl --membind): naming other CPUs is an error\n"
+"  --widen-affinity     use every CPU and memory node of the cgroup cpuset, also those the\n"
+"                       affinity and memory policy mmscale was started with leave out\n"
 "  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8; default 1,2,4,...\n"
 "                       and all CPUs of the plan, less the CPUs a case's partner threads\n"
 "                       use); two-CPU floor cases run CPU 0 measured, CPU 1 as partner\n"
@@ -312,6 +319,8 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		if (take_value(a, "--topology", &o->topology, &status) ||
 		    take_value(a, "--placement", &o->placement, &status) ||
 		    take_value(a, "--cpus", &o->cpus, &status) ||
+		    take_value(a, "--nodes", &o->nodes, &status) ||
+		    take_flag(a, "--widen-affinity", &o->widen_affinity, &status) ||
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
 		    take_text_or_json(a, "--list", &o->list, &o->list_json, &status) ||

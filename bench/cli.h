@@ -13,6 +13,8 @@ struct mmscale_cli {
 	const char *topology;
 	const char *placement;
 	const char *cpus;
+	const char *nodes;
+	bool widen_affinity;
 	const char *threads;
 	const char *papi_events;
 	bool list, describe, c2c_matrix, verify_placement, help;

@@ -133,9 +133,33 @@ static void describe_spread(FILE *out, const struct mmscale_plan *p, int threads
 	free(per_node);
 }
 
+/*
+ * What this process was given (affinity, cgroup cpuset, memory nodes) and
+ * whether the run widened it: one line, the same in --describe and in every
+ * result's context.
+ */
+void mmscale_allowed_summary(const struct mmscale_topology *t, char *buf, size_t len)
+{
+	int n;
+
+	if (t->widened)
+		n = snprintf(buf, len, "CPUs %s (the cgroup cpuset, widened by --widen-affinity "
+			     "from the affinity %s), memory nodes %s (widened from %s)",
+			     t->cpuset_list, t->affinity_list, t->mems_list, t->mems_inherited);
+	else
+		n = snprintf(buf, len, "CPUs %s (the affinity mmscale was started with%s%s), "
+			     "memory nodes %s", t->affinity_list,
+			     t->cpuset_list ? "; cgroup cpuset " : "",
+			     t->cpuset_list ? t->cpuset_list : "", t->mems_list);
+	if (mmscale_topology_stand_in(t) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", of this machine (the stand-in runs there)");
+}
+
 void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 		      const int *threads, int nr_threads)
 {
+	char allowed[1024];
+
 	const struct mmscale_topology *t = p->topo;
 	char summary[512];
 	int max_threads = 0;
@@ -147,11 +171,14 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 			"emulated CPUs round-robin onto this machine's %d allowed PUs and "
 			"are marked not for timing (oversubscribed beyond %d threads)\n",
 			t->nr_real_pus, t->nr_real_pus);
+	mmscale_allowed_summary(t, allowed, sizeof(allowed));
+	fprintf(out, "allowed: %s\n", allowed);
 	describe_nodes(out, t);
 	describe_distances(out, t);
-	fprintf(out, "placement: %s, cpus: %s (%d of %d PUs)\n",
+	fprintf(out, "placement: %s, cpus: %s, nodes: %s (%d of %d PUs)\n",
 		mmscale_placement_name(p->placement), p->cpulist ? p->cpulist : "all",
-		p->nr_cpus, t->nr_pus);
+		p->nodelist ? p->nodelist : "all", p->nr_cpus, t->nr_pus);
+	fprintf(out, "used: PUs %s\n", p->used_cpus);
 
 	fprintf(out, "%8s %6s %15s  %s\n", "threads", "nodes", "oversubscribed", "CPUs per node");
 	for (int i = 0; i < nr_threads; i++) {
@@ -197,7 +224,9 @@ void mmscale_json_string(FILE *out, const char *s)
 /*
  * --describe=json: the same facts for scripts (scripts/sweep plans its
  * thread counts from it), one JSON object. Schema: topology {summary,
- * stand_in, nodes, pus, real_pus}; plan {placement, cpus, cpus_per_node[],
+ * stand_in, nodes, pus, real_pus, allowed {affinity, cpuset (null: not
+ * read), mems, mems_inherited, widened, summary}}; plan {placement, cpus,
+ * cpulist, nodelist (null: all), used_pus, cpus_per_node[],
  * oversubscribed_from}; threads[]; nodes[] {node, pus, memory_bytes,
  * memory_node, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
  * core, runs_on, memory_node} for every CPU of the plan.
@@ -208,21 +237,48 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 	const struct mmscale_topology *t = p->topo;
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	int *per_node = calloc((size_t)t->nr_nodes, sizeof(*per_node));
-	char summary[512];
+	char summary[1024];
 	int oversubscribed_from = 0;
 
 	mmscale_topology_summary(t, summary, sizeof(summary));
 	fputs("{\"topology\": {\"summary\": ", out);
 	mmscale_json_string(out, summary);
-	fprintf(out, ", \"stand_in\": %s, \"nodes\": %d, \"pus\": %d, \"real_pus\": %d},\n",
+	fprintf(out, ", \"stand_in\": %s, \"nodes\": %d, \"pus\": %d, \"real_pus\": %d",
 		mmscale_topology_stand_in(t) ? "true" : "false", t->nr_nodes, t->nr_pus,
 		t->nr_real_pus);
+	fputs(",\n  \"allowed\": {\"affinity\": ", out);
+	mmscale_json_string(out, t->affinity_list);
+	fputs(", \"cpuset\": ", out);
+	if (t->cpuset_list)
+		mmscale_json_string(out, t->cpuset_list);
+	else
+		fputs("null", out);
+	fputs(", \"mems\": ", out);
+	mmscale_json_string(out, t->mems_list);
+	fputs(", \"mems_inherited\": ", out);
+	mmscale_json_string(out, t->mems_inherited);
+	fprintf(out, ", \"widened\": %s, \"summary\": ", t->widened ? "true" : "false");
+	mmscale_allowed_summary(t, summary, sizeof(summary));
+	mmscale_json_string(out, summary);
+	fputs("}},\n", out);
 
 	for (int n = 1; n <= p->nr_cpus && !oversubscribed_from; n++)
 		if (mmscale_plan_oversubscribed(p, n))
 			oversubscribed_from = n;
-	fprintf(out, " \"plan\": {\"placement\": \"%s\", \"cpus\": %d, \"cpus_per_node\": [",
+	fprintf(out, " \"plan\": {\"placement\": \"%s\", \"cpus\": %d, \"cpulist\": ",
 		mmscale_placement_name(p->placement), p->nr_cpus);
+	if (p->cpulist)
+		mmscale_json_string(out, p->cpulist);
+	else
+		fputs("null", out);
+	fputs(", \"nodelist\": ", out);
+	if (p->nodelist)
+		mmscale_json_string(out, p->nodelist);
+	else
+		fputs("null", out);
+	fputs(", \"used_pus\": ", out);
+	mmscale_json_string(out, p->used_cpus);
+	fputs(", \"cpus_per_node\": [", out);
 	for (int i = 0; per_node && i < p->nr_cpus; i++)
 		per_node[p->cpu[i].node]++;
 	for (int n = 0; n < t->nr_nodes; n++)

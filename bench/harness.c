@@ -424,7 +424,7 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 {
 	const struct mmscale_topology *t = p->topo;
 	struct utsname u;
-	char buf[512];
+	char buf[512], big[1024];
 	int max_threads = 2;
 
 	for (int i = 0; i < nr_threads; i++)
@@ -441,6 +441,10 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_real_pus", buf);
 	mmscale_gbench_add_context("mmscale_placement", mmscale_placement_name(p->placement));
 	mmscale_gbench_add_context("mmscale_cpus", p->cpulist ? p->cpulist : "all");
+	mmscale_gbench_add_context("mmscale_nodes_selected", p->nodelist ? p->nodelist : "all");
+	mmscale_gbench_add_context("mmscale_used_pus", p->used_cpus);
+	mmscale_allowed_summary(t, big, sizeof(big));
+	mmscale_gbench_add_context("mmscale_allowed", big);
 	snprintf(buf, sizeof(buf), "%d", p->nr_cpus);
 	mmscale_gbench_add_context("mmscale_plan_cpus", buf);
 	mmscale_gbench_add_context("mmscale_oversubscribed",

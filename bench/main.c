@@ -267,6 +267,7 @@ static int run(struct mmscale_cli *o)
 {
 	struct mmscale_topology topo;
 	struct mmscale_plan plan;
+	struct mmscale_plan_request req;
 	enum mmscale_placement placement = MMSCALE_PLACE_COMPACT;
 	const char *bad;
 	char err[512];
@@ -292,9 +293,13 @@ static int run(struct mmscale_cli *o)
 	/* GB validates its own flags; anything it does not know is ours to refuse. */
 	if (mmscale_gbench_initialize(&o->gb_argc, o->gb_argv, &bad) != 0)
 		return mmscale_usage_error("unknown Google Benchmark flag '%s'", bad);
-	if (mmscale_topology_load(&topo, o->topology, err, sizeof(err)) != 0)
+	if (mmscale_topology_load_widened(&topo, o->topology, o->widen_affinity,
+					  err, sizeof(err)) != 0)
 		return mmscale_usage_error("%s", err);
-	if (mmscale_plan_build(&plan, &topo, placement, o->cpus, err, sizeof(err)) != 0) {
+	req.placement = placement;
+	req.cpus = o->cpus;
+	req.nodes = o->nodes;
+	if (mmscale_plan_build_request(&plan, &topo, &req, err, sizeof(err)) != 0) {
 		mmscale_topology_destroy(&topo);
 		return mmscale_usage_error("%s", err);
 	}

@@ -35,6 +35,11 @@ const char *mmscale_placement_name(enum mmscale_placement p)
 
 void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen)
 {
+	return mmscale_parse_list(s, "--cpus", err, errlen);
+}
+
+void *mmscale_parse_list(const char *s, const char *flag, char *err, size_t errlen)
+{
 	hwloc_bitmap_t set;
 	const char *c;
 
@@ -80,8 +85,8 @@ void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen)
 	}
 	return set;
 bad:
-	mmscale_errorf(err, errlen,
-		       "--cpus: '%s' is not a cpulist (example: 0-3,8-11)", s);
+	mmscale_errorf(err, errlen, "%s: '%s' is not a list of numbers (example: 0-3,8-11)",
+		       flag, s);
 	return NULL;
 }
 
@@ -143,53 +148,160 @@ static int order_scatter(const struct mmscale_topology *t, const bool *sel, int 
 	return n;
 }
 
-static int select_pus(const struct mmscale_topology *t, const char *cpulist, bool *sel,
-		      char *err, size_t errlen)
+/* Why this run may not use a real PU: said the same by --cpus and --nodes. */
+static int unusable(const struct mmscale_topology *t, const struct mmscale_pu *p,
+		    const char *what, char *err, size_t errlen)
 {
-	hwloc_bitmap_t want = NULL;
-	int excluded = 0;
+	if (p->in_cpuset)
+		return mmscale_errorf(err, errlen, "%s outside the affinity mmscale was started "
+				      "with (CPUs %s: taskset, numactl); --widen-affinity allows it",
+				      what, t->affinity_list);
+	return mmscale_errorf(err, errlen, "%s outside this process's cgroup cpuset (CPUs %s)",
+			      what, t->cpuset_list ? t->cpuset_list : "?");
+}
 
-	if (cpulist) {
-		int cpu;
+/* --cpus: every CPU named must exist, and be usable, in this topology. */
+static hwloc_bitmap_t select_cpus(const struct mmscale_topology *t, const char *cpulist,
+				  char *err, size_t errlen)
+{
+	hwloc_bitmap_t want = mmscale_parse_cpulist(cpulist, err, errlen);
+	int cpu;
 
-		want = mmscale_parse_cpulist(cpulist, err, errlen);
-		if (!want)
-			return -1;
-		/* Every CPU named must exist, and be usable, in this topology. */
-		hwloc_bitmap_foreach_begin(cpu, want) {
-			int i;
+	if (!want)
+		return NULL;
+	hwloc_bitmap_foreach_begin(cpu, want) {
+		int i;
 
-			for (i = 0; i < t->nr_pus; i++)
-				if (t->pus[i].os_index == cpu)
-					break;
-			if (i == t->nr_pus) {
-				hwloc_bitmap_free(want);
-				return mmscale_errorf(err, errlen,
-					"--cpus: CPU %d is not in the %s topology (%d PUs)",
-					cpu, mmscale_topology_stand_in(t) ? "stand-in" : "machine's",
-					t->nr_pus);
+		for (i = 0; i < t->nr_pus; i++)
+			if (t->pus[i].os_index == cpu)
+				break;
+		if (i == t->nr_pus) {
+			mmscale_errorf(err, errlen, "--cpus: CPU %d is not in the %s topology (%d PUs)",
+				       cpu, mmscale_topology_stand_in(t) ? "stand-in" : "machine's",
+				       t->nr_pus);
+			goto bad;
+		}
+		if (!t->pus[i].allowed) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "--cpus: CPU %d is", cpu);
+			unusable(t, &t->pus[i], what, err, errlen);
+			goto bad;
+		}
+	} hwloc_bitmap_foreach_end();
+	return want;
+bad:
+	hwloc_bitmap_free(want);
+	return NULL;
+}
+
+/*
+ * --nodes: the CPUs of these nodes (OS numbers, as numactl --cpunodebind
+ * takes them; "all" for every node), each of which must exist and have a
+ * CPU this run may use.
+ */
+static hwloc_bitmap_t select_nodes(const struct mmscale_topology *t, const char *nodelist,
+				   char *err, size_t errlen)
+{
+	hwloc_bitmap_t nodes, cpus = NULL;
+	int os;
+
+	if (strcmp(nodelist, "all") == 0) {
+		nodes = hwloc_bitmap_alloc();
+		for (int n = 0; nodes && n < t->nr_nodes; n++)
+			hwloc_bitmap_set(nodes, (unsigned)t->nodes[n].os_index);
+	} else {
+		nodes = mmscale_parse_list(nodelist, "--nodes", err, errlen);
+		if (!nodes)
+			return NULL;
+	}
+	cpus = hwloc_bitmap_alloc();
+	if (!nodes || !cpus) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto bad;
+	}
+	hwloc_bitmap_foreach_begin(os, nodes) {
+		int n, usable = 0, pus = 0, first = -1;
+
+		for (n = 0; n < t->nr_nodes; n++)
+			if (t->nodes[n].os_index == os)
+				break;
+		if (n == t->nr_nodes) {
+			mmscale_errorf(err, errlen, "--nodes: node %d is not in the %s topology "
+				       "(%d nodes)", os, mmscale_topology_stand_in(t) ? "stand-in" :
+				       "machine's", t->nr_nodes);
+			goto bad;
+		}
+		for (int i = 0; i < t->nr_pus; i++) {
+			if (t->pus[i].node != n)
+				continue;
+			if (!pus++)
+				first = i;
+			if (t->pus[i].allowed) {
+				hwloc_bitmap_set(cpus, (unsigned)t->pus[i].os_index);
+				usable++;
 			}
-			if (!t->pus[i].allowed && t->kind == MMSCALE_TOPO_REAL) {
-				hwloc_bitmap_free(want);
-				return mmscale_errorf(err, errlen,
-					"--cpus: CPU %d is not in this process's allowed CPUs "
-					"(taskset or cgroup cpuset)", cpu);
-			}
-		} hwloc_bitmap_foreach_end();
+		}
+		if (!usable) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "--nodes: node %d's CPUs are all", os);
+			if (pus)
+				unusable(t, &t->pus[first], what, err, errlen);
+			else
+				mmscale_errorf(err, errlen, "--nodes: node %d has no CPU (a memory-only "
+					       "node)", os);
+			goto bad;
+		}
+	} hwloc_bitmap_foreach_end();
+	hwloc_bitmap_free(nodes);
+	return cpus;
+bad:
+	hwloc_bitmap_free(nodes);
+	hwloc_bitmap_free(cpus);
+	return NULL;
+}
+
+static int select_pus(const struct mmscale_topology *t, const struct mmscale_plan_request *req,
+		      bool *sel, char *err, size_t errlen)
+{
+	hwloc_bitmap_t cpus = NULL, nodes = NULL;
+	int excluded = 0, selected = 0;
+
+	if (req->cpus && !(cpus = select_cpus(t, req->cpus, err, errlen)))
+		return -1;
+	if (req->nodes && !(nodes = select_nodes(t, req->nodes, err, errlen))) {
+		hwloc_bitmap_free(cpus);
+		return -1;
 	}
 	for (int i = 0; i < t->nr_pus; i++) {
 		const struct mmscale_pu *p = &t->pus[i];
 
-		sel[i] = !want || hwloc_bitmap_isset(want, (unsigned)p->os_index);
-		if (sel[i] && t->kind == MMSCALE_TOPO_REAL && !p->allowed) {
+		sel[i] = (!cpus || hwloc_bitmap_isset(cpus, (unsigned)p->os_index)) &&
+			 (!nodes || hwloc_bitmap_isset(nodes, (unsigned)p->os_index));
+		if (sel[i] && !p->allowed) {
 			sel[i] = false;
 			excluded++;
 		}
+		selected += sel[i];
 	}
-	if (excluded)
-		mmscale_notice("%d PUs of this machine are outside the allowed set "
-			       "(taskset or cgroup cpuset) and are not used", excluded);
-	hwloc_bitmap_free(want);
+	hwloc_bitmap_free(cpus);
+	hwloc_bitmap_free(nodes);
+	if (!selected && req->cpus && req->nodes)
+		return mmscale_errorf(err, errlen, "--cpus=%s and --nodes=%s have no CPU in common",
+				      req->cpus, req->nodes);
+	if (!selected)
+		return mmscale_errorf(err, errlen, "no CPU of the topology is one this process may "
+				      "use (%s)", t->affinity_list);
+	if (excluded && t->widened)
+		mmscale_notice("%d PU%s of this machine %s outside this process's cgroup cpuset "
+			       "(%s) and not used", excluded, excluded == 1 ? "" : "s",
+			       excluded == 1 ? "is" : "are", t->cpuset_list);
+	else if (excluded)
+		mmscale_notice("%d PU%s of this machine %s outside the affinity mmscale was "
+			       "started with (%s) and not used; --widen-affinity uses those of "
+			       "its cgroup cpuset", excluded, excluded == 1 ? "" : "s",
+			       excluded == 1 ? "is" : "are", t->affinity_list);
 	return 0;
 }
 
@@ -197,6 +309,17 @@ int mmscale_plan_build(struct mmscale_plan *p, const struct mmscale_topology *t,
 		       enum mmscale_placement placement, const char *cpulist,
 		       char *err, size_t errlen)
 {
+	struct mmscale_plan_request req = { .placement = placement, .cpus = cpulist };
+
+	return mmscale_plan_build_request(p, t, &req, err, errlen);
+}
+
+int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topology *t,
+			       const struct mmscale_plan_request *req, char *err, size_t errlen)
+{
+	enum mmscale_placement placement = req->placement;
+	const char *cpulist = req->cpus;
+	hwloc_bitmap_t used = hwloc_bitmap_alloc();
 	bool *sel = calloc((size_t)t->nr_pus, sizeof(*sel));
 	int *order = calloc((size_t)t->nr_pus, sizeof(*order));
 	int *tmp = calloc((size_t)t->nr_pus, sizeof(*tmp));
@@ -205,11 +328,11 @@ int mmscale_plan_build(struct mmscale_plan *p, const struct mmscale_topology *t,
 	memset(p, 0, sizeof(*p));
 	p->topo = t;
 	p->placement = placement;
-	if (!sel || !order || !tmp) {
+	if (!sel || !order || !tmp || !used) {
 		mmscale_errorf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (select_pus(t, cpulist, sel, err, errlen) != 0)
+	if (select_pus(t, req, sel, err, errlen) != 0)
 		goto out;
 	if (placement == MMSCALE_PLACE_SCATTER)
 		n = order_scatter(t, sel, order, tmp);
@@ -221,7 +344,13 @@ int mmscale_plan_build(struct mmscale_plan *p, const struct mmscale_topology *t,
 	}
 	p->cpu = calloc((size_t)n, sizeof(*p->cpu));
 	p->cpulist = cpulist ? strdup(cpulist) : NULL;
-	if (!p->cpu || (cpulist && !p->cpulist)) {
+	p->nodelist = req->nodes ? strdup(req->nodes) : NULL;
+	for (int i = 0; i < n; i++)
+		hwloc_bitmap_set(used, (unsigned)t->pus[order[i]].os_index);
+	if (hwloc_bitmap_list_asprintf(&p->used_cpus, used) < 0)
+		p->used_cpus = NULL;
+	if (!p->cpu || (cpulist && !p->cpulist) || (req->nodes && !p->nodelist) ||
+	    !p->used_cpus) {
 		mmscale_errorf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -242,6 +371,7 @@ out:
 	free(sel);
 	free(order);
 	free(tmp);
+	hwloc_bitmap_free(used);
 	if (ret)
 		mmscale_plan_destroy(p);
 	return ret;
@@ -251,8 +381,12 @@ void mmscale_plan_destroy(struct mmscale_plan *p)
 {
 	free(p->cpu);
 	free(p->cpulist);
+	free(p->nodelist);
+	free(p->used_cpus);
 	p->cpu = NULL;
 	p->cpulist = NULL;
+	p->nodelist = NULL;
+	p->used_cpus = NULL;
 	p->nr_cpus = 0;
 }
 

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <hwloc.h>
 #include <numa.h>
@@ -29,21 +30,203 @@ static const char xml_prefix[] = "xml:";
 
 #define starts_with(s, prefix) (strncmp((s), (prefix), sizeof(prefix) - 1) == 0)
 
-static int load_real_pus(struct mmscale_topology *t, char *err, size_t errlen)
+/* A bitmap as a cpulist ("0-3,8"), "" when empty; NULL only when out of memory. */
+static char *list_of(hwloc_const_bitmap_t set)
 {
-	cpu_set_t set;
+	char *s = NULL;
 
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return mmscale_errorf(err, errlen, "sched_getaffinity: %s", strerror(errno));
-	t->nr_real_pus = CPU_COUNT(&set);
+	if (hwloc_bitmap_iszero(set))
+		return strdup("");
+	if (hwloc_bitmap_list_asprintf(&s, set) < 0)
+		return NULL;
+	return s;
+}
+
+/* The affinity this process started with, whatever the machine's size. */
+static hwloc_bitmap_t inherited_affinity(char *err, size_t errlen)
+{
+	const int max_cpus = 8 * NR_CPUS;
+	size_t size = CPU_ALLOC_SIZE(max_cpus);
+	cpu_set_t *set = CPU_ALLOC(max_cpus);
+	hwloc_bitmap_t aff = hwloc_bitmap_alloc();
+
+	if (!set || !aff) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto fail;
+	}
+	CPU_ZERO_S(size, set);
+	if (sched_getaffinity(0, size, set) != 0) {
+		mmscale_errorf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		goto fail;
+	}
+	for (int cpu = 0; cpu < max_cpus; cpu++)
+		if (CPU_ISSET_S(cpu, size, set))
+			hwloc_bitmap_set(aff, (unsigned)cpu);
+	CPU_FREE(set);
+	return aff;
+fail:
+	if (set)
+		CPU_FREE(set);
+	hwloc_bitmap_free(aff);
+	return NULL;
+}
+
+/*
+ * The cgroup cpuset: hwloc reads it (cpuset.cpus.effective) as the
+ * topology's allowed cpuset when it keeps the disallowed PUs. A stand-in has
+ * no real topology loaded: load one for this, which only --widen-affinity
+ * needs (a stand-in otherwise runs on the inherited affinity).
+ */
+static hwloc_bitmap_t cgroup_cpuset(hwloc_topology_t real)
+{
+	hwloc_topology_t own = NULL;
+	hwloc_bitmap_t set = NULL;
+
+	if (!real) {
+		if (hwloc_topology_init(&own) != 0)
+			return NULL;
+		hwloc_topology_set_flags(own, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+		if (hwloc_topology_load(own) != 0) {
+			hwloc_topology_destroy(own);
+			return NULL;
+		}
+		real = own;
+	}
+	set = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(real));
+	if (own)
+		hwloc_topology_destroy(own);
+	return set;
+}
+
+static void add_numa_mask(hwloc_bitmap_t to, const struct bitmask *mask)
+{
+	for (unsigned int n = 0; n < mask->size; n++)
+		if (numa_bitmask_isbitset(mask, n))
+			hwloc_bitmap_set(to, n);
+}
+
+/*
+ * The memory nodes this process may allocate on: the cgroup's mems_allowed,
+ * and, as started, a binding memory policy (numactl --membind). Without
+ * libnuma nothing is known: no restriction (t->mems stays NULL).
+ */
+static int load_mems(struct mmscale_topology *t, char *err, size_t errlen)
+{
+	hwloc_bitmap_t allowed, bound;
+	struct bitmask *mask;
+
+	if (numa_available() < 0) {
+		t->mems_list = strdup("unknown (no libnuma)");
+		t->mems_inherited = strdup("unknown (no libnuma)");
+		return t->mems_list && t->mems_inherited ? 0 :
+		       mmscale_errorf(err, errlen, "out of memory");
+	}
+	allowed = hwloc_bitmap_alloc();
+	bound = hwloc_bitmap_alloc();
+	if (!allowed || !bound)
+		goto oom;
+	mask = numa_get_mems_allowed();
+	if (mask) {
+		add_numa_mask(allowed, mask);
+		numa_bitmask_free(mask);
+	}
+	/* numa_get_membind: the policy's nodes when it binds, else every node. */
+	mask = numa_get_membind();
+	if (mask) {
+		add_numa_mask(bound, mask);
+		numa_bitmask_free(mask);
+		hwloc_bitmap_and(bound, bound, allowed);
+	} else {
+		hwloc_bitmap_copy(bound, allowed);
+	}
+	t->mems_inherited = list_of(bound);
+	t->mems_list = list_of(t->widened ? allowed : bound);
+	if (!t->mems_inherited || !t->mems_list)
+		goto oom;
+	t->mems = t->widened ? allowed : bound;
+	hwloc_bitmap_free(t->widened ? bound : allowed);
+	return 0;
+oom:
+	hwloc_bitmap_free(allowed);
+	hwloc_bitmap_free(bound);
+	return mmscale_errorf(err, errlen, "out of memory");
+}
+
+/*
+ * The real PUs a run may bind threads to: the affinity it started with, or
+ * with --widen-affinity the whole cgroup cpuset. A real topology marks its
+ * PUs the same way.
+ */
+static int load_real_pus(struct mmscale_topology *t, hwloc_topology_t real,
+			 char *err, size_t errlen)
+{
+	hwloc_bitmap_t aff = inherited_affinity(err, errlen), cpuset = NULL, run;
+	int ret = -1, cpu, n = 0;
+
+	if (!aff)
+		return -1;
+	if (real || t->widened) {
+		cpuset = cgroup_cpuset(real);
+		if (!cpuset) {
+			mmscale_errorf(err, errlen, "hwloc cannot load this machine's topology "
+				       "to read its cgroup cpuset");
+			goto out;
+		}
+		hwloc_bitmap_and(aff, aff, cpuset);	/* the kernel keeps it inside */
+		t->cpuset_list = list_of(cpuset);
+		if (!t->cpuset_list)
+			goto oom;
+	}
+	t->affinity_list = list_of(aff);
+	if (!t->affinity_list)
+		goto oom;
+	run = t->widened ? cpuset : aff;
+	if (hwloc_bitmap_iszero(run)) {
+		mmscale_errorf(err, errlen, "this process may run on no CPU");
+		goto out;
+	}
+	t->nr_real_pus = hwloc_bitmap_weight(run);
 	t->real_pus = calloc((size_t)t->nr_real_pus, sizeof(*t->real_pus));
 	if (!t->real_pus)
-		return mmscale_errorf(err, errlen, "out of memory");
-	for (int cpu = 0, n = 0; cpu < CPU_SETSIZE && n < t->nr_real_pus; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			t->real_pus[n++] = cpu;
-	return 0;
+		goto oom;
+	hwloc_bitmap_foreach_begin(cpu, run) {
+		t->real_pus[n++] = cpu;
+	} hwloc_bitmap_foreach_end();
+	if (real) {
+		for (int i = 0; i < t->nr_pus; i++) {
+			struct mmscale_pu *p = &t->pus[i];
+
+			p->in_cpuset = hwloc_bitmap_isset(cpuset, (unsigned)p->os_index);
+			p->allowed = hwloc_bitmap_isset(run, (unsigned)p->os_index);
+		}
+	}
+	ret = 0;
+	goto out;
+oom:
+	mmscale_errorf(err, errlen, "out of memory");
+out:
+	hwloc_bitmap_free(aff);
+	hwloc_bitmap_free(cpuset);
+	return ret;
+}
+
+int mmscale_topology_real_mem_node(const struct mmscale_topology *t, int real_node)
+{
+	int best = real_node, best_d = INT32_MAX, n;
+
+	if (!t->mems || real_node < 0 || hwloc_bitmap_isset(t->mems, (unsigned)real_node))
+		return real_node;
+	hwloc_bitmap_foreach_begin(n, t->mems) {
+		int d = numa_distance(real_node, n);
+
+		if (d <= 0)
+			d = abs(n - real_node) + 1000;	/* unknown: nearest number */
+		if (d < best_d) {
+			best = n;
+			best_d = d;
+		}
+	} hwloc_bitmap_foreach_end();
+	return best;
 }
 
 /*
@@ -85,6 +268,27 @@ static unsigned long synthetic_pus(const char *desc)
 	return total;
 }
 
+/* True when an XML file's last tag is not </topology>: cut short, likely. */
+static bool xml_truncated(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char tail[64] = "";
+	size_t n;
+	long size;
+
+	if (!f)
+		return false;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fseek(f, size > (long)sizeof(tail) - 1 ? size - (long)sizeof(tail) + 1 : 0, SEEK_SET);
+	n = fread(tail, 1, sizeof(tail) - 1, f);
+	fclose(f);
+	tail[n] = '\0';
+	while (n && (tail[n - 1] == '\n' || tail[n - 1] == ' ' || tail[n - 1] == '\r'))
+		tail[--n] = '\0';
+	return size > 0 && !strstr(tail, "</topology>");
+}
+
 static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 			    const char *spec, char *err, size_t errlen)
 {
@@ -120,20 +324,78 @@ static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 					      path, strerror(errno));
 		if (!S_ISREG(st.st_mode))
 			return mmscale_errorf(err, errlen, "--topology: '%s' is not a file", path);
-		if (hwloc_topology_set_xml(topo, path) != 0)
-			return mmscale_errorf(err, errlen,
-				"--topology: '%s' is not an hwloc XML topology", path);
-		return 0;
+		return 0;	/* hwloc reads it in load_xml, where we hear its reason */
 	}
 	return mmscale_errorf(err, errlen,
 		"--topology: unknown kind '%s' (want real, synthetic:STRING or xml:FILE)", spec);
+}
+
+/*
+ * hwloc says why it refuses an XML file (a newer format's version, where
+ * its parser stopped) only on stderr, and only with HWLOC_XML_VERBOSE set:
+ * set it, catch what hwloc writes while it reads the file, and make that
+ * the one line. Where the refusal is found depends on hwloc's backends:
+ * with the libxml2 plugin hwloc_topology_set_xml refuses, with only the
+ * built-in parser (what scripts/setup installs) hwloc_topology_load does.
+ * On success, what hwloc wrote is dropped unless the user asked for it.
+ * Runs before any thread exists, so borrowing fd 2 races with nothing.
+ */
+static int load_xml(hwloc_topology_t topo, const char *path, char *err, size_t errlen)
+{
+	bool user_verbose = getenv("HWLOC_XML_VERBOSE") != NULL;
+	FILE *said = tmpfile();
+	int saved = -1, ret;
+	char text[1024] = "", reason[600] = "";
+	size_t len = 0;
+
+	if (!user_verbose)
+		setenv("HWLOC_XML_VERBOSE", "1", 1);
+	fflush(stderr);
+	if (said) {
+		saved = dup(2);
+		if (saved < 0 || dup2(fileno(said), 2) < 0) {
+			if (saved >= 0)
+				close(saved);
+			saved = -1;
+		}
+	}
+	ret = hwloc_topology_set_xml(topo, path) == 0 && hwloc_topology_load(topo) == 0 ? 0 : -1;
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+		rewind(said);
+		len = fread(text, 1, sizeof(text) - 1, said);
+		text[len] = '\0';
+	}
+	if (said)
+		fclose(said);
+	if (!user_verbose)
+		unsetenv("HWLOC_XML_VERBOSE");
+	if (ret == 0) {
+		if (user_verbose && len)
+			fputs(text, stderr);
+		return 0;
+	}
+	/* hwloc's lines, joined; each starts with the file's base name. */
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		size_t used = strlen(reason);
+
+		while (*line == ' ')
+			line++;
+		if (*line && used < sizeof(reason) - 1)
+			snprintf(reason + used, sizeof(reason) - used, "%s%s", used ? " " : "", line);
+	}
+	return mmscale_errorf(err, errlen, "--topology: hwloc cannot import '%s': %s%s", path,
+			      *reason ? reason : "it is not an hwloc XML topology",
+			      xml_truncated(path) ? " (the file ends before </topology>: truncated?)"
+						  : "");
 }
 
 /* Assign every PU to the first (lowest logical index) NUMA node covering it. */
 static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 		   char *err, size_t errlen)
 {
-	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
 	int *core_pus;
 
 	t->nr_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
@@ -159,6 +421,7 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 		t->nodes[n].os_index = (int)node->os_index;
 		t->nodes[n].memory = node->attr->numanode.local_memory;
 		t->nodes[n].mem_node = n;
+		t->nodes[n].mem_allowed = true;
 		while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, node->cpuset,
 								     HWLOC_OBJ_PU, pu))) {
 			struct mmscale_pu *p = &t->pus[pu->logical_index];
@@ -176,7 +439,7 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 		struct mmscale_pu *p = &t->pus[i];
 
 		p->os_index = (int)pu->os_index;
-		p->allowed = hwloc_bitmap_isset(allowed, pu->os_index);
+		p->allowed = p->in_cpuset = true;	/* a real topology's: load_real_pus */
 		if (core) {
 			p->core = (int)core->logical_index;
 			p->smt_rank = core_pus[p->core]++;
@@ -251,16 +514,25 @@ static void choose_memory_nodes(struct mmscale_topology *t)
 		}
 	}
 
+	/*
+	 * A node outside the memory this process was given (cgroup mems, a
+	 * numactl --membind policy) is used as one without memory.
+	 */
+	if (t->kind == MMSCALE_TOPO_REAL && t->mems)
+		for (int n = 0; n < t->nr_nodes; n++)
+			t->nodes[n].mem_allowed =
+				hwloc_bitmap_isset(t->mems, (unsigned)t->nodes[n].os_index);
+
 	for (int n = 0; n < t->nr_nodes; n++) {
 		int best = -1;
 		uint64_t best_d = UINT64_MAX;
 
-		if (t->nodes[n].memory > 0)
+		if (t->nodes[n].memory > 0 && t->nodes[n].mem_allowed)
 			continue;
 		for (int m = 0; m < t->nr_nodes; m++) {
 			uint64_t d;
 
-			if (t->nodes[m].memory == 0)
+			if (t->nodes[m].memory == 0 || !t->nodes[m].mem_allowed)
 				continue;
 			d = t->distances ? mmscale_node_distance(t, n, m)
 					 : (uint64_t)abs(m - n);
@@ -276,9 +548,12 @@ static void choose_memory_nodes(struct mmscale_topology *t)
 		}
 		t->nodes[n].mem_node = best;
 		if (t->nodes[n].nr_pus > 0)
-			mmscale_notice("node %d has no memory: per-CPU data of its CPUs comes "
-				       "from node %d (nearest with memory, %s %llu)",
-				       n, best, t->distances ? "distance" : "index offset",
+			mmscale_notice("node %d %s: per-CPU data of its CPUs comes "
+				       "from node %d (nearest %s, %s %llu)", n,
+				       t->nodes[n].memory ? "is outside the memory nodes this "
+				       "process may use" : "has no memory", best,
+				       t->nodes[n].memory ? "allowed" : "with memory",
+				       t->distances ? "distance" : "index offset",
 				       (unsigned long long)best_d);
 	}
 }
@@ -286,9 +561,16 @@ static void choose_memory_nodes(struct mmscale_topology *t)
 int mmscale_topology_load(struct mmscale_topology *t, const char *spec,
 			  char *err, size_t errlen)
 {
+	return mmscale_topology_load_widened(t, spec, false, err, errlen);
+}
+
+int mmscale_topology_load_widened(struct mmscale_topology *t, const char *spec, bool widen,
+				  char *err, size_t errlen)
+{
 	hwloc_topology_t topo;
 
 	memset(t, 0, sizeof(*t));
+	t->widened = widen;
 	t->spec = strdup(spec ? spec : "real");
 	if (!t->spec)
 		return mmscale_errorf(err, errlen, "out of memory");
@@ -297,27 +579,21 @@ int mmscale_topology_load(struct mmscale_topology *t, const char *spec,
 	t->hwloc = topo;
 	if (configure_source(t, topo, spec, err, errlen) != 0)
 		goto fail;
-	/*
-	 * Where hwloc finds a bad XML file depends on its backends: with the
-	 * libxml2 plugin, hwloc_topology_set_xml refuses it; with only the
-	 * built-in parser (a machine with just what scripts/setup installs), it
-	 * is accepted there and fails here. Say the same either way.
-	 */
-	if (hwloc_topology_load(topo) != 0) {
-		if (t->kind == MMSCALE_TOPO_XML)
-			mmscale_errorf(err, errlen, "--topology: '%s' is not an hwloc XML topology",
-				       t->spec + sizeof(xml_prefix) - 1);
-		else
-			mmscale_errorf(err, errlen, "--topology: hwloc cannot load '%s': %s",
-				       t->spec, strerror(errno));
+	if (t->kind == MMSCALE_TOPO_XML) {
+		if (load_xml(topo, t->spec + sizeof(xml_prefix) - 1, err, errlen) != 0)
+			goto fail;
+	} else if (hwloc_topology_load(topo) != 0) {
+		mmscale_errorf(err, errlen, "--topology: hwloc cannot load '%s': %s",
+			       t->spec, strerror(errno));
 		goto fail;
 	}
 	if (map_pus(t, topo, err, errlen) != 0)
 		goto fail;
 	load_distances(t, topo);
-	choose_memory_nodes(t);
-	if (load_real_pus(t, err, errlen) != 0)
+	if (load_real_pus(t, t->kind == MMSCALE_TOPO_REAL ? topo : NULL, err, errlen) != 0 ||
+	    load_mems(t, err, errlen) != 0)
 		goto fail;
+	choose_memory_nodes(t);
 	return 0;
 fail:
 	mmscale_topology_destroy(t);
@@ -333,6 +609,11 @@ void mmscale_topology_destroy(struct mmscale_topology *t)
 	free(t->pus);
 	free(t->distances);
 	free(t->real_pus);
+	free(t->affinity_list);
+	free(t->cpuset_list);
+	free(t->mems_list);
+	free(t->mems_inherited);
+	hwloc_bitmap_free(t->mems);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -4,6 +4,7 @@
 set -u
 MMSCALE=$(readlink -f "${1:?usage: cli_errors.sh path/to/mmscale}")
 SELF=$(readlink -f "$0")
+HERE=$(dirname "$SELF")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -21,11 +22,19 @@ cases=(
   "not a valid hwloc synthetic topology|--topology=synthetic:node:2 bogus:1"
   "not a valid hwloc synthetic topology|--topology=synthetic:"
   "cannot read '/nonexistent.xml'|--topology=xml:/nonexistent.xml"
-  "not an hwloc XML topology|--topology=xml:$SELF"
+  "hwloc cannot import '$SELF'|--topology=xml:$SELF"
+  # hwloc's own reason: a newer hwloc's format, a file cut short.
+  "cannot import XML version 3.0 > 2|--topology=xml:$HERE/fixtures/topology-v3.xml"
+  "truncated|--topology=xml:$HERE/fixtures/topology-truncated.xml"
   "--placement: 'diagonal' is not compact or scatter|--placement=diagonal"
-  "--cpus: '0-' is not a cpulist|--cpus=0-"
-  "--cpus: 'x' is not a cpulist|--cpus=x"
-  "--cpus: '3-1' is not a cpulist|--cpus=3-1"
+  "--cpus: '0-' is not a list of numbers|--cpus=0-"
+  "--cpus: 'x' is not a list of numbers|--cpus=x"
+  "--cpus: '3-1' is not a list of numbers|--cpus=3-1"
+  "--nodes: 'x' is not a list of numbers|--nodes=x"
+  "--nodes: node 7 is not in the stand-in topology (2 nodes)|--topology=synthetic:node:2 core:2 pu:1|--nodes=7"
+  "--nodes: node 4000 is not in the machine's topology|--nodes=4000|--topology=real"
+  "--cpus=0 and --nodes=1 have no CPU in common|--topology=synthetic:node:2 core:2 pu:1|--cpus=0|--nodes=1"
+  "--widen-affinity takes no value|--widen-affinity=yes"
   "CPU 4096 is not in the|--cpus=4096"
   "CPU 8 is not in the stand-in topology|--topology=synthetic:node:2 core:2 pu:1|--cpus=8"
   "--threads: a thread count must be at least 1|--threads=0"
@@ -120,7 +129,8 @@ done
 # sample value (a flag documented without a sample here fails the test).
 declare -A sample=(
   [--topology]="--topology=real --describe" [--placement]="--placement=scatter --describe"
-  [--cpus]="--cpus=0 --describe" [--threads]="--threads=1 --describe"
+  [--cpus]="--cpus=0 --describe" [--nodes]="--nodes=0 --describe"
+  [--widen-affinity]="--widen-affinity --describe" [--threads]="--threads=1 --describe"
   [--papi-events]="--papi-events=none --describe" [--list]="--list"
   [--describe]="--describe" [--c2c-matrix]="--c2c-matrix --cpus=0" [--help]="--help"
   [--mem]="--mem=1G --describe" [--counter-layout]="--counter-layout=padded --describe"

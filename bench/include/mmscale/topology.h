@@ -31,6 +31,7 @@ struct mmscale_node {
 	uint64_t memory;	/* bytes of memory local to the node */
 	int nr_pus;		/* PUs whose closest node this is */
 	int mem_node;		/* node the per-CPU data of its CPUs comes from */
+	bool mem_allowed;	/* this process may allocate on it (real only) */
 };
 
 struct mmscale_pu {
@@ -38,7 +39,8 @@ struct mmscale_pu {
 	int node;		/* index into mmscale_topology.nodes */
 	int core;		/* logical index of its core */
 	int smt_rank;		/* its rank among the PUs of its core */
-	bool allowed;		/* in this process's allowed set (real only) */
+	bool allowed;		/* this run may use it (real only; see below) */
+	bool in_cpuset;		/* in the process's cgroup cpuset (real only) */
 };
 
 struct mmscale_topology {
@@ -51,6 +53,20 @@ struct mmscale_topology {
 	int nr_pus;
 	struct mmscale_pu *pus;	/* in hwloc logical order */
 	uint64_t *distances;	/* nr_nodes x nr_nodes, or NULL if unknown */
+	/*
+	 * What this process was given, as OS numbers in cpulist syntax: the
+	 * affinity it started with (taskset, numactl --physcpubind or
+	 * --cpunodebind), its cgroup cpuset, and the memory nodes it may
+	 * allocate on (cgroup mems_allowed and a numactl --membind policy).
+	 * A run uses the affinity and the memory policy unless widened
+	 * (--widen-affinity), and never leaves the cgroup's sets.
+	 */
+	bool widened;
+	char *affinity_list;
+	char *cpuset_list;
+	char *mems_list;	/* the nodes a run may allocate on */
+	char *mems_inherited;	/* mems_allowed and mempolicy as started */
+	void *mems;		/* hwloc_bitmap_t of mems_list, NULL: unrestricted */
 	/* The real PUs this process may run on (stand-ins map onto these). */
 	int nr_real_pus;
 	int *real_pus;
@@ -69,6 +85,8 @@ struct mmscale_plan {
 	const struct mmscale_topology *topo;
 	enum mmscale_placement placement;
 	char *cpulist;		/* --cpus as given, or NULL for all */
+	char *nodelist;		/* --nodes as given, or NULL for all */
+	char *used_cpus;	/* OS numbers of the plan's PUs, cpulist syntax */
 	int nr_cpus;		/* selected PUs, in placement order */
 	struct mmscale_cpu_info *cpu;
 };
@@ -80,6 +98,14 @@ struct mmscale_plan {
  */
 int mmscale_topology_load(struct mmscale_topology *t, const char *spec,
 			  char *err, size_t errlen);
+/*
+ * The same, widened: runs may use every CPU and memory node of the cgroup
+ * cpuset, not only the affinity and memory policy the process started with.
+ */
+int mmscale_topology_load_widened(struct mmscale_topology *t, const char *spec, bool widen,
+				  char *err, size_t errlen);
+/* The real node to allocate on instead of real_node, if this process may not use it. */
+int mmscale_topology_real_mem_node(const struct mmscale_topology *t, int real_node);
 void mmscale_topology_destroy(struct mmscale_topology *t);
 
 static inline bool mmscale_topology_stand_in(const struct mmscale_topology *t)
@@ -98,6 +124,15 @@ const char *mmscale_placement_name(enum mmscale_placement p);
  * Returns an hwloc_bitmap_t (as void *) or NULL with one line in err.
  */
 void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen);
+/* The same for the list of flag (a name such as "--nodes"), saying so in err. */
+void *mmscale_parse_list(const char *s, const char *flag, char *err, size_t errlen);
+
+/* What a plan is asked for: the command line's placement flags. */
+struct mmscale_plan_request {
+	enum mmscale_placement placement;
+	const char *cpus;	/* --cpus: OS PU numbers, or NULL for all usable */
+	const char *nodes;	/* --nodes: OS node numbers (numactl's), or NULL */
+};
 
 /*
  * Build the plan: the PUs selected by cpulist (NULL: all allowed), ordered
@@ -106,6 +141,8 @@ void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen);
 int mmscale_plan_build(struct mmscale_plan *p, const struct mmscale_topology *t,
 		       enum mmscale_placement placement, const char *cpulist,
 		       char *err, size_t errlen);
+int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topology *t,
+			       const struct mmscale_plan_request *req, char *err, size_t errlen);
 void mmscale_plan_destroy(struct mmscale_plan *p);
 
 /* True when nr_threads emulated CPUs outnumber the real PUs they run on. */
@@ -122,6 +159,9 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 /* The same as one JSON object, for scripts (schema: bench/describe.c). */
 void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 			   const int *threads, int nr_threads);
+
+/* One line: the CPUs and memory nodes this process was given, and if widened. */
+void mmscale_allowed_summary(const struct mmscale_topology *t, char *buf, size_t len);
 
 /* One-line summary for result context ("synthetic node:128 core:8 pu:1, 128 nodes, 1024 PUs"). */
 void mmscale_topology_summary(const struct mmscale_topology *t, char *buf, size_t len);
