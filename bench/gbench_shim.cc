@@ -18,6 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
@@ -178,7 +181,7 @@ public:
 	void Finalize() override
 	{
 		display_->Finalize();
-		write_file();
+		write_file(true);
 	}
 
 	bool ok() const { return ok_; }
@@ -186,7 +189,7 @@ public:
 	std::atomic<int> finished_benchmarks{ 0 };	/* read by the interrupt handler */
 
 private:
-	void write_file()
+	void write_file(bool final = false)
 	{
 		std::ostringstream os;
 		std::unique_ptr<benchmark::BenchmarkReporter> file;
@@ -207,16 +210,60 @@ private:
 
 		std::string text = os.str();
 		keep_first_date(text);
-		std::string tmp = path_ + ".partial";
-		std::ofstream out(tmp, std::ios::trunc);
-		out << text;
-		out.close();
-		if (!out || std::rename(tmp.c_str(), path_.c_str()) != 0) {
-			std::remove(tmp.c_str());
-			ok_ = false;
-		}
+		write_text(text, final);
 	}
 
+	/*
+	 * A regular file (or a new one) gets FILE.partial renamed over it after
+	 * every benchmark; anything else (a device, a FIFO: /dev/stdout, a pipe
+	 * to gzip) is written once, at the end, in place: rewriting it would
+	 * append document after document. The first failure (disk full, an
+	 * I/O error at close) is kept with its reason, nothing more is written,
+	 * and no file is left that looks complete: FILE.partial and an earlier
+	 * FILE of this run are removed.
+	 */
+	void write_text(const std::string &text, bool final)
+	{
+		struct stat st;
+		bool regular = stat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+		std::string tmp = regular ? path_ + ".partial" : path_;
+		FILE *f;
+		int saved = 0;
+
+		if (!ok_ || (!regular && !final))
+			return;
+		f = std::fopen(tmp.c_str(), regular ? "w" : "a");
+		if (!f) {
+			fail_write(errno, false);
+			return;
+		}
+		if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
+			saved = errno ? errno : EIO;
+		if (std::fclose(f) != 0 && !saved)
+			saved = errno ? errno : EIO;
+		if (!saved && regular && std::rename(tmp.c_str(), path_.c_str()) != 0)
+			saved = errno;
+		if (saved) {
+			if (regular)
+				std::remove(tmp.c_str());
+			fail_write(saved, regular);
+			return;
+		}
+		written_ = regular;
+	}
+
+	void fail_write(int err, bool regular)
+	{
+		ok_ = false;
+		error_ = std::strerror(err);
+		if (regular && written_ && std::remove(path_.c_str()) == 0)
+			error_ += "; the earlier, incomplete results file is removed";
+	}
+
+public:
+	const std::string &error() const { return error_; }
+
+private:
 	/*
 	 * GB's JSON context carries the time it is rendered; the file is
 	 * rendered again after every benchmark, but the run started once: keep
@@ -242,6 +289,8 @@ private:
 	bool csv_;
 	mmscale_report_hooks hooks_;
 	bool ok_ = true;
+	bool written_ = false;		/* a complete FILE of this run exists */
+	std::string error_;
 	int errored_ = 0;
 	std::set<std::string> failed_names_;
 	std::unique_ptr<Context> context_;
@@ -538,6 +587,7 @@ size_t mmscale_gbench_run(const char *display_format, const char *out_path, cons
 	outcome->matched = n;
 	outcome->errored = reporter.errored();
 	outcome->out_ok = reporter.ok();
+	snprintf(outcome->out_error, sizeof(outcome->out_error), "%s", reporter.error().c_str());
 	return n;
 }
 

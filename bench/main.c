@@ -191,7 +191,8 @@ static int run_benchmarks(const struct mmscale_cli *o, struct mmscale_plan *plan
 			status = 1;
 		}
 		if (!outcome.out_ok) {
-			fprintf(stderr, "mmscale: could not write %s\n", o->out);
+			fprintf(stderr, "mmscale: could not write %s: %s\n", o->out,
+				outcome.out_error);
 			status = 1;
 		}
 	}
@@ -309,6 +310,33 @@ static int run(struct mmscale_cli *o)
 	return status;
 }
 
+/*
+ * Standard output is a results file too (a console table, JSON, --describe,
+ * --list): a write that failed (a full disk, a closed pipe's reader gone
+ * with SIGPIPE ignored) or a failing close is exit 1 and one line, never a
+ * silent success. (Google Benchmark writes through std::cout, which shares
+ * C's stdout buffer.)
+ */
+static int close_stdout(int status)
+{
+	int err = 0;
+
+	/* A write that failed mid-run left only the error flag: its errno is gone. */
+	errno = 0;
+	if (fflush(stdout) != 0)
+		err = errno ? errno : -1;
+	if (ferror(stdout) && !err)
+		err = -1;
+	if (fclose(stdout) != 0 && !err)
+		err = errno ? errno : -1;
+	if (!err)
+		return status;
+	fprintf(stderr, "mmscale: could not write standard output: %s%s\n",
+		err > 0 ? strerror(err) : "a write failed", status ? "" :
+		"; what was printed is incomplete");
+	return status ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct mmscale_cli o = { 0 };
@@ -328,5 +356,5 @@ int main(int argc, char **argv)
 	else
 		mmscale_notices_release();
 	mmscale_cli_free(&o);
-	return status;
+	return close_stdout(status);
 }

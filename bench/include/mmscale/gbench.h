@@ -123,6 +123,7 @@ struct mmscale_gbench_outcome {
 	size_t matched;		/* benchmarks the filter selected; 0: GB said so */
 	int errored;		/* runs that ended in error */
 	int out_ok;		/* 0 if a write of the results file failed */
+	char out_error[256];	/* then why */
 };
 
 /*
