@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@
  */
 const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
-"               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
+"               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
 "               [--list[=json] | --describe[=json] | --c2c-matrix | --verify-placement] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
@@ -52,9 +53,15 @@ const char mmscale_help[] =
 "                       (cgroup mems, numactl --membind): naming other CPUs is an error\n"
 "  --widen-affinity     use every CPU and memory node of the cgroup cpuset, also those the\n"
 "                       affinity and memory policy mmscale was started with leave out\n"
-"  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8; default 1,2,4,...\n"
-"                       and all CPUs of the plan, less the CPUs a case's partner threads\n"
-"                       use); two-CPU floor cases run CPU 0 measured, CPU 1 as partner\n"
+"  --sample=S           core, llc or node: one emulated CPU per core, last-level cache or\n"
+"                       node of the selected PUs (the first of each), to sample a very\n"
+"                       large machine instead of using every PU; none (default)\n"
+"  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8, or auto: the\n"
+"                       topology's boundaries - 1, one core's PUs, one last-level cache,\n"
+"                       one node, 2, 3, 4 nodes and doubling node counts, 3/4 and all of\n"
+"                       the plan; default 1,2,4,... and all CPUs of the plan), less the\n"
+"                       CPUs a case's partner threads use; two-CPU floor cases run CPU 0\n"
+"                       measured, CPU 1 as partner\n"
 "  --papi-events=LIST   PAPI events counted in the timed region (default\n"
 "                       " MMSCALE_PAPI_DEFAULT_EVENTS ";\n"
 "                       'none' for none). Events this machine lacks are dropped with a note;\n"
@@ -292,9 +299,53 @@ static int check_gb_flag(const char *a)
 	return 0;
 }
 
+/*
+ * The command line as a shell would take it back: every result carries it
+ * (mmscale_command), so a table can say how to reproduce it and
+ * scripts/sweep can tell a unit run with other flags. argv[0] is written
+ * as "mmscale": where the binary lives is not a parameter.
+ */
+static char *quoted_command(int argc, char **argv)
+{
+	size_t len = sizeof("mmscale");
+	char *s, *p;
+
+	for (int i = 1; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = s + sprintf(s, "mmscale");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					 "0123456789_-=,./:+@%") == strlen(a);
+
+		*p++ = ' ';
+		if (plain) {
+			p += sprintf(p, "%s", a);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'')
+				p += sprintf(p, "'\\''");
+			else
+				*p++ = *a;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
 int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 {
 	int status = 0;
+
+	o->command = quoted_command(argc, argv);
+	if (!o->command)
+		return mmscale_usage_error("%s", "out of memory");
 
 	o->gb_argv = calloc((size_t)argc + 1, sizeof(*o->gb_argv));
 	if (!o->gb_argv)
@@ -320,6 +371,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--placement", &o->placement, &status) ||
 		    take_value(a, "--cpus", &o->cpus, &status) ||
 		    take_value(a, "--nodes", &o->nodes, &status) ||
+		    take_value(a, "--sample", &o->sample, &status) ||
 		    take_flag(a, "--widen-affinity", &o->widen_affinity, &status) ||
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
@@ -357,5 +409,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 void mmscale_cli_free(struct mmscale_cli *o)
 {
 	free(o->gb_argv);
+	free(o->command);
 	o->gb_argv = NULL;
+	o->command = NULL;
 }

@@ -14,6 +14,7 @@ struct mmscale_cli {
 	const char *placement;
 	const char *cpus;
 	const char *nodes;
+	const char *sample;
 	bool widen_affinity;
 	const char *threads;
 	const char *papi_events;
@@ -22,6 +23,7 @@ struct mmscale_cli {
 	bool list_json;			/* --list=json */
 	int gb_argc;
 	char **gb_argv;
+	char *command;			/* the command line, shell-quoted ("mmscale ...") */
 };
 
 /*

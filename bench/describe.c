@@ -175,9 +175,14 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 	fprintf(out, "allowed: %s\n", allowed);
 	describe_nodes(out, t);
 	describe_distances(out, t);
-	fprintf(out, "placement: %s, cpus: %s, nodes: %s (%d of %d PUs)\n",
+	fprintf(out, "placement: %s, cpus: %s, nodes: %s, sample: %s (%d of %d PUs)\n",
 		mmscale_placement_name(p->placement), p->cpulist ? p->cpulist : "all",
-		p->nodelist ? p->nodelist : "all", p->nr_cpus, t->nr_pus);
+		p->nodelist ? p->nodelist : "all", mmscale_sample_name(p->sample), p->nr_cpus,
+		t->nr_pus);
+	if (t->llc_name)
+		fprintf(out, "last-level caches: %d %s\n", t->nr_llcs, t->llc_name);
+	else
+		fputs("last-level caches: not shown by this topology\n", out);
 	fprintf(out, "used: PUs %s\n", p->used_cpus);
 
 	fprintf(out, "%8s %6s %15s  %s\n", "threads", "nodes", "oversubscribed", "CPUs per node");
@@ -226,10 +231,10 @@ void mmscale_json_string(FILE *out, const char *s)
  * thread counts from it), one JSON object. Schema: topology {summary,
  * stand_in, nodes, pus, real_pus, allowed {affinity, cpuset (null: not
  * read), mems, mems_inherited, widened, summary}}; plan {placement, cpus,
- * cpulist, nodelist (null: all), used_pus, cpus_per_node[],
+ * cpulist, nodelist (null: all), sample, used_pus, cpus_per_node[],
  * oversubscribed_from}; threads[]; nodes[] {node, pus, memory_bytes,
  * memory_node, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
- * core, runs_on, memory_node} for every CPU of the plan.
+ * core, llc (-1: none shown), runs_on, memory_node} for every CPU of the plan.
  */
 void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 			   const int *threads, int nr_threads)
@@ -276,7 +281,7 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 		mmscale_json_string(out, p->nodelist);
 	else
 		fputs("null", out);
-	fputs(", \"used_pus\": ", out);
+	fprintf(out, ", \"sample\": \"%s\", \"used_pus\": ", mmscale_sample_name(p->sample));
 	mmscale_json_string(out, p->used_cpus);
 	fputs(", \"cpus_per_node\": [", out);
 	for (int i = 0; per_node && i < p->nr_cpus; i++)
@@ -327,8 +332,9 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 		const struct mmscale_cpu_info *c = &p->cpu[i];
 
 		fprintf(out, "%s\n  {\"cpu\": %d, \"pu\": %d, \"node\": %d, \"core\": %d, "
-			"\"runs_on\": %d, \"memory_node\": %d}", i ? "," : "", i,
-			t->pus[c->pu].os_index, c->node, c->core, c->run_pu, c->mem_node);
+			"\"llc\": %d, \"runs_on\": %d, \"memory_node\": %d}", i ? "," : "", i,
+			t->pus[c->pu].os_index, c->node, c->core, t->pus[c->pu].llc, c->run_pu,
+			c->mem_node);
 	}
 	fputs("]}\n", out);
 	free(per_node);

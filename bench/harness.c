@@ -443,6 +443,7 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_cpus", p->cpulist ? p->cpulist : "all");
 	mmscale_gbench_add_context("mmscale_nodes_selected", p->nodelist ? p->nodelist : "all");
 	mmscale_gbench_add_context("mmscale_used_pus", p->used_cpus);
+	mmscale_gbench_add_context("mmscale_sample", mmscale_sample_name(p->sample));
 	mmscale_allowed_summary(t, big, sizeof(big));
 	mmscale_gbench_add_context("mmscale_allowed", big);
 	snprintf(buf, sizeof(buf), "%d", p->nr_cpus);

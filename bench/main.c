@@ -45,9 +45,13 @@ static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan 
 		*nr = mmscale_default_threads(plan, threads, plan->nr_cpus);
 		return 0;
 	}
+	if (strcmp(o->threads, "auto") == 0) {
+		*nr = mmscale_plan_boundary_threads(plan, threads, plan->nr_cpus);
+		return 0;
+	}
 	set = mmscale_parse_cpulist(o->threads, err, sizeof(err));
 	if (!set)
-		return mmscale_usage_error("--threads: '%s' is not a list of thread counts "
+		return mmscale_usage_error("--threads: '%s' is not auto or a list of thread counts "
 				   "(example: 1,2,4 or 1-8)", o->threads);
 	*nr = 0;
 	if (hwloc_bitmap_isset(set, 0)) {
@@ -179,6 +183,7 @@ static int run_benchmarks(const struct mmscale_cli *o, struct mmscale_plan *plan
 		return 1;
 	}
 	mmscale_harness_add_context(plan, threads, nr_threads);
+	mmscale_gbench_add_context("mmscale_command", o->command);
 	atomic_store(&interrupt_results, o->out);
 	install_interrupt_handlers();
 	mmscale_gbench_run(o->format, o->out, o->out_format, &hooks, &outcome);
@@ -288,6 +293,9 @@ static int run(struct mmscale_cli *o)
 	}
 	if (o->placement && mmscale_parse_placement(o->placement, &placement) != 0)
 		return mmscale_usage_error("--placement: '%s' is not compact or scatter", o->placement);
+	req.sample = MMSCALE_SAMPLE_NONE;
+	if (o->sample && mmscale_parse_sample(o->sample, &req.sample) != 0)
+		return mmscale_usage_error("--sample: '%s' is not core, llc, node or none", o->sample);
 	if (mmscale_papi_check_list(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,
 				    err, sizeof(err)) != 0)
 		return mmscale_usage_error("%s", err);

@@ -33,6 +33,133 @@ const char *mmscale_placement_name(enum mmscale_placement p)
 	return p == MMSCALE_PLACE_SCATTER ? "scatter" : "compact";
 }
 
+static const char *const sample_names[] = {
+	[MMSCALE_SAMPLE_NONE] = "none",
+	[MMSCALE_SAMPLE_CORE] = "core",
+	[MMSCALE_SAMPLE_LLC] = "llc",
+	[MMSCALE_SAMPLE_NODE] = "node",
+};
+
+int mmscale_parse_sample(const char *s, enum mmscale_sample *out)
+{
+	for (size_t i = 0; i < sizeof(sample_names) / sizeof(sample_names[0]); i++)
+		if (strcmp(s, sample_names[i]) == 0) {
+			*out = (enum mmscale_sample)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *mmscale_sample_name(enum mmscale_sample s)
+{
+	return sample_names[s];
+}
+
+/* The group a PU stands for under --sample: its core, LLC or node. */
+static int sample_group(const struct mmscale_pu *p, enum mmscale_sample s)
+{
+	switch (s) {
+	case MMSCALE_SAMPLE_CORE:
+		return p->core;
+	case MMSCALE_SAMPLE_LLC:
+		return p->llc;
+	case MMSCALE_SAMPLE_NODE:
+		return p->node;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * --sample: of the selected PUs, keep the first (lowest logical index) of
+ * each core, LLC or node, so that a very large machine is sampled, one
+ * emulated CPU per group, instead of run on every PU.
+ */
+static int sample_pus(const struct mmscale_topology *t, enum mmscale_sample s, bool *sel,
+		      char *err, size_t errlen)
+{
+	int groups = s == MMSCALE_SAMPLE_CORE ? t->nr_cores : s == MMSCALE_SAMPLE_LLC ?
+		     t->nr_llcs : t->nr_nodes;
+	bool *taken;
+
+	if (s == MMSCALE_SAMPLE_NONE)
+		return 0;
+	if (s == MMSCALE_SAMPLE_LLC && !t->nr_llcs)
+		return mmscale_errorf(err, errlen, "--sample=llc: the topology shows no last-level "
+				      "cache (no L3 or L2 objects)");
+	taken = calloc((size_t)groups + 1, sizeof(*taken));
+	if (!taken)
+		return mmscale_errorf(err, errlen, "out of memory");
+	for (int i = 0; i < t->nr_pus; i++) {
+		int g = sample_group(&t->pus[i], s);
+
+		if (!sel[i])
+			continue;
+		if (g < 0 || g >= groups || taken[g])
+			sel[i] = false;
+		else
+			taken[g] = true;
+	}
+	free(taken);
+	return 0;
+}
+
+/* Add n to the sorted, repeat-free list out[0..*nr) if it is new and fits. */
+static void add_count(int *out, int *nr, int max, int n)
+{
+	int i = 0;
+
+	if (n < 1)
+		return;
+	while (i < *nr && out[i] < n)
+		i++;
+	if ((i < *nr && out[i] == n) || *nr >= max)
+		return;
+	memmove(out + i + 1, out + i, (size_t)(*nr - i) * sizeof(*out));
+	out[i] = n;
+	(*nr)++;
+}
+
+int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int max)
+{
+	const struct mmscale_topology *t = p->topo;
+	const struct mmscale_pu *first = &t->pus[p->cpu[0].pu];
+	int nr = 0, same_core = 0, same_llc = 0, nodes = 0, next_nodes = 1, total = 0;
+	int *per_node;
+
+	for (int i = 0; i < p->nr_cpus; i++) {
+		const struct mmscale_pu *pu = &t->pus[p->cpu[i].pu];
+
+		same_core += pu->core == first->core;
+		same_llc += first->llc >= 0 && pu->llc == first->llc;
+	}
+	add_count(out, &nr, max, 1);
+	add_count(out, &nr, max, same_core);
+	add_count(out, &nr, max, same_llc);
+	/*
+	 * Whole nodes, as compact placement fills them: the count after node
+	 * k is "k nodes" (scatter gets the same counts, so the two compare).
+	 * 1, 2, 3, 4 nodes, then doubling: on 128 nodes every node count
+	 * would be 128 units.
+	 */
+	per_node = calloc((size_t)t->nr_nodes, sizeof(*per_node));
+	for (int i = 0; per_node && i < p->nr_cpus; i++)
+		per_node[p->cpu[i].node]++;
+	for (int n = 0; per_node && n < t->nr_nodes; n++) {
+		if (!per_node[n])
+			continue;
+		total += per_node[n];
+		if (++nodes == next_nodes) {
+			add_count(out, &nr, max, total);
+			next_nodes = next_nodes < 4 ? next_nodes + 1 : next_nodes * 2;
+		}
+	}
+	free(per_node);
+	add_count(out, &nr, max, p->nr_cpus * 3 / 4);
+	add_count(out, &nr, max, p->nr_cpus);
+	return nr;
+}
+
 void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen)
 {
 	return mmscale_parse_list(s, "--cpus", err, errlen);
@@ -332,8 +459,10 @@ int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topo
 		mmscale_errorf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (select_pus(t, req, sel, err, errlen) != 0)
+	if (select_pus(t, req, sel, err, errlen) != 0 ||
+	    sample_pus(t, req->sample, sel, err, errlen) != 0)
 		goto out;
+	p->sample = req->sample;
 	if (placement == MMSCALE_PLACE_SCATTER)
 		n = order_scatter(t, sel, order, tmp);
 	else

@@ -396,11 +396,16 @@ static int load_xml(hwloc_topology_t topo, const char *path, char *err, size_t e
 static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 		   char *err, size_t errlen)
 {
-	int *core_pus;
+	int *core_pus, l3s, l2s;
 
 	t->nr_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
 	t->nr_pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 	t->nr_cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	/* The last-level cache: L3 where the topology has one, else L2. */
+	l3s = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L3CACHE);
+	l2s = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L2CACHE);
+	t->nr_llcs = l3s > 0 ? l3s : l2s > 0 ? l2s : 0;
+	t->llc_name = l3s > 0 ? "L3" : l2s > 0 ? "L2" : NULL;
 	if (t->nr_nodes <= 0 || t->nr_pus <= 0)
 		return mmscale_errorf(err, errlen, "topology '%s' has no NUMA node or no PU",
 				      t->spec);
@@ -436,7 +441,12 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 	for (int i = 0; i < t->nr_pus; i++) {
 		hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+		hwloc_obj_t llc = t->llc_name ? hwloc_get_ancestor_obj_by_type(topo,
+					t->nr_llcs == l3s ? HWLOC_OBJ_L3CACHE : HWLOC_OBJ_L2CACHE, pu)
+					      : NULL;
 		struct mmscale_pu *p = &t->pus[i];
+
+		p->llc = llc ? (int)llc->logical_index : -1;
 
 		p->os_index = (int)pu->os_index;
 		p->allowed = p->in_cpuset = true;	/* a real topology's: load_real_pus */

@@ -186,6 +186,84 @@ static void test_real(void)
 	unload(&t, &p);
 }
 
+static void check_boundaries(const char *spec, enum mmscale_placement pl, const int *want,
+			     int nr_want)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	int got[64], nr;
+
+	if (load(&t, &p, spec, pl, NULL) != 0) {
+		CHECK(!"topology loads");
+		return;
+	}
+	nr = mmscale_plan_boundary_threads(&p, got, 64);
+	CHECK_EQ_LL(nr, nr_want);
+	for (int i = 0; i < nr && i < nr_want; i++)
+		CHECK_EQ_LL(got[i], want[i]);
+	unload(&t, &p);
+}
+
+/*
+ * --threads=auto: 1, one core's PUs, one LLC, one node, 2, 3, 4 nodes and
+ * doubling, 3/4 and all; the same counts for both placements.
+ */
+static void test_boundary_threads(void)
+{
+	static const int smt_2socket[] = { 1, 2, 56, 84, 112 };
+	static const int nodes_128[] = { 1, 8, 16, 24, 32, 64, 128, 256, 512, 768, 1024 };
+	static const int snc[] = { 1, 2, 16, 32, 64, 96, 128 };
+	static const int single[] = { 1 };
+
+	check_boundaries("synthetic:pack:2 l3:1 core:28 pu:2", MMSCALE_PLACE_COMPACT, smt_2socket, 5);
+	check_boundaries("synthetic:pack:2 l3:1 core:28 pu:2", MMSCALE_PLACE_SCATTER, smt_2socket, 5);
+	check_boundaries("synthetic:node:128 core:8 pu:1", MMSCALE_PLACE_COMPACT, nodes_128, 11);
+	check_boundaries("synthetic:node:128 core:8 pu:1", MMSCALE_PLACE_SCATTER, nodes_128, 11);
+	check_boundaries("synthetic:pack:2 node:2 l3:2 core:8 pu:2", MMSCALE_PLACE_COMPACT, snc, 7);
+	check_boundaries("synthetic:node:1 core:1 pu:1", MMSCALE_PLACE_COMPACT, single, 1);
+}
+
+/* --sample: the first PU of each core, LLC or node; none where none is shown. */
+static void test_sample(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	struct mmscale_plan_request req = { .placement = MMSCALE_PLACE_COMPACT };
+	char err[256];
+	int bad = 0;
+
+	CHECK(mmscale_topology_load(&t, "synthetic:node:2 l3:2 core:2 pu:2", err, sizeof(err)) == 0);
+	CHECK_EQ_LL(t.nr_llcs, 4);
+	req.sample = MMSCALE_SAMPLE_CORE;
+	CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(p.nr_cpus, 8);
+	for (int i = 0; i < p.nr_cpus; i++)
+		bad += t.pus[p.cpu[i].pu].smt_rank != 0 || p.cpu[i].core != i;
+	CHECK_EQ_LL(bad, 0);
+	mmscale_plan_destroy(&p);
+	req.sample = MMSCALE_SAMPLE_LLC;
+	CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(p.nr_cpus, 4);
+	for (int i = 0; i < p.nr_cpus; i++)
+		bad += t.pus[p.cpu[i].pu].os_index != 4 * i;
+	CHECK_EQ_LL(bad, 0);
+	mmscale_plan_destroy(&p);
+	req.sample = MMSCALE_SAMPLE_NODE;
+	req.placement = MMSCALE_PLACE_SCATTER;
+	CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(p.nr_cpus, 2);
+	CHECK(p.cpu[0].node == 0 && p.cpu[1].node == 1);
+	CHECK_EQ_LL(t.pus[p.cpu[1].pu].os_index, 8);
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
+
+	CHECK(mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) == 0);
+	req.sample = MMSCALE_SAMPLE_LLC;
+	CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) != 0);
+	CHECK(strstr(err, "no last-level cache") != NULL);
+	mmscale_topology_destroy(&t);
+}
+
 int main(void)
 {
 	mmscale_notices_quiet = 1;
@@ -195,5 +273,7 @@ int main(void)
 	test_bad_specs();
 	test_memoryless();
 	test_real();
+	test_boundary_threads();
+	test_sample();
 	return check_report("test_topology");
 }

@@ -38,6 +38,7 @@ struct mmscale_pu {
 	int os_index;
 	int node;		/* index into mmscale_topology.nodes */
 	int core;		/* logical index of its core */
+	int llc;		/* logical index of its last-level cache, -1: none known */
 	int smt_rank;		/* its rank among the PUs of its core */
 	bool allowed;		/* this run may use it (real only; see below) */
 	bool in_cpuset;		/* in the process's cgroup cpuset (real only) */
@@ -50,6 +51,8 @@ struct mmscale_topology {
 	int nr_nodes;
 	struct mmscale_node *nodes;
 	int nr_cores;
+	int nr_llcs;		/* last-level caches (L3, else L2), 0: none known */
+	const char *llc_name;	/* "L3", "L2" or NULL */
 	int nr_pus;
 	struct mmscale_pu *pus;	/* in hwloc logical order */
 	uint64_t *distances;	/* nr_nodes x nr_nodes, or NULL if unknown */
@@ -72,6 +75,13 @@ struct mmscale_topology {
 	int *real_pus;
 };
 
+/* --sample: one emulated CPU per core, last-level cache or node. */
+enum mmscale_sample {
+	MMSCALE_SAMPLE_NONE,
+	MMSCALE_SAMPLE_CORE,
+	MMSCALE_SAMPLE_LLC,
+	MMSCALE_SAMPLE_NODE,
+};
 /* One emulated CPU of the plan. */
 struct mmscale_cpu_info {
 	int pu;			/* index into topology.pus */
@@ -87,6 +97,7 @@ struct mmscale_plan {
 	char *cpulist;		/* --cpus as given, or NULL for all */
 	char *nodelist;		/* --nodes as given, or NULL for all */
 	char *used_cpus;	/* OS numbers of the plan's PUs, cpulist syntax */
+	enum mmscale_sample sample;
 	int nr_cpus;		/* selected PUs, in placement order */
 	struct mmscale_cpu_info *cpu;
 };
@@ -127,8 +138,12 @@ void *mmscale_parse_cpulist(const char *s, char *err, size_t errlen);
 /* The same for the list of flag (a name such as "--nodes"), saying so in err. */
 void *mmscale_parse_list(const char *s, const char *flag, char *err, size_t errlen);
 
+int mmscale_parse_sample(const char *s, enum mmscale_sample *out);
+const char *mmscale_sample_name(enum mmscale_sample s);
+
 /* What a plan is asked for: the command line's placement flags. */
 struct mmscale_plan_request {
+	enum mmscale_sample sample;
 	enum mmscale_placement placement;
 	const char *cpus;	/* --cpus: OS PU numbers, or NULL for all usable */
 	const char *nodes;	/* --nodes: OS node numbers (numactl's), or NULL */
@@ -147,6 +162,15 @@ void mmscale_plan_destroy(struct mmscale_plan *p);
 
 /* True when nr_threads emulated CPUs outnumber the real PUs they run on. */
 bool mmscale_plan_oversubscribed(const struct mmscale_plan *p, int nr_threads);
+
+/*
+ * The thread counts at the topology's boundaries (--threads=auto): 1, the
+ * PUs of the first CPU's core, of its last-level cache, of its node, the
+ * CPUs of the first 2, 3 and 4 nodes and then of doubling node counts in
+ * plan order, 3/4 of the plan and all of it; sorted, without repeats.
+ * Returns how many were written to out (room for max).
+ */
+int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int max);
 
 /* The number of distinct nodes the first nr_threads CPUs span. */
 int mmscale_plan_nodes_spanned(const struct mmscale_plan *p, int nr_threads);
