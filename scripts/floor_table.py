@@ -90,4 +90,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    mmresults.main_guard(main)

@@ -29,6 +29,7 @@ import math
 import os
 import platform
 import re
+import signal
 import subprocess
 import sys
 
@@ -56,17 +57,85 @@ def run_script(name, argv):
     return status or 0, out.getvalue()
 
 
+# What an interrupted script says it kept (scripts set it as they go).
+KEPT = "every file it finished is whole (each is written to FILE.partial, then renamed)"
+
+
+def main_guard(main, *args):
+    """Run a script's main() as its command line does and exit with its
+    status. An interrupt (SIGINT, SIGTERM) ends with one line saying what was
+    kept (KEPT), status 130; a failed read or write (a full disk, standard
+    output closed) with one line naming the file and the error, status 1:
+    never a traceback."""
+    name = script_name()
+
+    def on_sigterm(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        status = main(*args)
+        sys.stdout.flush()
+    except SystemExit as e:  # sys.exit(N) or sys.exit("message") inside main
+        status = e.code
+        if isinstance(status, str):
+            print(status, file=sys.stderr)
+            status = 1
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted; {KEPT}", file=sys.stderr)
+        status = 130
+    except OSError as e:
+        what = e.filename or "standard output"
+        print(f"{name}: {what}: {e.strerror or e}", file=sys.stderr)
+        status = 1
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    # Python flushes stdout again at exit, and would print a traceback for a
+    # failure there: point it at /dev/null first.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(status or 0)
+
+
+def write_atomic(path, text):
+    """text as path, whole or not at all: path.partial renamed over path."""
+    tmp = path + ".partial"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(e, OSError) and not e.filename:
+            raise OSError(e.errno, e.strerror, path) from None  # name the file
+        raise
+
+
 def save_figure(fig, out_dir, name):
-    """fig as out_dir/name.png and .svg; -> the paths written."""
+    """fig as out_dir/name.png and .svg, each whole or not at all; -> the
+    paths written."""
     import matplotlib.pyplot as plt
 
     os.makedirs(out_dir, exist_ok=True)
     written = []
-    for ext in ("png", "svg"):
-        path = os.path.join(out_dir, f"{name}.{ext}")
-        fig.savefig(path, bbox_inches="tight")
-        written.append(path)
-    plt.close(fig)
+    try:
+        for ext in ("png", "svg"):
+            path = os.path.join(out_dir, f"{name}.{ext}")
+            try:
+                fig.savefig(path + ".partial", bbox_inches="tight", format=ext)
+                os.replace(path + ".partial", path)
+            except BaseException as e:
+                with contextlib.suppress(OSError):
+                    os.unlink(path + ".partial")
+                if isinstance(e, OSError) and not e.filename:
+                    raise OSError(e.errno, e.strerror, path) from None  # name the file
+                raise
+            written.append(path)
+    finally:
+        plt.close(fig)
     return written
 
 
@@ -98,12 +167,54 @@ NON_COUNTERS = {
 }
 
 
+SWEEP_PARAMS = "sweep.json"  # what scripts/sweep records of a sweep, beside raw/
+
+
 def result_files(path):
     """A JSON file, or every raw/*.json / *.json of a results folder."""
     if os.path.isfile(path):
         return [path]
     files = sorted(glob.glob(os.path.join(path, "raw", "*.json")))
-    return files or sorted(glob.glob(os.path.join(path, "*.json")))
+    return files or sorted(f for f in glob.glob(os.path.join(path, "*.json"))
+                           if os.path.basename(f) != SWEEP_PARAMS)
+
+
+def unit_args(command):
+    """The arguments of an mmscale command line (a unit's, or a result's
+    mmscale_command) that decide its results: all but argv[0] and where the
+    results file goes."""
+    import shlex
+    args = shlex.split(command) if isinstance(command, str) else list(command)
+    return [a for a in args[1:] if not a.startswith("--benchmark_out=")]
+
+
+def sweep_params(path):
+    """The sweep.json of a sweep folder, or None (a file, or a folder no
+    sweep recorded)."""
+    f = os.path.join(path, SWEEP_PARAMS)
+    if not os.path.isdir(path) or not os.path.exists(f):
+        return None
+    with open(f) as fh:
+        try:
+            return json.load(fh)
+        except ValueError as e:
+            raise ValueError(f"{f}: not JSON ({e})") from None
+
+
+def foreign_unit(params, f, ctx):
+    """Why the unit file f (its context ctx) was not made with the sweep's
+    recorded parameters, or None when it was."""
+    unit = os.path.basename(f).removesuffix(".json")
+    want = {u["unit"]: u["command"] for u in params.get("units", [])}
+    if unit not in want:
+        return f"unit {unit} is not one the sweep planned ({SWEEP_PARAMS})"
+    got = ctx.get("mmscale_command")
+    if got is None:
+        return f"unit {unit} does not say how it was run (no mmscale_command in its context)"
+    if unit_args(got) != unit_args(want[unit]):
+        return (f"unit {unit} was run as '{got}', not with the sweep's parameters "
+                f"('{want[unit]}', {SWEEP_PARAMS})")
+    return None
 
 
 def variants_map(context):
@@ -250,9 +361,27 @@ def read(path, who=None, quiet=False):
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: no such file or folder")
     out = Results()
+    params = sweep_params(path)
     for f in result_files(path):
         with open(f) as fh:
-            read_text(fh.read(), f, who, quiet, out)
+            text = fh.read()
+        if params is not None:
+            # A sweep's units must all be what it planned: one run with other
+            # flags (a --resume that changed them, a file copied in) is named
+            # and left out, never mixed into its tables.
+            try:
+                ctx = json.loads(text).get("context", {})
+            except (ValueError, AttributeError):
+                ctx = {}
+            why = foreign_unit(params, f, ctx)
+            if why:
+                u = {"file": f, "name": "(every run of the unit)", "repetition": None,
+                     "aggregate": None, "why": f"other parameters: {why}"}
+                out.unusable.append(u)
+                if not quiet:
+                    print(unusable_line(who or script_name(), u), file=sys.stderr)
+                continue
+        read_text(text, f, who, quiet, out)
     return out
 
 
@@ -450,8 +579,7 @@ def replace_section(name, lines):
         text = text[:text.index(begin)] + section + text[text.index(end) + len(end) + 1:]
     else:
         text = text.rstrip() + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(text)
+    write_atomic(path, text)
     print(f"updated {path} ({name})")
 
 

@@ -128,4 +128,5 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from mmresults import main_guard
+    main_guard(main)

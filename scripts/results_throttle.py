@@ -360,4 +360,4 @@ def section(tmp):
 
 
 if __name__ == "__main__":
-    main()
+    mmresults.main_guard(main)

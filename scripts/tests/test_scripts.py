@@ -17,6 +17,7 @@ import json
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -189,18 +190,40 @@ with tempfile.TemporaryDirectory() as tmp:
         rows = list(csv.DictReader(f))
     check(not any(r["real_time_ns"] in ("", "0") for r in rows), "no unusable run in the csv")
 
-# --threads auto plans from mmscale --describe=json: every power of two below
-# the plan's CPUs, all of them, and one step per node (cumulative, node order).
+# --threads auto is mmscale's --threads=auto (the topology's boundaries,
+# bench/plan.c; tested on the machine topologies by bench/tests/machines_check):
+# the sweep takes the list --describe=json --threads=auto prints, and refuses
+# one that is not a sorted list within the plan.
 STANDIN = "--topology=synthetic:node:128 core:8 pu:1"
-WANT_128 = sorted({2 ** i for i in range(11)} | set(range(8, 1025, 8)))
+WANT_128 = [1, 8, 16, 24, 32, 64, 128, 256, 512, 768, 1024]
 with open(os.path.join(FIX, "describe-128.json")) as f:
     d128 = json.load(f)
 check(sweep.auto_threads(d128) == WANT_128, f"auto on the 128-node stand-in: {sweep.auto_threads(d128)}")
-uneven = {"plan": {"placement": "compact", "cpus": 7, "cpus_per_node": [3, 0, 4],
-                   "oversubscribed_from": None}}
-check(sweep.auto_threads(uneven) == [1, 2, 3, 4, 7],
-      f"auto with a CPU-less node: {sweep.auto_threads(uneven)}")
-check(sweep.auto_threads({"plan": {"cpus": 2, "cpus_per_node": [2]}}) == [1, 2], "auto, one node")
+for bad in ([], [2, 1], [0, 1], [1, 2048]):
+    try:
+        sweep.auto_threads({"plan": {"cpus": 1024}, "threads": bad})
+        check(False, f"auto accepted threads {bad}")
+    except ValueError:
+        pass
+
+# No silent loss: a script whose output cannot be written (standard output on
+# /dev/full, a plot beyond `ulimit -f`) exits 1 with one line naming the file,
+# and leaves no .partial file.
+p = subprocess.run(f"{sys.executable} {SCRIPTS}/compare {FIX}/before.json {FIX}/after.json "
+                   "> /dev/full", shell=True, capture_output=True, text=True, timeout=300)
+check(p.returncode == 1 and p.stderr.splitlines() == [
+    "compare: standard output: No space left on device"],
+    f"compare > /dev/full: {p.returncode}\n{p.stderr}")
+with tempfile.TemporaryDirectory() as tmp:
+    p = subprocess.run(f"ulimit -f 1; trap '' XFSZ; {sys.executable} {SCRIPTS}/plot "
+                       f"{FIX}/before.json --out {tmp}/plots", shell=True, capture_output=True,
+                       text=True, timeout=300, executable="/bin/bash")
+    left = sorted(os.listdir(os.path.join(tmp, "plots"))) if os.path.isdir(
+        os.path.join(tmp, "plots")) else []
+    check(p.returncode == 1 and len(p.stderr.splitlines()) == 1 and
+          re.match(rf"plot: {tmp}/plots/\S+\.png: File too large$", p.stderr.strip()) and
+          not any(f.endswith(".partial") for f in left),
+          f"plot into a full file limit: {p.returncode}\n{p.stderr}{left}")
 
 # A sweep where mmscale fails: fixtures/fake_mmscale stands in for it.
 with tempfile.TemporaryDirectory() as tmp:
@@ -230,7 +253,7 @@ with tempfile.TemporaryDirectory() as tmp:
     got = sweep.thread_counts("auto", [STANDIN])
     sweep.MMSCALE = saved
     del os.environ["FAKE_LOG"], os.environ["FAKE_DESCRIBE"]
-    check(got == WANT_128 and calls() == [["--describe=json", STANDIN]],
+    check(got == WANT_128 and calls() == [["--describe=json", "--threads=auto", STANDIN]],
           f"auto through --describe=json: {calls()}")
     os.unlink(log)
 
@@ -297,7 +320,7 @@ with tempfile.TemporaryDirectory() as tmp:
                        env=dict(run_env, FAKE_MMSCALE="1:errored"))
     check(p.returncode == 1, f"scripts/run with a failed unit exits 1, not {p.returncode}:\n{p.stderr}")
     check(not os.path.exists(os.path.join(trap, "ran")), "scripts/run with MMSCALE set ran scripts/setup")
-    check(all(c[-1] == "--fake-flag=1" and "--" not in c for c in calls()),
+    check(all("--fake-flag=1" in c and "--" not in c for c in calls()),
           f"flags after -- reach mmscale, without the --: {calls()}")
     check("bdp/cached-locals-v2 vs 2.6.31-rc8 [threads:1] (3/2)" in p.stdout and
           "global_reads: trimmed mean" in p.stdout and
@@ -329,16 +352,71 @@ if mmscale and os.access(mmscale, os.X_OK):
         check("interrupted during placement=compact threads=2" in err, f"names the unit: {err}")
         check(sorted(os.listdir(os.path.join(out, "raw"))) == ["compact-t1.json"],
               f"finished unit kept, partial discarded: {os.listdir(os.path.join(out, 'raw'))}")
-        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sweep"), "--cases", "^c2c/ticket_lock",
-                            "--threads", "1,2", "--placements", "compact", "--repetitions", "1",
-                            "--min-time", "0.05", "--resume", out, "--", "--papi-events=none"],
+        # --resume runs exactly the planned units with the recorded parameters:
+        # a flag that contradicts them is bad input, and nothing runs.
+        sweep_cmd = [sys.executable, os.path.join(SCRIPTS, "sweep")]
+        p = subprocess.run([*sweep_cmd, "--min-time", "0.05", "--resume", out],
                            capture_output=True, text=True, timeout=300)
+        check(p.returncode == 2 and p.stderr.splitlines() == [
+            f"sweep: --resume {out}: --min-time '0.05' contradicts the sweep's '1.0' "
+            "(sweep.json); leave it out to continue the sweep, or start a new one"] and
+            sorted(os.listdir(os.path.join(out, "raw"))) == ["compact-t1.json"],
+            f"resume with another --min-time: {p.returncode}\n{p.stderr}")
+        p = subprocess.run([*sweep_cmd, "--resume", out, "--", "--papi-events=none", "--swap=no"],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 2 and "-- flags '--papi-events=none --swap=no' contradicts" in p.stderr,
+              f"resume with other mmscale flags: {p.returncode}\n{p.stderr}")
+        p = subprocess.run([*sweep_cmd, "--resume", out, "--dry-run"], capture_output=True,
+                           text=True, timeout=300)
+        check(p.returncode == 0 and "1 already done; 1 to run: 1 runs x 1 repetitions, "
+              "estimated at least" in p.stderr and "compact-t2: 1 runs" in p.stdout and
+              sorted(os.listdir(os.path.join(out, "raw"))) == ["compact-t1.json"],
+              f"resume --dry-run: {p.returncode}\n{p.stdout}{p.stderr}")
+        p = subprocess.run([*sweep_cmd, "--resume", out], capture_output=True, text=True,
+                           timeout=300)
         check(p.returncode == 0 and "1 already done" in p.stderr and "[1/1]" in p.stderr,
               f"resume: {p.stderr}")
         with open(os.path.join(out, "results.csv")) as f:
             names = {r["name"] for r in csv.DictReader(f)}
         check(names == {"c2c/ticket_lock/real_time/threads:1", "c2c/ticket_lock/real_time/threads:2"},
               f"both units in the csv: {names}")
+        ctx2 = json.load(open(os.path.join(out, "raw", "compact-t2.json")))["context"]
+        check("--benchmark_min_time=1.0" in ctx2.get("mmscale_command", "") and
+              "--papi-events=none" in ctx2.get("mmscale_command", ""),
+              f"the resumed unit ran with the recorded parameters: {ctx2.get('mmscale_command')}")
+        # A unit run with other flags (copied in) is refused by every reader, named.
+        doc = json.load(open(os.path.join(out, "raw", "compact-t2.json")))
+        doc["context"]["mmscale_command"] = doc["context"]["mmscale_command"].replace(
+            "--benchmark_repetitions=1", "--benchmark_repetitions=10")
+        with open(os.path.join(out, "raw", "compact-t2.json"), "w") as f:
+            json.dump(doc, f)
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), out],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 1 and f"compare: unusable run: {out}/raw/compact-t2.json: (every run "
+              "of the unit): other parameters: unit compact-t2 was run as" in p.stderr,
+              f"compare refuses a unit with other parameters: {p.returncode}\n{p.stderr}")
+        # --budget: an estimate above it stops the sweep before it starts.
+        out_b = os.path.join(tmp, "budget")
+        p = subprocess.run([*sweep_cmd, "--cases", "^c2c/ticket_lock", "--threads", "1,2",
+                            "--placements", "compact", "--repetitions", "3", "--min-time", "2",
+                            "--budget", "5", "--out", out_b], capture_output=True, text=True,
+                           timeout=300)
+        check(p.returncode == 2 and "exceeds --budget 5 (5 s): nothing run" in p.stderr and
+              not os.path.exists(out_b), f"--budget: {p.returncode}\n{p.stderr}")
+        # An interrupt while it draws its plots: one line, no traceback.
+        proc = subprocess.Popen([*sweep_cmd, "--resume", out], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                env=dict(os.environ, MMSCALE_TEST_PAUSE_BEFORE_PLOTS="1"))
+        deadline = time.time() + 300
+        while not os.path.exists(os.path.join(out, ".paused")) and proc.poll() is None and \
+                time.time() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=300)
+        check(proc.returncode == 130 and err.splitlines()[-1:] == [
+            f"sweep: interrupted; every finished unit is in {out}/raw; scripts/sweep --resume "
+            f"{out} writes the CSV, plots and summary again"] and "Traceback" not in err,
+            f"sweep interrupted while plotting: {proc.returncode}\n{err}")
     # --threads auto on the real binary's --describe=json, the 128-node stand-in.
     sweep.MMSCALE = mmscale
     check(sweep.thread_counts("auto", [STANDIN]) == WANT_128, "auto from the real --describe=json")
