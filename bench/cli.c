@@ -33,7 +33,7 @@
 const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
-"               [--list[=json] | --describe[=json] | --c2c-matrix | --verify-placement] [--help]\n"
+"               [--list[=json] | --describe[=json|xml] | --c2c-matrix | --verify-placement] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
 "per thread, with exact operation counts, PAPI counters where the machine has them,\n"
@@ -105,8 +105,10 @@ const char mmscale_help[] =
 "  --list[=json]        print every case with its variants and exit; json: also each\n"
 "                       case's baseline, the metrics its tables show (which are exact\n"
 "                       counts) and its operation counts, for scripts\n"
-"  --describe[=json]    print the topology and the placement plan and exit (runs nothing);\n"
-"                       =json: the same as one JSON object, for scripts\n"
+"  --describe[=json|xml] print the topology and the placement plan and exit (runs\n"
+"                       nothing); =json: the same as one JSON object, for scripts; =xml:\n"
+"                       the topology as hwloc exports it (lstopo's XML, from the hwloc\n"
+"                       mmscale uses; the real machine's includes its disallowed PUs)\n"
 "  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
 "                       (real topology only)\n"
 "  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
@@ -231,6 +233,23 @@ static int take_text_or_json(const char *arg, const char *name, bool *given, boo
 		*status = mmscale_usage_error("%s: '%s' is not text or json", name, v);
 	*given = true;
 	*json = strcmp(v, "json") == 0;
+	return 1;
+}
+
+/* "--describe", alone or "=text|json|xml": given once. */
+static int take_describe(const char *arg, struct mmscale_cli *o, int *status)
+{
+	const char *v = mmscale_option_value(arg, "--describe");
+
+	if (!v)
+		return 0;
+	if (o->describe)
+		*status = mmscale_usage_error("%s", "--describe is given twice");
+	else if (strchr(arg, '=') && strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "xml"))
+		*status = mmscale_usage_error("--describe: '%s' is not text, json or xml", v);
+	o->describe = true;
+	o->describe_json = strcmp(v, "json") == 0;
+	o->describe_xml = strcmp(v, "xml") == 0;
 	return 1;
 }
 
@@ -376,8 +395,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
 		    take_text_or_json(a, "--list", &o->list, &o->list_json, &status) ||
-		    take_text_or_json(a, "--describe", &o->describe, &o->describe_json,
-				      &status) ||
+		    take_describe(a, o, &status) ||
 		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status) ||
 		    take_flag(a, "--verify-placement", &o->verify_placement, &status))
 			continue;

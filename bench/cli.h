@@ -20,6 +20,7 @@ struct mmscale_cli {
 	const char *papi_events;
 	bool list, describe, c2c_matrix, verify_placement, help;
 	bool describe_json;		/* --describe=json */
+	bool describe_xml;		/* --describe=xml */
 	bool list_json;			/* --list=json */
 	int gb_argc;
 	char **gb_argv;

@@ -340,3 +340,18 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 	free(per_node);
 	hwloc_bitmap_free(set);
 }
+
+int mmscale_describe_xml(FILE *out, const struct mmscale_topology *t)
+{
+	char *xml = NULL;
+	int len = 0;
+
+	if (hwloc_topology_export_xmlbuffer((hwloc_topology_t)t->hwloc, &xml, &len, 0) != 0 ||
+	    !xml) {
+		fprintf(stderr, "mmscale: hwloc cannot export the topology as XML\n");
+		return 1;
+	}
+	fputs(xml, out);
+	hwloc_free_xmlbuffer((hwloc_topology_t)t->hwloc, xml);
+	return 0;
+}

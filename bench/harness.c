@@ -462,6 +462,7 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_compiler", MMSCALE_COMPILER);
 	mmscale_gbench_add_context("mmscale_build_type", MMSCALE_BUILD_TYPE);
 	mmscale_gbench_add_context("mmscale_git_revision", MMSCALE_GIT_REVISION);
+	mmscale_machine_settings_add_context(p);
 	add_variants_context();
 }
 

@@ -218,7 +218,9 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		goto out;
 	if (o->describe) {
 		mmscale_notices_release();
-		if (o->describe_json)
+		if (o->describe_xml)
+			status = mmscale_describe_xml(stdout, plan->topo);
+		else if (o->describe_json)
 			mmscale_describe_json(stdout, plan, threads, nr_threads);
 		else
 			mmscale_describe(stdout, plan, threads, nr_threads);

@@ -559,6 +559,144 @@ def run_json(args, out, who=None):
     return records_from(entries), ctx, notes
 
 
+# The settings of the machine a result ran on, as its context records them
+# (bench/machine_settings.c, bench/describe.c): context key -> the prefix of
+# its items; "name=value ..." keys are split into items.
+SETTING_KEYS = [("mmscale_kernel", "kernel"), ("mmscale_git_revision", "git revision"),
+                ("mmscale_topology", "topology"), ("mmscale_allowed", "allowed"),
+                ("mmscale_sysctl_vm", "vm."), ("mmscale_thp", "thp."),
+                ("mmscale_cpufreq", "cpufreq."), ("mmscale_cpus_state", "cpu."),
+                ("mmscale_cmdline", "kernel command line"), ("mmscale_papi", "PAPI")]
+
+
+def settings(ctx):
+    """{setting: value} of one result's context (absent keys left out)."""
+    out = {}
+    for key, name in SETTING_KEYS:
+        if key not in ctx:
+            continue
+        if name.endswith("."):
+            for item in str(ctx[key]).split():
+                k, _, v = item.partition("=")
+                out[name + k] = v
+        else:
+            out[name] = str(ctx[key])
+    return out
+
+
+def settings_differ(sides, heads):
+    """Lines naming the machine settings that differ between the sides (a
+    list of record lists), or that vary within the one side: a changed
+    dirty_ratio or governor explains a difference before anyone reads the
+    numbers. [] when none differ."""
+    values = []
+    for recs in sides:
+        seen = {}
+        for ctx in {id(r["context"]): r["context"] for r in recs}.values():
+            for k, v in settings(ctx).items():
+                seen.setdefault(k, set()).add(v)
+        values.append(seen)
+    keys = sorted(set().union(*values), key=lambda k: [n for _, n in SETTING_KEYS].index(
+        next(n for _, n in SETTING_KEYS if k == n or (n.endswith(".") and k.startswith(n)))))
+    lines = []
+    for k in keys:
+        per_side = [" or ".join(sorted(v.get(k, {"not recorded"}))) for v in values]
+        if len(sides) == 2 and per_side[0] != per_side[1]:
+            lines.append(f"  {k}: {per_side[0]} ({heads[0]}) | {per_side[1]} ({heads[1]})")
+        elif len(sides) == 1 and len(values[0].get(k, ())) > 1:
+            lines.append(f"  {k}: {per_side[0]}")
+    if not lines:
+        return []
+    head = ("machine settings that differ between the two:" if len(sides) == 2 else
+            "machine settings that vary between the runs:")
+    return [head] + lines
+
+
+def write_machine(out_dir, mmscale_flags=()):
+    """DIR/machine/: what decides many numbers on a real server, each read
+    from its real source beside a sweep's raw/ (as mmtests keeps kconfig,
+    lscpu, lstopo, numactl, cpupower and sysctl beside every run): the
+    topology as mmscale's hwloc exports it and mmscale's plan (allowed and
+    used CPUs and memory nodes), lscpu, numactl --hardware, every readable
+    /proc/sys/vm and /sys/kernel/mm/transparent_hugepage setting, each CPU's
+    cpufreq settings and boost, SMT, isolated and nohz_full CPUs, the
+    kernel command line, uname, the kernel config and this process's
+    cpuset. An item this machine does not have is a line saying so in
+    ABSENT, never an empty file. -> the folder."""
+    import shutil
+    folder = os.path.join(out_dir, "machine")
+    os.makedirs(folder, exist_ok=True)
+    absent = []
+
+    def save(name, text, source):
+        if text is None:
+            absent.append(f"{name}: {source}")
+        else:
+            write_atomic(os.path.join(folder, name), text)
+
+    def command(name, cmd):
+        if not shutil.which(cmd[0]) and not os.path.isabs(cmd[0]):
+            return save(name, None, f"no {cmd[0]} on this machine")
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            return save(name, None, f"{' '.join(cmd)} exited {p.returncode}: "
+                        f"{(p.stderr.strip().splitlines() or [''])[-1]}")
+        save(name, p.stdout, "")
+
+    def files(name, pattern, source):
+        lines = []
+        for f in sorted(glob.glob(pattern)):
+            try:
+                with open(f) as fh:
+                    lines.append(f"{f} = {fh.read().strip()}")
+            except OSError:
+                continue  # write-only or refused: not a setting to record
+        save(name, "\n".join(lines) + "\n" if lines else None, source)
+
+    command("topology.xml", [MMSCALE, "--describe=xml", *mmscale_flags])
+    command("describe.txt", [MMSCALE, "--describe", "--threads=auto", *mmscale_flags])
+    command("describe.json", [MMSCALE, "--describe=json", "--threads=auto", *mmscale_flags])
+    command("lscpu.txt", ["lscpu"])
+    command("numactl.txt", ["numactl", "--hardware"])
+    files("sysctl-vm.txt", "/proc/sys/vm/*", "no /proc/sys/vm")
+    files("thp.txt", "/sys/kernel/mm/transparent_hugepage/*", "no transparent hugepages "
+          "(/sys/kernel/mm/transparent_hugepage)")
+    files("cpufreq.txt", "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_*",
+          "no cpufreq (/sys/devices/system/cpu/cpu*/cpufreq)")
+    files("boost.txt", "/sys/devices/system/cpu/cpufreq/boost", "no cpufreq boost switch")
+    files("cpus.txt", "/sys/devices/system/cpu/[a-z]*[a-z]", "no /sys/devices/system/cpu")
+    files("smt.txt", "/sys/devices/system/cpu/smt/*", "no SMT control "
+          "(/sys/devices/system/cpu/smt)")
+    files("cmdline.txt", "/proc/cmdline", "no /proc/cmdline")
+    files("cpuset.txt", "/proc/self/cgroup", "no /proc/self/cgroup")
+    save("uname.txt", " ".join(platform.uname()) + "\n", "")
+    config = f"/boot/config-{platform.release()}"
+    if os.path.exists(config):
+        shutil.copy(config, os.path.join(folder, "kconfig"))
+    elif os.path.exists("/proc/config.gz"):
+        import gzip
+        with gzip.open("/proc/config.gz", "rt") as fh:
+            save("kconfig", fh.read(), "")
+    else:
+        absent.append(f"kconfig: neither {config} nor /proc/config.gz")
+    write_atomic(os.path.join(folder, "ABSENT"),
+                 "".join(f"{a}\n" for a in absent) or "nothing: every item was read\n")
+    return folder
+
+
+def command_line(script, argv):
+    """'command: scripts/<script> ARGS': the one line that reproduces a table."""
+    import shlex
+    return f"command: scripts/{script} {shlex.join(argv)}".rstrip()
+
+
+def run_command_line(ctx, markdown=False):
+    """'command: mmscale ...' of the run a table comes from (its context's
+    mmscale_command), the line that starts the table."""
+    cmd = ctx.get("mmscale_command", "(not recorded: an mmscale older than mmscale_command)")
+    return f"`command: {cmd}`\n" if markdown else f"command: {cmd}"
+
+
 def context_line(ctx):
     return (f"PAPI: {ctx.get('mmscale_papi')}; git {ctx.get('mmscale_git_revision')}, "
             f"{ctx.get('mmscale_compiler')}, {ctx.get('mmscale_build_type')}; "

@@ -125,6 +125,7 @@ def tables(path, markdown=False):
             if not rows:
                 continue
             title = f"{family}: {label}"
+            out.append(mmresults.run_command_line(ctx, markdown))
             if markdown:
                 out.append(f"**{title}**\n")
                 out.append(f"| {base_name} | variant | diff | case | runs |")

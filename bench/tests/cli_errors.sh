@@ -67,7 +67,7 @@ cases=(
   # component refuses on every machine (a CPU-event typo can be told from a
   # missing PMU only where PAPI's perf_event component works: test_papi).
   "PAPI knows no event 'sde:::mmscale::no_such_event'|--papi-events=PAPI_L1_DCM,PAPI_L2_TCM,sde:::mmscale::no_such_event"
-  "--describe: 'yaml' is not text or json|--describe=yaml"
+  "--describe: 'yaml' is not text, json or xml|--describe=yaml"
   "--list: 'yaml' is not text or json|--list=yaml"
   "--list is given twice|--list|--list=json"
   "--mem: '3X' is not a memory size|--mem=3X"

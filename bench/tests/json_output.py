@@ -48,6 +48,30 @@ with tempfile.TemporaryDirectory() as tmp:
                 "mmscale_papi", "mmscale_kernel", "mmscale_compiler",
                 "mmscale_git_revision", "mmscale_stand_in", "mmscale_for_timing"):
         check(key in ctx, f"context has {key}")
+    # The machine's settings, each as its real source shows it (or absent).
+    def source(path):
+        try:
+            with open(path) as f:
+                return f.readline().strip()
+        except OSError:
+            return "absent"
+    vm = dict(i.split("=", 1) for i in ctx.get("mmscale_sysctl_vm", "").split())
+    for name in ("dirty_ratio", "dirty_background_bytes", "percpu_pagelist_high_fraction",
+                 "stat_interval", "zone_reclaim_mode", "overcommit_memory"):
+        check(vm.get(name) == source(f"/proc/sys/vm/{name}"),
+              f"context's vm {name} {vm.get(name)!r} is /proc/sys/vm's")
+    thp = source("/sys/kernel/mm/transparent_hugepage/enabled")
+    thp = thp[thp.index("[") + 1:thp.index("]")] if "[" in thp else thp
+    check(f"enabled={thp} " in ctx.get("mmscale_thp", "") + " ", f"context's THP: {ctx.get('mmscale_thp')}")
+    check(ctx.get("mmscale_cmdline") == source("/proc/cmdline"), "context's kernel command line")
+    gov = source("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    check(ctx.get("mmscale_cpufreq", "").startswith(f"governor={gov}"),
+          f"context's governor {ctx.get('mmscale_cpufreq')!r}, cpu0 has {gov!r}")
+    check(ctx.get("mmscale_cpus_state", "").startswith(
+        f"smt={source('/sys/devices/system/cpu/smt/control')} "), "context's SMT")
+    check(ctx.get("mmscale_command", "").startswith(
+        "mmscale '--benchmark_filter=c2c/(pingpong|ticket_lock)' --threads=1,2 "),
+          f"context's command line: {ctx.get('mmscale_command')!r}")
     counted = "PAPI_L3_TCM" in ctx.get("mmscale_papi", "")
     check(counted != (len(notices) == 1 and notices[0].startswith("mmscale: note: ")),
           f"PAPI_L3_TCM counted ({counted}) or one calm notice: {stderr!r}")

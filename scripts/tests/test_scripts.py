@@ -60,16 +60,35 @@ def load_sweep_module():
     return mod
 
 
-# compare: the recorded tables, exactly.
+# compare: the recorded tables, exactly (the fixtures' folder written $FIX),
+# each starting with the command that reproduces it.
 p = script("compare", os.path.join(FIX, "before.json"), os.path.join(FIX, "after.json"))
-check(p.returncode == 0 and p.stdout == open(os.path.join(FIX, "expected_compare.txt")).read(),
+check(p.returncode == 0 and p.stdout.replace(FIX, "$FIX") ==
+      open(os.path.join(FIX, "expected_compare.txt")).read(),
       f"compare before/after:\n{p.stdout}{p.stderr}")
 p = script("compare", os.path.join(FIX, "before.json"), "--markdown")
-check(p.returncode == 0 and p.stdout == open(os.path.join(FIX, "expected_within.md")).read(),
+check(p.returncode == 0 and p.stdout.replace(FIX, "$FIX") ==
+      open(os.path.join(FIX, "expected_within.md")).read(),
       f"compare within:\n{p.stdout}{p.stderr}")
 # The numbers in that table: trimmed mean of 50,52,51,53,60 is 52 (51,52,53), s.d. 1.
 check("52.0 (1)" in p.stdout and "-23.1%" in p.stdout and "0.0079*" in p.stdout,
       "seeds' statistic and Mann-Whitney p in the table")
+# The machine settings that differ between the two sides are named above the table.
+with tempfile.TemporaryDirectory() as tmp:
+    for side, ratio, gov in (("a", 20, "performance"), ("b", 40, "performance")):
+        doc = json.load(open(os.path.join(FIX, "before.json" if side == "a" else "after.json")))
+        doc["context"].update(mmscale_sysctl_vm=f"dirty_ratio={ratio} stat_interval=1",
+                              mmscale_cpufreq=f"governor={gov} boost=absent")
+        with open(os.path.join(tmp, f"{side}.json"), "w") as f:
+            json.dump(doc, f)
+    p = script("compare", os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json"))
+    lines = p.stdout.splitlines()
+    check(p.returncode == 0 and "machine settings that differ between the two:" in lines and
+          "  vm.dirty_ratio: 20 (before) | 40 (after)" in lines and
+          not any("stat_interval" in l or "governor" in l for l in lines) and
+          lines.index("  vm.dirty_ratio: 20 (before) | 40 (after)") < next(
+              i for i, l in enumerate(lines) if "case (runs)" in l),
+          f"compare names the settings that differ, above the table:\n{p.stdout}{p.stderr}")
 p = script("compare", os.path.join(FIX, "before.json"), "--metric", "global_reads")
 check(p.returncode == 0 and "-35.7%" in p.stdout, "compare on an exact count")
 # Results of two emulated machines (3.x's counts depend on swap): each is named.
@@ -131,7 +150,8 @@ with tempfile.TemporaryDirectory() as tmp:
           f"compare: {only} has no usable runs: 2 unusable runs (2 errored)",
           f"compare, every run errored: {p.returncode} {p.stderr}")
 p = script("floor_table.py", ERR)
-check(p.returncode == 1 and p.stdout.startswith("case ") and
+check(p.returncode == 1 and p.stdout.startswith("command: ") and
+      p.stdout.splitlines()[1].startswith("case ") and
       "c2c/mailbox/real_time/threads:1" in p.stdout and
       p.stdout.endswith(f"\nleft out: {COUNT}, named on stderr\n"),
       f"floor_table.py with unusable runs: exit {p.returncode}\n{p.stdout}")
@@ -240,6 +260,10 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(log) as f:
             return [json.loads(l) for l in f]
 
+    def unit_calls():
+        """The calls that ran a unit (not the machine/ snapshot's --describe)."""
+        return [c for c in calls() if any(a.startswith("--benchmark_out=") for a in c)]
+
     def read(path):
         try:
             with open(path) as f:
@@ -264,7 +288,7 @@ with tempfile.TemporaryDirectory() as tmp:
                        env=dict(env, FAKE_MMSCALE="2:errored,4:nojson,16:crash"))
     err = p.stderr.splitlines()
     check(p.returncode == 1, f"sweep with failed units exits 1, not {p.returncode}:\n{p.stderr}")
-    check([c[1] for c in calls()] == [f"--threads={t}" for t in (1, 2, 4, 8, 16)],
+    check([c[1] for c in unit_calls()] == [f"--threads={t}" for t in (1, 2, 4, 8, 16)],
           f"every unit ran after the failures: {calls()}")
     kept = sorted(os.listdir(os.path.join(out, "raw"))) if os.path.isdir(os.path.join(out, "raw")) else []
     check(kept == ["compact-t1.json", "compact-t2.json", "compact-t8.json"],
@@ -306,7 +330,7 @@ with tempfile.TemporaryDirectory() as tmp:
                        env=dict(env, FAKE_MMSCALE="2:badinput"))
     check(p.returncode == 2 and p.stderr.splitlines()[-1] ==
           "sweep: compact threads=2: mmscale: --fake: bad input (fake)" and
-          len(calls()) == 2 and not os.path.exists(os.path.join(out2, "results.csv")),
+          len(unit_calls()) == 2 and not os.path.exists(os.path.join(out2, "results.csv")),
           f"bad input stops the sweep: {p.returncode}\n{p.stderr}")
 
     # scripts/run with MMSCALE set: no scripts/setup (a trap on PATH would see it),
@@ -380,6 +404,19 @@ if mmscale and os.access(mmscale, os.X_OK):
             names = {r["name"] for r in csv.DictReader(f)}
         check(names == {"c2c/ticket_lock/real_time/threads:1", "c2c/ticket_lock/real_time/threads:2"},
               f"both units in the csv: {names}")
+        # The machine, beside raw/: the topology from mmscale's hwloc (it loads
+        # back as a stand-in), the vm sysctls as /proc/sys/vm has them, what is absent.
+        machine = os.path.join(out, "machine")
+        have = sorted(os.listdir(machine)) if os.path.isdir(machine) else []
+        check({"ABSENT", "topology.xml", "describe.json", "sysctl-vm.txt", "cmdline.txt",
+               "uname.txt"} <= set(have), f"the sweep's machine/: {have}")
+        p = subprocess.run([mmscale, f"--topology=xml:{machine}/topology.xml", "--describe"],
+                           capture_output=True, text=True)
+        check(p.returncode == 0 and "xml stand-in" in p.stdout,
+              f"machine/topology.xml loads: {p.returncode} {p.stderr}")
+        sysctl = open(os.path.join(machine, "sysctl-vm.txt")).read() if have else ""
+        check(f"/proc/sys/vm/dirty_ratio = {open('/proc/sys/vm/dirty_ratio').read().strip()}\n"
+              in sysctl, "machine/sysctl-vm.txt has dirty_ratio as /proc/sys/vm does")
         ctx2 = json.load(open(os.path.join(out, "raw", "compact-t2.json")))["context"]
         check("--benchmark_min_time=1.0" in ctx2.get("mmscale_command", "") and
               "--papi-events=none" in ctx2.get("mmscale_command", ""),

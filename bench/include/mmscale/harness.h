@@ -32,6 +32,14 @@ void mmscale_harness_release(void);
 void mmscale_harness_add_context(const struct mmscale_plan *p, const int *threads,
 				 int nr_threads);
 
+/*
+ * Result context: the real machine's settings (vm sysctls, THP, cpufreq
+ * governor and boost, SMT, isolated CPUs, the kernel command line), each
+ * read from where the kernel shows it, "absent" where it has none
+ * (bench/machine_settings.c).
+ */
+void mmscale_machine_settings_add_context(const struct mmscale_plan *p);
+
 /* --list: every case with its variants and one-line summaries. */
 void mmscale_list_cases(FILE *out);
 

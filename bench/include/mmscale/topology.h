@@ -184,6 +184,9 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 			   const int *threads, int nr_threads);
 
+/* --describe=xml: the topology as hwloc exports it; 1 (said on stderr) if it cannot. */
+int mmscale_describe_xml(FILE *out, const struct mmscale_topology *t);
+
 /* One line: the CPUs and memory nodes this process was given, and if widened. */
 void mmscale_allowed_summary(const struct mmscale_topology *t, char *buf, size_t len);
 
