@@ -32,7 +32,8 @@
  */
 const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
-"               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
+"               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S]\n"
+"               [--oversubscribe=K] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
 "               [--list[=json] | --describe[=json|xml] | --c2c-matrix | --verify-placement] [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
@@ -56,6 +57,10 @@ const char mmscale_help[] =
 "  --sample=S           core, llc or node: one emulated CPU per core, last-level cache or\n"
 "                       node of the selected PUs (the first of each), to sample a very\n"
 "                       large machine instead of using every PU; none (default)\n"
+"  --oversubscribe=K    K emulated CPUs on each PU of the plan (1 to 16, default 1), for\n"
+"                       when oversubscription is the question: threads beyond the PUs\n"
+"                       share them (the placement order again, K times over) and their\n"
+"                       results say so; --threads=auto then also runs K x all\n"
 "  --threads=LIST       thread counts for sweep cases (1,2,4 or 1-8, or auto: the\n"
 "                       topology's boundaries - 1, one core's PUs, one last-level cache,\n"
 "                       one node, 2, 3, 4 nodes and doubling node counts, 3/4 and all of\n"
@@ -391,6 +396,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--cpus", &o->cpus, &status) ||
 		    take_value(a, "--nodes", &o->nodes, &status) ||
 		    take_value(a, "--sample", &o->sample, &status) ||
+		    take_value(a, "--oversubscribe", &o->oversubscribe, &status) ||
 		    take_flag(a, "--widen-affinity", &o->widen_affinity, &status) ||
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||

@@ -15,6 +15,7 @@ struct mmscale_cli {
 	const char *cpus;
 	const char *nodes;
 	const char *sample;
+	const char *oversubscribe;
 	bool widen_affinity;
 	const char *threads;
 	const char *papi_events;

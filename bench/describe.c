@@ -175,10 +175,14 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 	fprintf(out, "allowed: %s\n", allowed);
 	describe_nodes(out, t);
 	describe_distances(out, t);
-	fprintf(out, "placement: %s, cpus: %s, nodes: %s, sample: %s (%d of %d PUs)\n",
+	fprintf(out, "placement: %s, cpus: %s, nodes: %s, sample: %s (%d of %d PUs",
 		mmscale_placement_name(p->placement), p->cpulist ? p->cpulist : "all",
-		p->nodelist ? p->nodelist : "all", mmscale_sample_name(p->sample), p->nr_cpus,
-		t->nr_pus);
+		p->nodelist ? p->nodelist : "all", mmscale_sample_name(p->sample),
+		p->nr_pus_used, t->nr_pus);
+	if (p->nr_cpus > p->nr_pus_used)
+		fprintf(out, "; --oversubscribe: %d emulated CPUs, %d on each",
+			p->nr_cpus, p->nr_cpus / p->nr_pus_used);
+	fputs(")\n", out);
 	if (t->llc_name)
 		fprintf(out, "last-level caches: %d %s\n", t->nr_llcs, t->llc_name);
 	else
@@ -231,7 +235,7 @@ void mmscale_json_string(FILE *out, const char *s)
  * thread counts from it), one JSON object. Schema: topology {summary,
  * stand_in, nodes, pus, real_pus, allowed {affinity, cpuset (null: not
  * read), mems, mems_inherited, widened, summary}}; plan {placement, cpus,
- * cpulist, nodelist (null: all), sample, used_pus, cpus_per_node[],
+ * cpulist, nodelist (null: all), sample, oversubscribe, used_pus, cpus_per_node[],
  * oversubscribed_from}; threads[]; nodes[] {node, pus, memory_bytes,
  * memory_node, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
  * core, llc (-1: none shown), runs_on, memory_node} for every CPU of the plan.
@@ -281,7 +285,8 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 		mmscale_json_string(out, p->nodelist);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"sample\": \"%s\", \"used_pus\": ", mmscale_sample_name(p->sample));
+	fprintf(out, ", \"sample\": \"%s\", \"oversubscribe\": %d, \"used_pus\": ",
+		mmscale_sample_name(p->sample), p->nr_cpus / p->nr_pus_used);
 	mmscale_json_string(out, p->used_cpus);
 	fputs(", \"cpus_per_node\": [", out);
 	for (int i = 0; per_node && i < p->nr_cpus; i++)

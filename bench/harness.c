@@ -245,7 +245,10 @@ static void set_label(struct mmscale_state *st, struct registration *reg)
 	int threads = reg->run.nr_cpus_used;
 	char label[128] = "";
 
-	if (mmscale_plan_oversubscribed(p, threads))
+	if (mmscale_plan_oversubscribed(p, threads) && !mmscale_topology_stand_in(p->topo))
+		snprintf(label, sizeof(label), "oversubscribed: %d threads on %d PUs "
+			 "(--oversubscribe)", threads, p->nr_pus_used);
+	else if (mmscale_plan_oversubscribed(p, threads))
 		strcat(label, "oversubscribed, not for timing");
 	else if (mmscale_topology_stand_in(p->topo))
 		strcat(label, "stand-in, not for timing");

@@ -62,8 +62,8 @@ static int parse_threads(const struct mmscale_cli *o, const struct mmscale_plan 
 		if (t > plan->nr_cpus) {
 			hwloc_bitmap_free(set);
 			return mmscale_usage_error("--threads: %d threads, but the plan has %d CPUs%s", t,
-					   plan->nr_cpus, mmscale_topology_stand_in(plan->topo) ? "" :
-					   "; a --topology stand-in can run more, oversubscribed");
+					   plan->nr_cpus, plan->nr_cpus > plan->nr_pus_used ? "" :
+					   "; --oversubscribe=K plans K on each PU");
 		}
 		threads[(*nr)++] = t;
 	} hwloc_bitmap_foreach_end();
@@ -296,6 +296,16 @@ static int run(struct mmscale_cli *o)
 	if (o->placement && mmscale_parse_placement(o->placement, &placement) != 0)
 		return mmscale_usage_error("--placement: '%s' is not compact or scatter", o->placement);
 	req.sample = MMSCALE_SAMPLE_NONE;
+	req.oversubscribe = 1;
+	if (o->oversubscribe) {
+		char *end;
+		long k = strtol(o->oversubscribe, &end, 10);
+
+		if (!*o->oversubscribe || *end || k < 1 || k > 16)
+			return mmscale_usage_error("--oversubscribe: '%s' is not 1 to 16",
+						   o->oversubscribe);
+		req.oversubscribe = (int)k;
+	}
 	if (o->sample && mmscale_parse_sample(o->sample, &req.sample) != 0)
 		return mmscale_usage_error("--sample: '%s' is not core, llc, node or none", o->sample);
 	if (mmscale_papi_check_list(o->papi_events ? o->papi_events : MMSCALE_PAPI_DEFAULT_EVENTS,

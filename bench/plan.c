@@ -127,7 +127,7 @@ int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int ma
 	int nr = 0, same_core = 0, same_llc = 0, nodes = 0, next_nodes = 1, total = 0;
 	int *per_node;
 
-	for (int i = 0; i < p->nr_cpus; i++) {
+	for (int i = 0; i < p->nr_pus_used; i++) {
 		const struct mmscale_pu *pu = &t->pus[p->cpu[i].pu];
 
 		same_core += pu->core == first->core;
@@ -143,7 +143,7 @@ int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int ma
 	 * would be 128 units.
 	 */
 	per_node = calloc((size_t)t->nr_nodes, sizeof(*per_node));
-	for (int i = 0; per_node && i < p->nr_cpus; i++)
+	for (int i = 0; per_node && i < p->nr_pus_used; i++)
 		per_node[p->cpu[i].node]++;
 	for (int n = 0; per_node && n < t->nr_nodes; n++) {
 		if (!per_node[n])
@@ -155,8 +155,9 @@ int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int ma
 		}
 	}
 	free(per_node);
-	add_count(out, &nr, max, p->nr_cpus * 3 / 4);
-	add_count(out, &nr, max, p->nr_cpus);
+	add_count(out, &nr, max, p->nr_pus_used * 3 / 4);
+	add_count(out, &nr, max, p->nr_pus_used);
+	add_count(out, &nr, max, p->nr_cpus);	/* K x all with --oversubscribe=K */
 	return nr;
 }
 
@@ -446,6 +447,7 @@ int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topo
 {
 	enum mmscale_placement placement = req->placement;
 	const char *cpulist = req->cpus;
+	int over;
 	hwloc_bitmap_t used = hwloc_bitmap_alloc();
 	bool *sel = calloc((size_t)t->nr_pus, sizeof(*sel));
 	int *order = calloc((size_t)t->nr_pus, sizeof(*order));
@@ -471,7 +473,13 @@ int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topo
 		mmscale_errorf(err, errlen, n < 0 ? "out of memory" : "no usable CPU selected");
 		goto out;
 	}
-	p->cpu = calloc((size_t)n, sizeof(*p->cpu));
+	over = req->oversubscribe > 1 ? req->oversubscribe : 1;
+	if ((long)n * over > NR_CPUS) {
+		mmscale_errorf(err, errlen, "--oversubscribe=%d: %ld emulated CPUs, more than "
+			       "mmscale emulates (NR_CPUS %d)", over, (long)n * over, NR_CPUS);
+		goto out;
+	}
+	p->cpu = calloc((size_t)n * (size_t)over, sizeof(*p->cpu));
 	p->cpulist = cpulist ? strdup(cpulist) : NULL;
 	p->nodelist = req->nodes ? strdup(req->nodes) : NULL;
 	for (int i = 0; i < n; i++)
@@ -483,12 +491,14 @@ int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topo
 		mmscale_errorf(err, errlen, "out of memory");
 		goto out;
 	}
-	p->nr_cpus = n;
-	for (int i = 0; i < n; i++) {
-		const struct mmscale_pu *pu = &t->pus[order[i]];
+	p->nr_cpus = n * over;
+	p->nr_pus_used = n;
+	/* --oversubscribe=K: the placement order again, K times over. */
+	for (int i = 0; i < p->nr_cpus; i++) {
+		const struct mmscale_pu *pu = &t->pus[order[i % n]];
 		struct mmscale_cpu_info *c = &p->cpu[i];
 
-		c->pu = order[i];
+		c->pu = order[i % n];
 		c->node = pu->node;
 		c->core = pu->core;
 		c->mem_node = t->nodes[pu->node].mem_node;
@@ -517,11 +527,14 @@ void mmscale_plan_destroy(struct mmscale_plan *p)
 	p->nodelist = NULL;
 	p->used_cpus = NULL;
 	p->nr_cpus = 0;
+	p->nr_pus_used = 0;
 }
 
 bool mmscale_plan_oversubscribed(const struct mmscale_plan *p, int nr_threads)
 {
-	return mmscale_topology_stand_in(p->topo) && nr_threads > p->topo->nr_real_pus;
+	if (mmscale_topology_stand_in(p->topo))
+		return nr_threads > p->topo->nr_real_pus;
+	return nr_threads > p->nr_pus_used;
 }
 
 int mmscale_plan_nodes_spanned(const struct mmscale_plan *p, int nr_threads)

@@ -264,6 +264,38 @@ static void test_sample(void)
 	mmscale_topology_destroy(&t);
 }
 
+/* --oversubscribe=K: the placement order K times over; auto adds K x all. */
+static void test_oversubscribe(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	struct mmscale_plan_request req = { .placement = MMSCALE_PLACE_SCATTER, .oversubscribe = 2 };
+	char err[256];
+	int got[16], nr, bad = 0;
+
+	CHECK(mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) == 0);
+	CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(p.nr_cpus, 8);
+	CHECK_EQ_LL(p.nr_pus_used, 4);
+	for (int i = 4; i < 8; i++)
+		bad += p.cpu[i].pu != p.cpu[i - 4].pu || p.cpu[i].node != p.cpu[i - 4].node;
+	CHECK_EQ_LL(bad, 0);
+	nr = mmscale_plan_boundary_threads(&p, got, 16);
+	CHECK_EQ_LL(nr, 5);	/* 1, 2 (one node), 3 (3/4), 4 (all), 8 (2 x all) */
+	CHECK_EQ_LL(got[nr - 1], 8);
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
+
+	/* The real machine: oversubscribed beyond its PUs, not before. */
+	CHECK(mmscale_topology_load(&t, NULL, err, sizeof(err)) == 0);
+	CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) == 0);
+	CHECK_EQ_LL(p.nr_cpus, 2 * p.nr_pus_used);
+	CHECK(!mmscale_plan_oversubscribed(&p, p.nr_pus_used));
+	CHECK(mmscale_plan_oversubscribed(&p, p.nr_pus_used + 1));
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
+}
+
 int main(void)
 {
 	mmscale_notices_quiet = 1;
@@ -275,5 +307,6 @@ int main(void)
 	test_real();
 	test_boundary_threads();
 	test_sample();
+	test_oversubscribe();
 	return check_report("test_topology");
 }

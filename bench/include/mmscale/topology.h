@@ -98,7 +98,9 @@ struct mmscale_plan {
 	char *nodelist;		/* --nodes as given, or NULL for all */
 	char *used_cpus;	/* OS numbers of the plan's PUs, cpulist syntax */
 	enum mmscale_sample sample;
-	int nr_cpus;		/* selected PUs, in placement order */
+	int nr_pus_used;	/* distinct PUs: nr_cpus / --oversubscribe */
+	int nr_cpus;		/* emulated CPUs: the selected PUs in placement order,
+				 * --oversubscribe times over */
 	struct mmscale_cpu_info *cpu;
 };
 
@@ -144,6 +146,7 @@ const char *mmscale_sample_name(enum mmscale_sample s);
 /* What a plan is asked for: the command line's placement flags. */
 struct mmscale_plan_request {
 	enum mmscale_sample sample;
+	int oversubscribe;	/* --oversubscribe: emulated CPUs per selected PU (0, 1: one) */
 	enum mmscale_placement placement;
 	const char *cpus;	/* --cpus: OS PU numbers, or NULL for all usable */
 	const char *nodes;	/* --nodes: OS node numbers (numactl's), or NULL */
@@ -160,14 +163,18 @@ int mmscale_plan_build_request(struct mmscale_plan *p, const struct mmscale_topo
 			       const struct mmscale_plan_request *req, char *err, size_t errlen);
 void mmscale_plan_destroy(struct mmscale_plan *p);
 
-/* True when nr_threads emulated CPUs outnumber the real PUs they run on. */
+/*
+ * True when nr_threads emulated CPUs outnumber the real PUs they run on (a
+ * stand-in beyond this machine's PUs, or --oversubscribe past the plan's).
+ */
 bool mmscale_plan_oversubscribed(const struct mmscale_plan *p, int nr_threads);
 
 /*
  * The thread counts at the topology's boundaries (--threads=auto): 1, the
  * PUs of the first CPU's core, of its last-level cache, of its node, the
  * CPUs of the first 2, 3 and 4 nodes and then of doubling node counts in
- * plan order, 3/4 of the plan and all of it; sorted, without repeats.
+ * plan order, 3/4 of the plan's PUs and all of them, and with
+ * --oversubscribe=K, K times all; sorted, without repeats.
  * Returns how many were written to out (room for max).
  */
 int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int max);
