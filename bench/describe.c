@@ -31,7 +31,8 @@ static void describe_nodes(FILE *out, const struct mmscale_topology *t)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 
-	fprintf(out, "%5s %6s %12s  %-14s %s\n", "node", "PUs", "memory", "memory-from", "cpus (os)");
+	fprintf(out, "%5s %5s %6s %12s  %-14s %s\n", "node", "os", "PUs", "memory", "memory-from",
+		"cpus (os)");
 	for (int n = 0; n < t->nr_nodes; n++) {
 		const struct mmscale_node *node = &t->nodes[n];
 		char from[32];
@@ -44,7 +45,7 @@ static void describe_nodes(FILE *out, const struct mmscale_topology *t)
 			snprintf(from, sizeof(from), "local");
 		else
 			snprintf(from, sizeof(from), "node %d", node->mem_node);
-		fprintf(out, "%5d %6d %8llu MiB  %-14s ", n, node->nr_pus,
+		fprintf(out, "%5d %5d %6d %8llu MiB  %-14s ", n, node->os_index, node->nr_pus,
 			(unsigned long long)(node->memory >> 20), from);
 		print_cpulist(out, set);
 		fputc('\n', out);
@@ -173,6 +174,11 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 			t->nr_real_pus, t->nr_real_pus);
 	mmscale_allowed_summary(t, allowed, sizeof(allowed));
 	fprintf(out, "allowed: %s\n", allowed);
+	if (t->xml_allowed)
+		fprintf(out, "the XML allows: %s (exported under a cgroup cpuset; only those are "
+			"planned)\n", t->xml_allowed);
+	fputs("nodes: 'node' is mmscale's number (hwloc's order), 'os' the kernel's, which "
+	      "--nodes and numactl take\n", out);
 	describe_nodes(out, t);
 	describe_distances(out, t);
 	fprintf(out, "placement: %s, cpus: %s, nodes: %s, sample: %s (%d of %d PUs",
@@ -236,8 +242,8 @@ void mmscale_json_string(FILE *out, const char *s)
  * stand_in, nodes, pus, real_pus, allowed {affinity, cpuset (null: not
  * read), mems, mems_inherited, widened, summary}}; plan {placement, cpus,
  * cpulist, nodelist (null: all), sample, oversubscribe, used_pus, cpus_per_node[],
- * oversubscribed_from}; threads[]; nodes[] {node, pus, memory_bytes,
- * memory_node, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
+ * oversubscribed_from}; threads[]; nodes[] {node, os_index, pus,
+ * memory_bytes, memory_node, memory_allowed, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
  * core, llc (-1: none shown), runs_on, memory_node} for every CPU of the plan.
  */
 void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
@@ -311,9 +317,11 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 				hwloc_bitmap_set(set, (unsigned)t->pus[i].os_index);
 		if (hwloc_bitmap_iszero(set) || hwloc_bitmap_list_asprintf(&cpus, set) < 0)
 			cpus = NULL;
-		fprintf(out, "%s\n  {\"node\": %d, \"pus\": %d, \"memory_bytes\": %llu, "
-			"\"memory_node\": %d, \"cpus\": ", n ? "," : "", n, t->nodes[n].nr_pus,
-			(unsigned long long)t->nodes[n].memory, t->nodes[n].mem_node);
+		fprintf(out, "%s\n  {\"node\": %d, \"os_index\": %d, \"pus\": %d, "
+			"\"memory_bytes\": %llu, \"memory_node\": %d, \"memory_allowed\": %s, "
+			"\"cpus\": ", n ? "," : "", n, t->nodes[n].os_index, t->nodes[n].nr_pus,
+			(unsigned long long)t->nodes[n].memory, t->nodes[n].mem_node,
+			t->nodes[n].mem_allowed ? "true" : "false");
 		mmscale_json_string(out, cpus ? cpus : "");
 		fputc('}', out);
 		free(cpus);

@@ -339,7 +339,7 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 			char *err, size_t errlen)
 {
 	static const int one_thread[] = { 1 };
-	int max_threads = p->nr_cpus - c->partner_cpus;
+	int max_threads = p->nr_cpus - c->partner_cpus, registered = 0;
 	char name[256];
 
 	if (v)
@@ -371,6 +371,7 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 		if (!c->args) {
 			if (register_row(p, c, v, name, threads[i], NULL, err, errlen))
 				return -1;
+			registered++;
 			continue;
 		}
 		for (size_t r = 0; r < c->nr_args_rows; r++) {
@@ -378,7 +379,19 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 				continue;
 			if (register_row(p, c, v, name, threads[i], c->args[r], err, errlen))
 				return -1;
+			registered++;
 		}
+	}
+	/* A case whose rows all need more CPUs online than the plan has says so. */
+	if (!registered && c->args && c->cpus == MMSCALE_CPUS_ARG0_ONLINE) {
+		int64_t least = c->args[0][0];
+
+		for (size_t r = 1; r < c->nr_args_rows; r++)
+			if (c->args[r][0] < least)
+				least = c->args[r][0];
+		if (least > p->nr_cpus)
+			mmscale_notice("%s needs %lld CPUs online (its smallest row); the plan has "
+				       "%d: not registered", name, (long long)least, p->nr_cpus);
 	}
 	return 0;
 }

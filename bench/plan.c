@@ -280,6 +280,9 @@ static int order_scatter(const struct mmscale_topology *t, const bool *sel, int 
 static int unusable(const struct mmscale_topology *t, const struct mmscale_pu *p,
 		    const char *what, char *err, size_t errlen)
 {
+	if (t->kind == MMSCALE_TOPO_XML)
+		return mmscale_errorf(err, errlen, "%s outside the allowed cpuset the XML records "
+				      "(%s)", what, t->xml_allowed ? t->xml_allowed : "?");
 	if (p->in_cpuset)
 		return mmscale_errorf(err, errlen, "%s outside the affinity mmscale was started "
 				      "with (CPUs %s: taskset, numactl); --widen-affinity allows it",
@@ -421,7 +424,9 @@ static int select_pus(const struct mmscale_topology *t, const struct mmscale_pla
 	if (!selected)
 		return mmscale_errorf(err, errlen, "no CPU of the topology is one this process may "
 				      "use (%s)", t->affinity_list);
-	if (excluded && t->widened)
+	if (excluded && t->kind == MMSCALE_TOPO_XML)
+		;	/* said when the XML was loaded (xml_allowed) */
+	else if (excluded && t->widened)
 		mmscale_notice("%d PU%s of this machine %s outside this process's cgroup cpuset "
 			       "(%s) and not used", excluded, excluded == 1 ? "" : "s",
 			       excluded == 1 ? "is" : "are", t->cpuset_list);

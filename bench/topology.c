@@ -317,6 +317,13 @@ static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 		struct stat st;
 
 		t->kind = MMSCALE_TOPO_XML;
+		/*
+		 * An export from a cgroup-restricted process records its allowed
+		 * sets: keep what they leave out (hwloc would drop a disallowed
+		 * node and leave its CPUs without one) and plan only what they
+		 * allow (xml_allowed), as on that machine.
+		 */
+		hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 		if (!*path)
 			return mmscale_errorf(err, errlen, "--topology: xml: needs a file name");
 		if (stat(path, &st) != 0)
@@ -392,7 +399,28 @@ static int load_xml(hwloc_topology_t topo, const char *path, char *err, size_t e
 						  : "");
 }
 
-/* Assign every PU to the first (lowest logical index) NUMA node covering it. */
+/*
+ * Of two NUMA nodes (logical indexes) whose cpusets both cover a PU, is a
+ * the PU's own node rather than b? hwloc attaches a memory-only node (HBM,
+ * MCDRAM, GPU or CXL memory) beside the DRAM node of the same package, with
+ * the same cpuset: prefer the node hwloc gives no memory subtype, then the
+ * one with the smaller cpuset (more local), then the lower OS number (Linux
+ * numbers the CPUs' own nodes first).
+ */
+static bool nearer_node(hwloc_topology_t topo, int a, int b)
+{
+	hwloc_obj_t x = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)a);
+	hwloc_obj_t y = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)b);
+	int wx = hwloc_bitmap_weight(x->cpuset), wy = hwloc_bitmap_weight(y->cpuset);
+
+	if (!x->subtype != !y->subtype)
+		return !x->subtype;
+	if (wx != wy)
+		return wx < wy;
+	return x->os_index < y->os_index;
+}
+
+/* Assign every PU to its own NUMA node (nearer_node) of those covering it. */
 static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 		   char *err, size_t errlen)
 {
@@ -431,11 +459,17 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 								     HWLOC_OBJ_PU, pu))) {
 			struct mmscale_pu *p = &t->pus[pu->logical_index];
 
-			if (p->node >= 0)
-				continue;
-			p->node = n;
-			t->nodes[n].nr_pus++;
+			if (p->node < 0 || nearer_node(topo, n, p->node))
+				p->node = n;
 		}
+	}
+	for (int i = 0; i < t->nr_pus; i++) {
+		if (t->pus[i].node < 0) {
+			/* hwloc guarantees a node (unless it dropped a disallowed one): say it. */
+			mmscale_notice("PU %d is in no NUMA node of the topology: counted on node 0", i);
+			t->pus[i].node = 0;
+		}
+		t->nodes[t->pus[i].node].nr_pus++;
 	}
 
 	for (int i = 0; i < t->nr_pus; i++) {
@@ -457,14 +491,49 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 			p->core = i;	/* no core level: each PU is its own core */
 			p->smt_rank = 0;
 		}
-		if (p->node < 0) {	/* hwloc guarantees a node; be safe anyway */
-			p->node = 0;
-			t->nodes[0].nr_pus++;
-		}
 	}
 	if (t->nr_cores <= 0)
 		t->nr_cores = t->nr_pus;
 	free(core_pus);
+	return 0;
+}
+
+/*
+ * A stand-in XML's own allowed sets (an export from a cgroup-restricted
+ * process): its disallowed PUs are not planned, its disallowed nodes'
+ * memory not used, as on that machine. Said once, with what is left.
+ */
+static int xml_allowed(struct mmscale_topology *t, hwloc_topology_t topo, char *err,
+		       size_t errlen)
+{
+	hwloc_const_cpuset_t cpus = hwloc_topology_get_allowed_cpuset(topo);
+	hwloc_const_nodeset_t mems = hwloc_topology_get_allowed_nodeset(topo);
+	int pus = 0, nodes = 0;
+
+	for (int i = 0; i < t->nr_pus; i++) {
+		t->pus[i].allowed = t->pus[i].in_cpuset =
+			hwloc_bitmap_isset(cpus, (unsigned)t->pus[i].os_index);
+		pus += t->pus[i].allowed;
+	}
+	for (int n = 0; n < t->nr_nodes; n++) {
+		t->nodes[n].mem_allowed = hwloc_bitmap_isset(mems, (unsigned)t->nodes[n].os_index);
+		nodes += t->nodes[n].mem_allowed;
+	}
+	if (!pus)
+		return mmscale_errorf(err, errlen, "--topology: the XML allows no PU "
+				      "(its allowed_cpuset is empty)");
+	if (pus < t->nr_pus || nodes < t->nr_nodes) {
+		char *c = list_of(cpus), *m = list_of(mems);
+
+		t->xml_allowed = malloc(strlen(c ? c : "?") + strlen(m ? m : "?") + 64);
+		if (t->xml_allowed)
+			sprintf(t->xml_allowed, "CPUs %s, memory nodes %s", c ? c : "?", m ? m : "?");
+		mmscale_notice("the XML allows %d of its %d PUs and %d of its %d nodes (%s: "
+			       "exported under a cgroup cpuset): only those are planned", pus,
+			       t->nr_pus, nodes, t->nr_nodes, t->xml_allowed ? t->xml_allowed : "?");
+		free(c);
+		free(m);
+	}
 	return 0;
 }
 
@@ -597,7 +666,8 @@ int mmscale_topology_load_widened(struct mmscale_topology *t, const char *spec, 
 			       t->spec, strerror(errno));
 		goto fail;
 	}
-	if (map_pus(t, topo, err, errlen) != 0)
+	if (map_pus(t, topo, err, errlen) != 0 ||
+	    (t->kind == MMSCALE_TOPO_XML && xml_allowed(t, topo, err, errlen) != 0))
 		goto fail;
 	load_distances(t, topo);
 	if (load_real_pus(t, t->kind == MMSCALE_TOPO_REAL ? topo : NULL, err, errlen) != 0 ||
@@ -623,6 +693,7 @@ void mmscale_topology_destroy(struct mmscale_topology *t)
 	free(t->cpuset_list);
 	free(t->mems_list);
 	free(t->mems_inherited);
+	free(t->xml_allowed);
 	hwloc_bitmap_free(t->mems);
 	memset(t, 0, sizeof(*t));
 }

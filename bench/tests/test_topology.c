@@ -296,6 +296,60 @@ static void test_oversubscribe(void)
 	mmscale_topology_destroy(&t);
 }
 
+/*
+ * A memory-only node (GPU memory) listed before the DRAM node of the same
+ * package: the CPUs belong to the DRAM node (fixtures/gpumem-node-first.xml,
+ * scripts/gen-machine-topologies' GH200 with the two nodes swapped).
+ */
+static void test_memory_only_node_first(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+
+	CHECK(load(&t, &p, "xml:fixtures/gpumem-node-first.xml", MMSCALE_PLACE_COMPACT, NULL) == 0);
+	CHECK_EQ_LL(t.nr_nodes, 2);
+	CHECK_EQ_LL(t.nodes[p.cpu[0].node].os_index, 1);
+	CHECK_EQ_LL(t.nodes[0].nr_pus + t.nodes[1].nr_pus, 72);
+	CHECK_EQ_LL(t.nodes[p.cpu[0].node].nr_pus, 72);
+	unload(&t, &p);
+}
+
+/*
+ * An XML exported under a cgroup (fixtures/cgroup-mems0-2n16c.xml: CPUs
+ * 4-11,20-27 of two sockets, memory node 0 only): only the allowed PUs are
+ * planned, each on its own node, and node 1's CPUs take memory from node 0.
+ */
+static void test_xml_allowed_sets(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	int bad = 0;
+
+	CHECK(load(&t, &p, "xml:fixtures/cgroup-mems0-2n16c.xml", MMSCALE_PLACE_COMPACT,
+		   NULL) == 0);
+	CHECK_EQ_LL(t.nr_nodes, 2);
+	CHECK_EQ_LL(p.nr_cpus, 16);
+	CHECK(t.xml_allowed && strcmp(t.xml_allowed, "CPUs 4-11,20-27, memory nodes 0") == 0);
+	CHECK(t.nodes[0].mem_allowed && !t.nodes[1].mem_allowed);
+	for (int i = 0; i < p.nr_cpus; i++) {
+		int os = t.pus[p.cpu[i].pu].os_index;
+
+		bad += !((os >= 4 && os <= 11) || (os >= 20 && os <= 27));
+		bad += p.cpu[i].node != ((os >= 8 && os <= 15) || os >= 24);
+		bad += p.cpu[i].mem_node != 0;
+	}
+	CHECK_EQ_LL(bad, 0);
+	mmscale_plan_destroy(&p);
+	{
+		char err[256];
+		struct mmscale_plan_request req = { .cpus = "0" };
+
+		CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) != 0);
+		CHECK(strstr(err, "outside the allowed cpuset the XML records") != NULL);
+	}
+	mmscale_topology_destroy(&t);
+}
+
 int main(void)
 {
 	mmscale_notices_quiet = 1;
@@ -308,5 +362,7 @@ int main(void)
 	test_boundary_threads();
 	test_sample();
 	test_oversubscribe();
+	test_memory_only_node_first();
+	test_xml_allowed_sets();
 	return check_report("test_topology");
 }

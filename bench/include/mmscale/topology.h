@@ -65,6 +65,7 @@ struct mmscale_topology {
 	 * (--widen-affinity), and never leaves the cgroup's sets.
 	 */
 	bool widened;
+	char *xml_allowed;	/* an XML stand-in's own allowed sets, if restricted */
 	char *affinity_list;
 	char *cpuset_list;
 	char *mems_list;	/* the nodes a run may allocate on */
