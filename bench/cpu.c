@@ -60,8 +60,13 @@ static int real_node_for(int plan_node, int run_pu)
 	if (!machine.numa)
 		return -1;
 	if (mmscale_topology_stand_in(p->topo)) {
-		/* The planned node does not exist here: use the PU's real node. */
-		return run_pu >= 0 ? numa_node_of_cpu(run_pu) : 0;
+		/*
+		 * The planned node does not exist here: use the PU's real node,
+		 * or the nearest this process may allocate on (cgroup mems,
+		 * numactl --membind).
+		 */
+		return mmscale_topology_real_mem_node(p->topo,
+						      run_pu >= 0 ? numa_node_of_cpu(run_pu) : 0);
 	}
 	return p->topo->nodes[p->topo->nodes[plan_node].mem_node].os_index;
 }

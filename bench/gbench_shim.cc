@@ -173,8 +173,8 @@ public:
 					hooks_.failed(name.c_str(), r.error_message.c_str());
 			}
 		runs_.insert(runs_.end(), runs.begin(), runs.end());
-		write_file();
 		finished_benchmarks++;
+		write_file();
 		running_benchmark = nullptr;
 	}
 
@@ -187,6 +187,8 @@ public:
 	bool ok() const { return ok_; }
 	int errored() const { return errored_; }
 	std::atomic<int> finished_benchmarks{ 0 };	/* read by the interrupt handler */
+	/* Finished benchmarks the results file on disk holds; -1: no file (yet). */
+	std::atomic<int> in_file{ -1 };
 
 private:
 	void write_file(bool final = false)
@@ -206,6 +208,7 @@ private:
 			file->ReportContext(*context_);
 		if (!runs_.empty())
 			file->ReportRuns(runs_);
+		runs_written_ = finished_benchmarks.load();
 		file->Finalize();
 
 		std::string text = os.str();
@@ -214,49 +217,93 @@ private:
 	}
 
 	/*
-	 * A regular file (or a new one) gets FILE.partial renamed over it after
-	 * every benchmark; anything else (a device, a FIFO: /dev/stdout, a pipe
-	 * to gzip) is written once, at the end, in place: rewriting it would
-	 * append document after document. The first failure (disk full, an
-	 * I/O error at close) is kept with its reason, nothing more is written,
-	 * and no file is left that looks complete: FILE.partial and an earlier
-	 * FILE of this run are removed.
+	 * The first failure (disk full, an I/O error at close) is kept with
+	 * its reason, nothing more is written, and no file is left that looks
+	 * complete: FILE.partial and an earlier FILE of this run are removed.
 	 */
 	void write_text(const std::string &text, bool final)
 	{
-		struct stat st;
-		bool regular = stat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode);
-		std::string tmp = regular ? path_ + ".partial" : path_;
+		std::string tmp;
 		FILE *f;
 		int saved = 0;
 
-		if (!ok_ || (!regular && !final))
+		decide_where();
+		if (!ok_ || (!atomic_ && !final))
 			return;
-		f = std::fopen(tmp.c_str(), regular ? "w" : "a");
+		tmp = atomic_ ? target_ + ".partial" : path_;
+		f = std::fopen(tmp.c_str(), atomic_ ? "w" : "a");
 		if (!f) {
-			fail_write(errno, false);
+			fail_write(errno);
 			return;
 		}
 		if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
 			saved = errno ? errno : EIO;
 		if (std::fclose(f) != 0 && !saved)
 			saved = errno ? errno : EIO;
-		if (!saved && regular && std::rename(tmp.c_str(), path_.c_str()) != 0)
+		if (!saved && atomic_ && std::rename(tmp.c_str(), target_.c_str()) != 0)
 			saved = errno;
 		if (saved) {
-			if (regular)
+			if (atomic_)
 				std::remove(tmp.c_str());
-			fail_write(saved, regular);
+			fail_write(saved);
 			return;
 		}
-		written_ = regular;
+		written_ = atomic_;
+		in_file = (int)runs_written_;
 	}
 
-	void fail_write(int err, bool regular)
+	/*
+	 * Decided once, at the first write: a regular file (or a new one) is
+	 * rewritten after every benchmark, FILE.partial renamed over it;
+	 * through a symlink, over its target (the link stays a link; a
+	 * dangling one's target is created). Anything else is written once,
+	 * at the end, in place, since rewriting it would append document
+	 * after document: a device, a FIFO (/dev/stdout into a pipe), and the
+	 * file standard output or error is (--benchmark_out=/dev/stdout >
+	 * out.json: renaming over it would cut the shell's file loose).
+	 */
+	void decide_where()
+	{
+		struct stat lst, st, fd_st;
+		bool exists;
+
+		if (decided_)
+			return;
+		decided_ = true;
+		target_ = path_;
+		if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+			char *real = realpath(path_.c_str(), nullptr);
+			char link[4096];
+			ssize_t n;
+
+			if (real) {
+				target_ = real;
+				std::free(real);
+			} else if ((n = readlink(path_.c_str(), link, sizeof(link) - 1)) > 0) {
+				size_t slash = path_.rfind('/');
+
+				link[n] = '\0';
+				target_ = link;
+				if (link[0] != '/' && slash != std::string::npos)
+					target_ = path_.substr(0, slash + 1) + link;
+			}
+		}
+		exists = stat(target_.c_str(), &st) == 0;
+		atomic_ = !exists || S_ISREG(st.st_mode);
+		for (int fd = 1; atomic_ && exists && fd <= 2; fd++)
+			if (fstat(fd, &fd_st) == 0 && fd_st.st_dev == st.st_dev &&
+			    fd_st.st_ino == st.st_ino)
+				atomic_ = false;
+		if (target_.compare(0, 6, "/proc/") == 0 || target_.compare(0, 5, "/dev/") == 0)
+			atomic_ = false;
+	}
+
+	void fail_write(int err)
 	{
 		ok_ = false;
 		error_ = std::strerror(err);
-		if (regular && written_ && std::remove(path_.c_str()) == 0)
+		in_file = -1;
+		if (atomic_ && written_ && std::remove(target_.c_str()) == 0)
 			error_ += "; the earlier, incomplete results file is removed";
 	}
 
@@ -290,6 +337,10 @@ private:
 	mmscale_report_hooks hooks_;
 	bool ok_ = true;
 	bool written_ = false;		/* a complete FILE of this run exists */
+	bool decided_ = false;		/* decide_where ran: */
+	bool atomic_ = true;		/*   FILE.partial renamed over target_ */
+	std::string target_;
+	int runs_written_ = 0;
 	std::string error_;
 	int errored_ = 0;
 	std::set<std::string> failed_names_;
@@ -345,6 +396,13 @@ int mmscale_gbench_finished(void)
 	RunReporter *r = active_reporter.load();
 
 	return r ? r->finished_benchmarks.load() : 0;
+}
+
+int mmscale_gbench_in_file(void)
+{
+	RunReporter *r = active_reporter.load();
+
+	return r ? r->in_file.load() : -1;
 }
 
 void mmscale_gbench_set_running(const char *title)

@@ -90,8 +90,8 @@ static void thp_settings(char *buf, size_t len)
 }
 
 /*
- * The governors of the PUs the run uses ("performance", or "powersave x2,
- * performance x30" where they differ), and boost (the cpufreq boost
+ * The governors of the PUs this run may use ("performance", or
+ * "powersave:2,performance:30" where they differ), and boost (the cpufreq boost
  * switch, or intel_pstate's no_turbo turned round).
  */
 static void cpufreq_settings(const struct mmscale_topology *t, char *buf, size_t len)
@@ -127,7 +127,8 @@ static void cpufreq_settings(const struct mmscale_topology *t, char *buf, size_t
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s:%d",
 				 k ? "," : "", names[k], counts[k]);
 		if (absent)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), ",absent:%d", absent);
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), ",absent:%d",
+				 absent);
 		append(buf, len, "governor", list);
 	}
 	if (read_line("/sys/devices/system/cpu/cpufreq/boost", value, sizeof(value))) {

@@ -115,10 +115,16 @@ static void on_interrupt(int sig)
 	} else {
 		say("during start-up, before any benchmark ran; ");
 	}
-	if (results) {
-		say_number(mmscale_gbench_finished());
+	if (results && mmscale_gbench_in_file() >= 0) {
+		say_number(mmscale_gbench_in_file());
 		say(" finished benchmarks are in ");
 		say(results);
+	} else if (results) {
+		say_number(mmscale_gbench_finished());
+		say(" finished benchmarks were printed; ");
+		say(results);
+		say(" holds none of them (a device or FIFO is written at the end; a failed write "
+		    "removed it)");
 	} else {
 		say("finished results were only printed (no --benchmark_out)");
 	}

@@ -137,8 +137,9 @@ int mmscale_plan_boundary_threads(const struct mmscale_plan *p, int *out, int ma
 	add_count(out, &nr, max, same_core);
 	add_count(out, &nr, max, same_llc);
 	/*
-	 * Whole nodes, as compact placement fills them: the count after node
-	 * k is "k nodes" (scatter gets the same counts, so the two compare).
+	 * Whole nodes in node order, as compact placement fills them: the
+	 * count after node k is "k nodes" (scatter gets the same counts, so
+	 * the two compare).
 	 * 1, 2, 3, 4 nodes, then doubling: on 128 nodes every node count
 	 * would be 128 units.
 	 */
@@ -285,8 +286,8 @@ static int unusable(const struct mmscale_topology *t, const struct mmscale_pu *p
 				      "(%s)", what, t->xml_allowed ? t->xml_allowed : "?");
 	if (p->in_cpuset)
 		return mmscale_errorf(err, errlen, "%s outside the affinity mmscale was started "
-				      "with (CPUs %s: taskset, numactl); --widen-affinity allows it",
-				      what, t->affinity_list);
+				      "with (CPUs %s: taskset, numactl); --widen-affinity "
+				      "allows it", what, t->affinity_list);
 	return mmscale_errorf(err, errlen, "%s outside this process's cgroup cpuset (CPUs %s)",
 			      what, t->cpuset_list ? t->cpuset_list : "?");
 }
@@ -307,9 +308,9 @@ static hwloc_bitmap_t select_cpus(const struct mmscale_topology *t, const char *
 			if (t->pus[i].os_index == cpu)
 				break;
 		if (i == t->nr_pus) {
-			mmscale_errorf(err, errlen, "--cpus: CPU %d is not in the %s topology (%d PUs)",
-				       cpu, mmscale_topology_stand_in(t) ? "stand-in" : "machine's",
-				       t->nr_pus);
+			mmscale_errorf(err, errlen, "--cpus: CPU %d is not in the %s topology "
+				       "(%d PUs)", cpu, mmscale_topology_stand_in(t) ? "stand-in" :
+				       "machine's", t->nr_pus);
 			goto bad;
 		}
 		if (!t->pus[i].allowed) {
@@ -328,8 +329,8 @@ bad:
 
 /*
  * --nodes: the CPUs of these nodes (OS numbers, as numactl --cpunodebind
- * takes them; "all" for every node), each of which must exist and have a
- * CPU this run may use.
+ * takes them), each of which must exist and have a CPU this run may use.
+ * "all" selects nothing out (select_pus): every node with a usable CPU.
  */
 static hwloc_bitmap_t select_nodes(const struct mmscale_topology *t, const char *nodelist,
 				   char *err, size_t errlen)
@@ -337,15 +338,9 @@ static hwloc_bitmap_t select_nodes(const struct mmscale_topology *t, const char 
 	hwloc_bitmap_t nodes, cpus = NULL;
 	int os;
 
-	if (strcmp(nodelist, "all") == 0) {
-		nodes = hwloc_bitmap_alloc();
-		for (int n = 0; nodes && n < t->nr_nodes; n++)
-			hwloc_bitmap_set(nodes, (unsigned)t->nodes[n].os_index);
-	} else {
-		nodes = mmscale_parse_list(nodelist, "--nodes", err, errlen);
-		if (!nodes)
-			return NULL;
-	}
+	nodes = mmscale_parse_list(nodelist, "--nodes", err, errlen);
+	if (!nodes)
+		return NULL;
 	cpus = hwloc_bitmap_alloc();
 	if (!nodes || !cpus) {
 		mmscale_errorf(err, errlen, "out of memory");
@@ -380,8 +375,8 @@ static hwloc_bitmap_t select_nodes(const struct mmscale_topology *t, const char 
 			if (pus)
 				unusable(t, &t->pus[first], what, err, errlen);
 			else
-				mmscale_errorf(err, errlen, "--nodes: node %d has no CPU (a memory-only "
-					       "node)", os);
+				mmscale_errorf(err, errlen, "--nodes: node %d has no CPU "
+					       "(a memory-only node)", os);
 			goto bad;
 		}
 	} hwloc_bitmap_foreach_end();
@@ -401,7 +396,8 @@ static int select_pus(const struct mmscale_topology *t, const struct mmscale_pla
 
 	if (req->cpus && !(cpus = select_cpus(t, req->cpus, err, errlen)))
 		return -1;
-	if (req->nodes && !(nodes = select_nodes(t, req->nodes, err, errlen))) {
+	if (req->nodes && strcmp(req->nodes, "all") != 0 &&
+	    !(nodes = select_nodes(t, req->nodes, err, errlen))) {
 		hwloc_bitmap_free(cpus);
 		return -1;
 	}
@@ -423,14 +419,14 @@ static int select_pus(const struct mmscale_topology *t, const struct mmscale_pla
 				      req->cpus, req->nodes);
 	if (!selected)
 		return mmscale_errorf(err, errlen, "no CPU of the topology is one this process may "
-				      "use (%s)", t->affinity_list);
-	if (excluded && t->kind == MMSCALE_TOPO_XML)
-		;	/* said when the XML was loaded (xml_allowed) */
-	else if (excluded && t->widened)
+				      "use (%s)", t->widened && t->cpuset_list ? t->cpuset_list :
+				      t->affinity_list);
+	/* An XML's own allowed sets were said when it was loaded (xml_allowed). */
+	if (excluded && t->kind != MMSCALE_TOPO_XML && t->widened)
 		mmscale_notice("%d PU%s of this machine %s outside this process's cgroup cpuset "
 			       "(%s) and not used", excluded, excluded == 1 ? "" : "s",
 			       excluded == 1 ? "is" : "are", t->cpuset_list);
-	else if (excluded)
+	else if (excluded && t->kind != MMSCALE_TOPO_XML)
 		mmscale_notice("%d PU%s of this machine %s outside the affinity mmscale was "
 			       "started with (%s) and not used; --widen-affinity uses those of "
 			       "its cgroup cpuset", excluded, excluded == 1 ? "" : "s",

@@ -168,8 +168,9 @@ static int load_real_pus(struct mmscale_topology *t, hwloc_topology_t real,
 	if (real || t->widened) {
 		cpuset = cgroup_cpuset(real);
 		if (!cpuset) {
-			mmscale_errorf(err, errlen, "hwloc cannot load this machine's topology "
-				       "to read its cgroup cpuset");
+			mmscale_errorf(err, errlen, real ? "out of memory" :
+				       "hwloc cannot load this machine's topology to read its "
+				       "cgroup cpuset");
 			goto out;
 		}
 		hwloc_bitmap_and(aff, aff, cpuset);	/* the kernel keeps it inside */
@@ -355,7 +356,8 @@ static int load_xml(hwloc_topology_t topo, const char *path, char *err, size_t e
 	char text[1024] = "", reason[600] = "";
 	size_t len = 0;
 
-	if (!user_verbose)
+	/* Without somewhere to catch it, hwloc's reason is not asked for. */
+	if (!user_verbose && said)
 		setenv("HWLOC_XML_VERBOSE", "1", 1);
 	fflush(stderr);
 	if (said) {
@@ -391,30 +393,38 @@ static int load_xml(hwloc_topology_t topo, const char *path, char *err, size_t e
 		while (*line == ' ')
 			line++;
 		if (*line && used < sizeof(reason) - 1)
-			snprintf(reason + used, sizeof(reason) - used, "%s%s", used ? " " : "", line);
+			snprintf(reason + used, sizeof(reason) - used, "%s%s", used ? " " : "",
+				 line);
 	}
 	return mmscale_errorf(err, errlen, "--topology: hwloc cannot import '%s': %s%s", path,
 			      *reason ? reason : "it is not an hwloc XML topology",
-			      xml_truncated(path) ? " (the file ends before </topology>: truncated?)"
-						  : "");
+			      xml_truncated(path) ?
+			      " (the file ends before </topology>: truncated?)" : "");
 }
 
 /*
  * Of two NUMA nodes (logical indexes) whose cpusets both cover a PU, is a
  * the PU's own node rather than b? hwloc attaches a memory-only node (HBM,
  * MCDRAM, GPU or CXL memory) beside the DRAM node of the same package, with
- * the same cpuset: prefer the node hwloc gives no memory subtype, then the
+ * the same cpuset: prefer the node hwloc gives no memory subtype (or
+ * "DRAM"), then the
  * one with the smaller cpuset (more local), then the lower OS number (Linux
  * numbers the CPUs' own nodes first).
  */
+static bool dram(hwloc_obj_t node)
+{
+	/* hwloc 2.10 and later may name ordinary memory "DRAM". */
+	return !node->subtype || strcmp(node->subtype, "DRAM") == 0;
+}
+
 static bool nearer_node(hwloc_topology_t topo, int a, int b)
 {
 	hwloc_obj_t x = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)a);
 	hwloc_obj_t y = hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, (unsigned)b);
 	int wx = hwloc_bitmap_weight(x->cpuset), wy = hwloc_bitmap_weight(y->cpuset);
 
-	if (!x->subtype != !y->subtype)
-		return !x->subtype;
+	if (dram(x) != dram(y))
+		return dram(x);
 	if (wx != wy)
 		return wx < wy;
 	return x->os_index < y->os_index;
@@ -425,6 +435,7 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 		   char *err, size_t errlen)
 {
 	int *core_pus, l3s, l2s;
+	hwloc_obj_type_t llc_type;
 
 	t->nr_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
 	t->nr_pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
@@ -434,6 +445,7 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 	l2s = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L2CACHE);
 	t->nr_llcs = l3s > 0 ? l3s : l2s > 0 ? l2s : 0;
 	t->llc_name = l3s > 0 ? "L3" : l2s > 0 ? "L2" : NULL;
+	llc_type = l3s > 0 ? HWLOC_OBJ_L3CACHE : HWLOC_OBJ_L2CACHE;
 	if (t->nr_nodes <= 0 || t->nr_pus <= 0)
 		return mmscale_errorf(err, errlen, "topology '%s' has no NUMA node or no PU",
 				      t->spec);
@@ -466,7 +478,8 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 	for (int i = 0; i < t->nr_pus; i++) {
 		if (t->pus[i].node < 0) {
 			/* hwloc guarantees a node (unless it dropped a disallowed one): say it. */
-			mmscale_notice("PU %d is in no NUMA node of the topology: counted on node 0", i);
+			mmscale_notice("PU %d is in no NUMA node of the topology: counted on "
+				       "node 0", i);
 			t->pus[i].node = 0;
 		}
 		t->nodes[t->pus[i].node].nr_pus++;
@@ -475,14 +488,12 @@ static int map_pus(struct mmscale_topology *t, hwloc_topology_t topo,
 	for (int i = 0; i < t->nr_pus; i++) {
 		hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
-		hwloc_obj_t llc = t->llc_name ? hwloc_get_ancestor_obj_by_type(topo,
-					t->nr_llcs == l3s ? HWLOC_OBJ_L3CACHE : HWLOC_OBJ_L2CACHE, pu)
-					      : NULL;
+		hwloc_obj_t llc = t->nr_llcs ? hwloc_get_ancestor_obj_by_type(topo, llc_type, pu)
+					     : NULL;
 		struct mmscale_pu *p = &t->pus[i];
 
-		p->llc = llc ? (int)llc->logical_index : -1;
-
 		p->os_index = (int)pu->os_index;
+		p->llc = llc ? (int)llc->logical_index : -1;
 		p->allowed = p->in_cpuset = true;	/* a real topology's: load_real_pus */
 		if (core) {
 			p->core = (int)core->logical_index;
@@ -527,10 +538,12 @@ static int xml_allowed(struct mmscale_topology *t, hwloc_topology_t topo, char *
 
 		t->xml_allowed = malloc(strlen(c ? c : "?") + strlen(m ? m : "?") + 64);
 		if (t->xml_allowed)
-			sprintf(t->xml_allowed, "CPUs %s, memory nodes %s", c ? c : "?", m ? m : "?");
+			sprintf(t->xml_allowed, "CPUs %s, memory nodes %s", c ? c : "?",
+				m ? m : "?");
 		mmscale_notice("the XML allows %d of its %d PUs and %d of its %d nodes (%s: "
 			       "exported under a cgroup cpuset): only those are planned", pus,
-			       t->nr_pus, nodes, t->nr_nodes, t->xml_allowed ? t->xml_allowed : "?");
+			       t->nr_pus, nodes, t->nr_nodes,
+			       t->xml_allowed ? t->xml_allowed : "?");
 		free(c);
 		free(m);
 	}
@@ -629,8 +642,10 @@ static void choose_memory_nodes(struct mmscale_topology *t)
 		if (t->nodes[n].nr_pus > 0)
 			mmscale_notice("node %d %s: per-CPU data of its CPUs comes "
 				       "from node %d (nearest %s, %s %llu)", n,
-				       t->nodes[n].memory ? "is outside the memory nodes this "
-				       "process may use" : "has no memory", best,
+				       !t->nodes[n].memory ? "has no memory" :
+				       t->kind == MMSCALE_TOPO_XML ? "is outside the memory nodes "
+				       "the XML allows" : "is outside the memory nodes this "
+				       "process may use", best,
 				       t->nodes[n].memory ? "allowed" : "with memory",
 				       t->distances ? "distance" : "index offset",
 				       (unsigned long long)best_d);

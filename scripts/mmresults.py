@@ -73,6 +73,7 @@ def main_guard(main, *args):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_sigterm)
+    sys.stdout = _NamedStream(sys.stdout, "standard output")
     try:
         status = main(*args)
         sys.stdout.flush()
@@ -85,8 +86,8 @@ def main_guard(main, *args):
         print(f"{name}: interrupted; {KEPT}", file=sys.stderr)
         status = 130
     except OSError as e:
-        what = e.filename or "standard output"
-        print(f"{name}: {what}: {e.strerror or e}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"{name}: {where}{e.strerror or e}", file=sys.stderr)
         status = 1
     try:
         sys.stdout.flush()
@@ -97,6 +98,31 @@ def main_guard(main, *args):
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     sys.exit(status or 0)
+
+
+class _NamedStream:
+    """A stream whose failed writes say which stream failed: an OSError from
+    print() names no file ("standard output" does)."""
+
+    def __init__(self, stream, name):
+        self._stream, self._name = stream, name
+
+    def _named(self, call, *args):
+        try:
+            return call(*args)
+        except OSError as e:
+            if e.filename:
+                raise
+            raise OSError(e.errno, e.strerror, self._name) from None
+
+    def write(self, text):
+        return self._named(self._stream.write, text)
+
+    def flush(self):
+        return self._named(self._stream.flush)
+
+    def __getattr__(self, attr):
+        return getattr(self._stream, attr)
 
 
 def write_atomic(path, text):
@@ -188,17 +214,29 @@ def unit_args(command):
     return [a for a in args[1:] if not a.startswith("--benchmark_out=")]
 
 
+SWEEP_PARAM_KEYS = ("cases", "threads", "placements", "repetitions", "min_time",
+                    "mmscale_flags")
+
+
 def sweep_params(path):
     """The sweep.json of a sweep folder, or None (a file, or a folder no
-    sweep recorded)."""
+    sweep recorded); ValueError naming what is missing if it is not what
+    scripts/sweep writes."""
     f = os.path.join(path, SWEEP_PARAMS)
     if not os.path.isdir(path) or not os.path.exists(f):
         return None
     with open(f) as fh:
         try:
-            return json.load(fh)
+            d = json.load(fh)
         except ValueError as e:
             raise ValueError(f"{f}: not JSON ({e})") from None
+    missing = [k for k in ("params", "thread_counts", "units") if k not in d]
+    missing += [f"params.{k}" for k in SWEEP_PARAM_KEYS if k not in d.get("params", {})]
+    missing += [f"units[{i}].{k}" for i, u in enumerate(d.get("units", []))
+                for k in ("unit", "placement", "threads", "command") if k not in u]
+    if missing:
+        raise ValueError(f"{f}: not as scripts/sweep writes it (no {', '.join(missing[:3])})")
+    return d
 
 
 def foreign_unit(params, f, ctx):
@@ -596,8 +634,13 @@ def settings_differ(sides, heads):
             for k, v in settings(ctx).items():
                 seen.setdefault(k, set()).add(v)
         values.append(seen)
-    keys = sorted(set().union(*values), key=lambda k: [n for _, n in SETTING_KEYS].index(
-        next(n for _, n in SETTING_KEYS if k == n or (n.endswith(".") and k.startswith(n)))))
+    names = [n for _, n in SETTING_KEYS]
+
+    def order(k):  # the group's place in SETTING_KEYS, then the name: stable
+        group = next(n for n in names if k == n or (n.endswith(".") and k.startswith(n)))
+        return names.index(group), k
+
+    keys = sorted(set().union(*values), key=order)
     lines = []
     for k in keys:
         per_side = [" or ".join(sorted(v.get(k, {"not recorded"}))) for v in values]
@@ -671,14 +714,20 @@ def write_machine(out_dir, mmscale_flags=()):
     files("cpuset.txt", "/proc/self/cgroup", "no /proc/self/cgroup")
     save("uname.txt", " ".join(platform.uname()) + "\n", "")
     config = f"/boot/config-{platform.release()}"
-    if os.path.exists(config):
-        shutil.copy(config, os.path.join(folder, "kconfig"))
-    elif os.path.exists("/proc/config.gz"):
-        import gzip
-        with gzip.open("/proc/config.gz", "rt") as fh:
-            save("kconfig", fh.read(), "")
-    else:
-        absent.append(f"kconfig: neither {config} nor /proc/config.gz")
+    try:
+        if os.path.exists(config):
+            with open(config) as fh:
+                save("kconfig", fh.read(), "")
+        elif os.path.exists("/proc/config.gz"):
+            import gzip
+            with gzip.open("/proc/config.gz", "rt") as fh:
+                save("kconfig", fh.read(), "")
+        else:
+            absent.append(f"kconfig: neither {config} nor /proc/config.gz")
+    except (OSError, EOFError) as e:
+        if isinstance(e, OSError) and e.filename and e.filename.startswith(folder):
+            raise  # writing it failed: that is loud
+        absent.append(f"kconfig: cannot read it ({e})")
     write_atomic(os.path.join(folder, "ABSENT"),
                  "".join(f"{a}\n" for a in absent) or "nothing: every item was read\n")
     return folder
@@ -693,7 +742,12 @@ def command_line(script, argv):
 def run_command_line(ctx, markdown=False):
     """'command: mmscale ...' of the run a table comes from (its context's
     mmscale_command), the line that starts the table."""
-    cmd = ctx.get("mmscale_command", "(not recorded: an mmscale older than mmscale_command)")
+    import shlex
+    cmd = ctx.get("mmscale_command")
+    if cmd:  # where the results file went is not how to reproduce them
+        cmd = shlex.join(["mmscale", *unit_args(cmd)])
+    else:
+        cmd = "(not recorded: an mmscale older than mmscale_command)"
     return f"`command: {cmd}`\n" if markdown else f"command: {cmd}"
 
 

@@ -52,6 +52,27 @@ for what in --describe --describe=json --list=json --help; do
   expect "$what > /dev/full" $? "could not write standard output: No space left on device"
 done
 
+# A symlinked results path: the link stays a link and its target (created
+# when missing) holds the results. A link like /dev/stdout (to
+# /proc/self/fd/1, made here, not the real one) with standard output in a
+# file: that file holds the results, the link is untouched.
+ln -s target.json "$tmp/link.json"
+"$MMSCALE" "${RUN[@]}" --benchmark_out="$tmp/link.json" > /dev/null 2> "$tmp/err"
+if [ $? -eq 0 ] && [ -L "$tmp/link.json" ] && grep -q '"benchmarks"' "$tmp/target.json"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL: a dangling symlink as results path: $(ls -l "$tmp" | tr '\n' ' ')"
+fi
+ln -s /proc/self/fd/1 "$tmp/stdout"
+"$MMSCALE" "${RUN[@]}" --benchmark_out="$tmp/stdout" > "$tmp/out.txt" 2> "$tmp/err"
+if [ $? -eq 0 ] && [ -L "$tmp/stdout" ] && grep -q '"benchmarks"' "$tmp/out.txt" &&
+   [ ! -e "$tmp/out.txt.partial" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL: --benchmark_out=<link to /proc/self/fd/1> > file: $(ls -l "$tmp" | tr '\n' ' ')"
+fi
+rm -f "$tmp/link.json" "$tmp/target.json" "$tmp/stdout" "$tmp/out.txt"
+
 # A full filesystem: the first write of the results file (the context)
 # fits, a later one does not; the earlier file must go too.
 "$MMSCALE" "${RUN[@]}" --benchmark_out="$tmp/whole.json" > /dev/null 2>&1
@@ -68,6 +89,13 @@ if mount -t tmpfs -o size=8k tmpfs "$tmp/small" 2>/dev/null; then
   no_file "$mnt/r.json" "a full 8 KiB tmpfs"
   "$MMSCALE" "${RUN[@]}" --benchmark_format=json > "$mnt/stdout.json" 2> "$tmp/err"
   expect "standard output to a full 8 KiB tmpfs" $? "could not write standard output"
+  umount "$mnt"
+  # No inode left for FILE.partial after the first write: the earlier file goes too.
+  if mount -t tmpfs -o size=1m,nr_inodes=2 tmpfs "$tmp/small" 2>/dev/null; then
+    "$MMSCALE" "${RUN[@]}" --benchmark_out="$mnt/r.json" > /dev/null 2> "$tmp/err"
+    expect "a tmpfs out of inodes" $? "could not write $mnt/r.json: No space left on device; the earlier, incomplete results file is removed"
+    no_file "$mnt/r.json" "a tmpfs out of inodes"
+  fi
 else
   echo "output_loss: tmpfs part skipped: this machine lets the test mount no tmpfs (ulimit -f checked instead)"
 fi

@@ -311,7 +311,20 @@ static void test_memory_only_node_first(void)
 	CHECK_EQ_LL(t.nodes[p.cpu[0].node].os_index, 1);
 	CHECK_EQ_LL(t.nodes[0].nr_pus + t.nodes[1].nr_pus, 72);
 	CHECK_EQ_LL(t.nodes[p.cpu[0].node].nr_pus, 72);
-	unload(&t, &p);
+	mmscale_plan_destroy(&p);
+	{
+		/* --nodes=all: every node with a usable CPU, the memory-only one is no error. */
+		struct mmscale_plan_request req = { .nodes = "all" };
+		char err[256];
+
+		CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) == 0);
+		CHECK_EQ_LL(p.nr_cpus, 72);
+		mmscale_plan_destroy(&p);
+		req.nodes = "0";
+		CHECK(mmscale_plan_build_request(&p, &t, &req, err, sizeof(err)) != 0);
+		CHECK(strstr(err, "node 0 has no CPU (a memory-only node)") != NULL);
+	}
+	mmscale_topology_destroy(&t);
 }
 
 /*

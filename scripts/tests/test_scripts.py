@@ -77,7 +77,8 @@ check("52.0 (1)" in p.stdout and "-23.1%" in p.stdout and "0.0079*" in p.stdout,
 with tempfile.TemporaryDirectory() as tmp:
     for side, ratio, gov in (("a", 20, "performance"), ("b", 40, "performance")):
         doc = json.load(open(os.path.join(FIX, "before.json" if side == "a" else "after.json")))
-        doc["context"].update(mmscale_sysctl_vm=f"dirty_ratio={ratio} stat_interval=1",
+        doc["context"].update(mmscale_sysctl_vm=f"dirty_ratio={ratio} stat_interval=1 "
+                              f"dirty_bytes={ratio * 1000}",
                               mmscale_cpufreq=f"governor={gov} boost=absent")
         with open(os.path.join(tmp, f"{side}.json"), "w") as f:
             json.dump(doc, f)
@@ -86,6 +87,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0 and "machine settings that differ between the two:" in lines and
           "  vm.dirty_ratio: 20 (before) | 40 (after)" in lines and
           not any("stat_interval" in l or "governor" in l for l in lines) and
+          lines.index("  vm.dirty_bytes: 20000 (before) | 40000 (after)") + 1 ==
+          lines.index("  vm.dirty_ratio: 20 (before) | 40 (after)") and
           lines.index("  vm.dirty_ratio: 20 (before) | 40 (after)") < next(
               i for i, l in enumerate(lines) if "case (runs)" in l),
           f"compare names the settings that differ, above the table:\n{p.stdout}{p.stderr}")
@@ -432,6 +435,17 @@ if mmscale and os.access(mmscale, os.X_OK):
         check(p.returncode == 1 and f"compare: unusable run: {out}/raw/compact-t2.json: (every run "
               "of the unit): other parameters: unit compact-t2 was run as" in p.stderr,
               f"compare refuses a unit with other parameters: {p.returncode}\n{p.stderr}")
+        # A sweep.json that is not what the sweep writes: one line, exit 2.
+        bad_dir = os.path.join(tmp, "bad")
+        os.makedirs(os.path.join(bad_dir, "raw"))
+        with open(os.path.join(bad_dir, "sweep.json"), "w") as f:
+            json.dump({"params": {"cases": "."}, "units": []}, f)
+        p = subprocess.run([*sweep_cmd, "--resume", bad_dir], capture_output=True, text=True,
+                           timeout=300)
+        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and
+              "not as scripts/sweep writes it (no thread_counts, params.threads, "
+              "params.placements)" in p.stderr and "Traceback" not in p.stderr,
+              f"resume with a broken sweep.json: {p.returncode}\n{p.stderr}")
         # --budget: an estimate above it stops the sweep before it starts.
         out_b = os.path.join(tmp, "budget")
         p = subprocess.run([*sweep_cmd, "--cases", "^c2c/ticket_lock", "--threads", "1,2",

@@ -135,8 +135,13 @@ struct mmscale_gbench_outcome {
 size_t mmscale_gbench_run(const char *display_format, const char *out_path,
 			  const char *out_format, const struct mmscale_report_hooks *hooks,
 			  struct mmscale_gbench_outcome *outcome);
-/* Benchmarks finished (and written) so far (read from a signal handler). */
+/* Benchmarks finished so far (read from a signal handler). */
 int mmscale_gbench_finished(void);
+/*
+ * Finished benchmarks the results file on disk holds now, -1 if there is
+ * none (a device or FIFO is written at the end; a failed write removes it).
+ */
+int mmscale_gbench_in_file(void);
 /*
  * The benchmark running now, named by its registration (title must live as
  * long as it), for an interrupt message: set by the setup hook, cleared when

@@ -174,7 +174,7 @@ bool mmscale_plan_oversubscribed(const struct mmscale_plan *p, int nr_threads);
  * The thread counts at the topology's boundaries (--threads=auto): 1, the
  * PUs of the first CPU's core, of its last-level cache, of its node, the
  * CPUs of the first 2, 3 and 4 nodes and then of doubling node counts in
- * plan order, 3/4 of the plan's PUs and all of them, and with
+ * node order, 3/4 of the plan's PUs and all of them, and with
  * --oversubscribe=K, K times all; sorted, without repeats.
  * Returns how many were written to out (room for max).
  */
