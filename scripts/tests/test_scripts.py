@@ -396,7 +396,7 @@ if mmscale and os.access(mmscale, os.X_OK):
         p = subprocess.run([*sweep_cmd, "--resume", out, "--dry-run"], capture_output=True,
                            text=True, timeout=300)
         check(p.returncode == 0 and "1 already done; 1 to run: 1 runs x 1 repetitions, "
-              "estimated at least" in p.stderr and "compact-t2: 1 runs" in p.stdout and
+              "estimated " in p.stderr and "compact-t2: 1 runs" in p.stdout and
               sorted(os.listdir(os.path.join(out, "raw"))) == ["compact-t1.json"],
               f"resume --dry-run: {p.returncode}\n{p.stdout}{p.stderr}")
         p = subprocess.run([*sweep_cmd, "--resume", out], capture_output=True, text=True,
