@@ -248,7 +248,6 @@ private:
 			fail_write(saved);
 			return;
 		}
-		written_ = atomic_;
 		in_file = (int)runs_written_;
 	}
 
@@ -302,9 +301,10 @@ private:
 	{
 		ok_ = false;
 		error_ = std::strerror(err);
-		in_file = -1;
-		if (atomic_ && written_ && std::remove(target_.c_str()) == 0)
+		/* in_file >= 0: an earlier, complete FILE of this run is on disk. */
+		if (atomic_ && in_file >= 0 && std::remove(target_.c_str()) == 0)
 			error_ += "; the earlier, incomplete results file is removed";
+		in_file = -1;
 	}
 
 public:
@@ -336,7 +336,6 @@ private:
 	bool csv_;
 	mmscale_report_hooks hooks_;
 	bool ok_ = true;
-	bool written_ = false;		/* a complete FILE of this run exists */
 	bool decided_ = false;		/* decide_where ran: */
 	bool atomic_ = true;		/*   FILE.partial renamed over target_ */
 	std::string target_;

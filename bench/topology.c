@@ -369,19 +369,17 @@ static int configure_source(struct mmscale_topology *t, hwloc_topology_t topo,
 static int load_xml(hwloc_topology_t topo, const char *path, char *err, size_t errlen)
 {
 	bool user_verbose = getenv("HWLOC_XML_VERBOSE") != NULL;
-	FILE *said = tmpfile();
+	FILE *said;
 	int saved = -1, ret;
 	char text[1024] = "", reason[600] = "";
 	size_t len = 0;
 	int cut = xml_cut_short(path);
 
-	if (cut) {
-		if (said)
-			fclose(said);
+	if (cut)
 		return mmscale_errorf(err, errlen, "--topology: '%s' is an hwloc XML topology cut "
 				      "short: it ends at line %d, before </topology> (truncated?)",
 				      path, cut);
-	}
+	said = tmpfile();
 	/* Without somewhere to catch it, hwloc's reason is not asked for. */
 	if (!user_verbose && said)
 		setenv("HWLOC_XML_VERBOSE", "1", 1);

@@ -677,7 +677,7 @@ def write_machine(out_dir, mmscale_flags=()):
         else:
             write_atomic(os.path.join(folder, name), text)
 
-    def command(name, cmd):
+    def save_output(name, cmd):
         if not shutil.which(cmd[0]) and not os.path.isabs(cmd[0]):
             return save(name, None, f"no {cmd[0]} on this machine")
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -696,11 +696,11 @@ def write_machine(out_dir, mmscale_flags=()):
                 continue  # write-only or refused: not a setting to record
         save(name, "\n".join(lines) + "\n" if lines else None, source)
 
-    command("topology.xml", [MMSCALE, "--describe=xml", *mmscale_flags])
-    command("describe.txt", [MMSCALE, "--describe", "--threads=auto", *mmscale_flags])
-    command("describe.json", [MMSCALE, "--describe=json", "--threads=auto", *mmscale_flags])
-    command("lscpu.txt", ["lscpu"])
-    command("numactl.txt", ["numactl", "--hardware"])
+    save_output("topology.xml", [MMSCALE, "--describe=xml", *mmscale_flags])
+    save_output("describe.txt", [MMSCALE, "--describe", "--threads=auto", *mmscale_flags])
+    save_output("describe.json", [MMSCALE, "--describe=json", "--threads=auto", *mmscale_flags])
+    save_output("lscpu.txt", ["lscpu"])
+    save_output("numactl.txt", ["numactl", "--hardware"])
     files("sysctl-vm.txt", "/proc/sys/vm/*", "no /proc/sys/vm")
     files("thp.txt", "/sys/kernel/mm/transparent_hugepage/*", "no transparent hugepages "
           "(/sys/kernel/mm/transparent_hugepage)")
