@@ -140,9 +140,10 @@ std::atomic<bool> any_benchmark_started{ false };
  */
 class RunReporter : public benchmark::BenchmarkReporter {
 public:
-	RunReporter(benchmark::BenchmarkReporter *display, const char *path, bool csv,
-		    const mmscale_report_hooks *hooks)
-		: display_(display), path_(path ? path : ""), csv_(csv), hooks_(*hooks) {}
+	RunReporter(benchmark::BenchmarkReporter *display, bool csv_display, const char *path,
+		    bool csv, const mmscale_report_hooks *hooks)
+		: display_(display), csv_display_(csv_display), path_(path ? path : ""), csv_(csv),
+		  hooks_(*hooks) {}
 
 	bool ReportContext(const Context &context) override
 	{
@@ -163,7 +164,15 @@ public:
 
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
-		display_->ReportRuns(runs);
+		/*
+		 * GB's CSV reporter takes its header's counters from the first
+		 * ReportRuns it is given and aborts on a later run with another
+		 * counter (vmstat/mod has folds, vmstat/shepherd percpu_sum_slots):
+		 * a CSV display gets every run at once, at the end, as the
+		 * results file does.
+		 */
+		if (!csv_display_)
+			display_->ReportRuns(runs);
 		for (const Run &r : runs)
 			if (r.error_occurred && r.run_type == Run::RT_Iteration) {
 				errored_++;
@@ -180,6 +189,8 @@ public:
 
 	void Finalize() override
 	{
+		if (csv_display_ && !runs_.empty())
+			display_->ReportRuns(runs_);
 		display_->Finalize();
 		write_file(true);
 	}
@@ -331,6 +342,7 @@ private:
 	}
 
 	benchmark::BenchmarkReporter *display_;
+	bool csv_display_;
 	std::string date_;
 	std::string path_;
 	bool csv_;
@@ -634,7 +646,7 @@ size_t mmscale_gbench_run(const char *display_format, const char *out_path, cons
 		display.reset(new benchmark::ConsoleReporter(
 			isatty(1) ? benchmark::ConsoleReporter::OO_Color
 				  : benchmark::ConsoleReporter::OO_None));
-	RunReporter reporter(display.get(), out_path,
+	RunReporter reporter(display.get(), fmt == "csv", out_path,
 			     out_format && std::string(out_format) == "csv",
 			     hooks ? hooks : &no_hooks);
 	active_reporter = &reporter;
