@@ -16,6 +16,7 @@
 #include "mmscale/params.h"
 
 #include "cases.h"
+#include "cases_6_18.h"
 #include "iol_bdp.h"
 
 int counters_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
@@ -54,6 +55,8 @@ int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	}
 	if (cr->world)
 		writeback_world_stop_flusher(cr->world);
+	if (cr->vmstat_6_18 && vmstat_6_18_run_teardown(err, errlen) != 0)
+		status = -1;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		refresh_cpu_vm_stats((int)cpu);
 	if (cr->world && writeback_world_check(cr->world, err, errlen) != 0)
@@ -114,11 +117,22 @@ static unsigned long read_cached(int k)
 	return sum;
 }
 
+static unsigned long read_repeated_6_18(int k)
+{
+	return vmstat_6_18_read_repeated(k, READ_USES);
+}
+
+static unsigned long read_cached_6_18(int k)
+{
+	return vmstat_6_18_read_cached(k, READ_USES);
+}
+
 /* vmstat/global_read's variants: how k items needed READ_USES times each are read. */
 struct global_read_variant {
 	struct mmscale_variant v;
 	unsigned long (*read)(int k);
 	unsigned int global_reads_per_item;	/* claim: global_page_state calls per item */
+	bool linux_6_18;	/* 6.18's vm_node_stat[] (counters/cases_6_18.c), not 2.6.31's */
 };
 
 /* The writer CPU folds into the same line as fast as it can: every call folds. */
@@ -129,6 +143,13 @@ static void fold_writer(void *arg)
 	int delta = zone_this_pcp(zone)->stat_threshold + 1;
 	unsigned int spins = 0, i = 0;
 
+	if (cr->vmstat_6_18) {
+		while (!atomic_load_explicit(&cr->stop, memory_order_relaxed)) {
+			vmstat_6_18_fold_step(i++);
+			spin_wait_step(&spins);
+		}
+		return;
+	}
 	while (!atomic_load_explicit(&cr->stop, memory_order_relaxed)) {
 		enum zone_stat_item item = read_items[i++ % ARRAY_SIZE(read_items)];
 
@@ -138,6 +159,17 @@ static void fold_writer(void *arg)
 	}
 }
 
+/* The 6.18 world beside the 2.6.31 one, for a 6.18 row. */
+static int setup_6_18(struct mmscale_run *run, char *err, size_t errlen)
+{
+	struct counters_run *cr = run->data;
+
+	if (vmstat_6_18_run_setup(err, errlen) != 0)
+		return counters_setup_failed(run);
+	cr->vmstat_6_18 = true;
+	return 0;
+}
+
 static int global_read_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct counters_run *cr;
@@ -145,6 +177,9 @@ static int global_read_setup(struct mmscale_run *run, int nr_threads, char *err,
 	if (counters_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
+	if (container_of(run->v, struct global_read_variant, v)->linux_6_18 &&
+	    setup_6_18(run, err, errlen) != 0)
+		return -1;
 	if (run->args[1] > 0 &&
 	    mmscale_partner_start(&cr->writer, nr_threads, fold_writer, cr, err, errlen))
 		return counters_setup_failed(run);
@@ -191,22 +226,54 @@ static void mod_mod(struct zone *zone)
 	__mod_zone_page_state(zone, NR_FILE_DIRTY, 1);
 }
 
-/* vmstat/mod's variants: the update function. */
+/* 6.18: node counters, NR_FILE_DIRTY of the CPU's node (the zone is 2.6.31's, unused). */
+static void mod_inc_6_18(struct zone *zone)
+{
+	(void)zone;
+	vmstat_6_18_inc();
+}
+
+static void mod_mod_6_18(struct zone *zone)
+{
+	(void)zone;
+	vmstat_6_18_mod();
+}
+
+static void mod_irqoff_6_18(struct zone *zone)
+{
+	(void)zone;
+	vmstat_6_18_mod_irqoff();
+}
+
+/* vmstat/mod's variants: the update function, and its kernel's vmstat work. */
 struct mod_variant {
 	struct mmscale_variant v;
 	void (*mod)(struct zone *zone);
+	bool linux_6_18;
 };
+
+static int mod_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	if (counters_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	if (container_of(run->v, struct mod_variant, v)->linux_6_18)
+		return setup_6_18(run, err, errlen);
+	return 0;
+}
 
 static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	void (*fn)(struct zone *zone) = container_of(run->v, struct mod_variant, v)->mod;
+	const struct mod_variant *row = container_of(run->v, struct mod_variant, v);
+	void (*fn)(struct zone *zone) = row->mod;
+	void (*work_tick)(u64 interval_ns) = row->linux_6_18 ? vmstat_6_18_work_tick :
+							       vmstat_work_tick;
 	struct zone *zone = local_zone(smp_processor_id());
 	u64 vmstat_period = mm_config()->vmstat_interval_ns;	/* read once, not per batch */
 
 	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
 		for (int i = 0; i < MOD_BATCH; i++)
 			fn(zone);
-		vmstat_work_tick(vmstat_period);	/* vmstat_update */
+		work_tick(vmstat_period);	/* vmstat_update */
 	}
 }
 
@@ -282,19 +349,34 @@ static bool percpu_claim(const struct mmscale_run *run, struct mmscale_claim *ou
 
 static const struct global_read_variant global_read_variants[] = {
 	{ { "repeated", "global_page_state() at every use (2.6.31-rc8's habit)", "seed 000/003" },
-	  read_repeated, READ_USES },
+	  read_repeated, READ_USES, false },
 	{ { "cached", "each item read once into a local and reused (the v2 patch's idea)",
 	    "seed 000" },
-	  read_cached, 1 },
+	  read_cached, 1, false },
+	{ { "6.18-repeated", "global_node_page_state() at every use, on 6.18's vm_node_stat[]",
+	    "include/linux/vmstat.h 6.18" },
+	  read_repeated_6_18, READ_USES, true },
+	{ { "6.18-cached", "6.18's vm_node_stat[], each item read once into a local",
+	    "include/linux/vmstat.h 6.18" },
+	  read_cached_6_18, 1, true },
 };
 
 static const struct mod_variant mod_variants[] = {
 	{ { "inc", "__inc_zone_state: fold past the threshold with a half-threshold overstep",
 	    "mm/vmstat.c 2.6.31" },
-	  mod_inc },
+	  mod_inc, false },
 	{ { "mod", "__mod_zone_page_state(+1): fold past the threshold, no overstep",
 	    "mm/vmstat.c 2.6.31" },
-	  mod_mod },
+	  mod_mod, false },
+	{ { "6.18-inc", "inc_node_state: this_cpu_try_cmpxchg, half-threshold overstep",
+	    "mm/vmstat.c 6.18 mod_node_state" },
+	  mod_inc_6_18, true },
+	{ { "6.18-mod", "mod_node_page_state(+1): this_cpu_try_cmpxchg, no overstep",
+	    "mm/vmstat.c 6.18 mod_node_state" },
+	  mod_mod_6_18, true },
+	{ { "6.18-__mod", "__mod_node_page_state(+1): irqs off, a plain read-modify-write",
+	    "mm/vmstat.c 6.18" },
+	  mod_irqoff_6_18, true },
 };
 
 static const struct percpu_read_variant percpu_variants[] = {
@@ -331,7 +413,7 @@ static const struct mmscale_case counter_cases[] = {
 	{
 		.name = "vmstat/mod",
 		.summary = "one per-CPU vmstat update per call, and the folds it causes",
-		COUNTERS_RUN(counters_setup, mod_body, COUNTS_VMSTAT),
+		COUNTERS_RUN(mod_setup, mod_body, COUNTS_VMSTAT),
 		MMSCALE_VARIANT_ROWS(mod_variants), MMSCALE_METRICS(mod_metrics),
 	},
 	{

@@ -20,6 +20,7 @@ struct counters_run {
 	_Atomic bool stop;
 	int nr_threads;
 	bool iol;		/* the IO-less kernels' state (iol_bdp_setup) */
+	bool vmstat_6_18;	/* the 6.18 vmstat world too (counters/cases_6_18.h) */
 	unsigned long claim_bdi_thresh;	/* bdp/: the row's claim_bdi_thresh, at setup */
 };
 

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Linux 6.18 rows of the counter cases (vmstat/global_read, vmstat/mod)
+ * as functions without kernel types, so that counters/cases.c, which sees
+ * 2.6.31's structures, can hold them beside the seed kernels' rows: the
+ * code behind them (counters/cases_6_18.c) sees 6.18's, which have the
+ * same names.
+ */
+#ifndef MMSCALE_COUNTERS_CASES_6_18_H
+#define MMSCALE_COUNTERS_CASES_6_18_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The 6.18 world for a run: mm_config()'s memory over the machine's nodes. */
+int vmstat_6_18_run_setup(char *err, size_t errlen);
+/* Fold every CPU, check the accounting, free: -1 with what differs. */
+int vmstat_6_18_run_teardown(char *err, size_t errlen);
+
+/*
+ * vmstat/global_read: k items, READ_USES uses each: global_node_page_state
+ * at every use, or once into a local. The items share vm_node_stat[]'s
+ * line with NR_FILE_DIRTY.
+ */
+unsigned long vmstat_6_18_read_repeated(int k, int uses);
+unsigned long vmstat_6_18_read_cached(int k, int uses);
+/* The writer: __mod_node_page_state of item i by threshold + 1 and back: two folds. */
+void vmstat_6_18_fold_step(unsigned int i);
+
+/* vmstat/mod: one update of NR_FILE_DIRTY on the CPU's own node. */
+void vmstat_6_18_inc(void);		/* inc_node_state: cmpxchg, half-threshold overstep */
+void vmstat_6_18_mod(void);		/* mod_node_page_state(+1): cmpxchg, no overstep */
+void vmstat_6_18_mod_irqoff(void);	/* __mod_node_page_state(+1): irqs off, plain RMW */
+/* vmstat_update on the calling CPU when the period has passed (see counters/vmstat.c). */
+void vmstat_6_18_work_tick(uint64_t interval_ns);
+
+#endif /* MMSCALE_COUNTERS_CASES_6_18_H */
