@@ -9,6 +9,7 @@ extern const struct mmscale_case_table mmscale_c2c_table;
 extern const struct mmscale_case_table mmscale_harness_table;
 extern const struct mmscale_case_table mmscale_counters_table;
 extern const struct mmscale_case_table mmscale_counters_6_18_table;
+extern const struct mmscale_case_table mmscale_rss_table;
 extern const struct mmscale_case_table mmscale_writeback_table;
 extern const struct mmscale_case_table mmscale_drain_table;
 extern const struct mmscale_case_table mmscale_throttle_table;
@@ -19,6 +20,7 @@ const struct mmscale_case_table *const mmscale_case_tables[] = {
 	&mmscale_harness_table,
 	&mmscale_counters_table,
 	&mmscale_counters_6_18_table,
+	&mmscale_rss_table,
 	&mmscale_writeback_table,
 	&mmscale_drain_table,
 	&mmscale_throttle_table,

@@ -17,6 +17,7 @@
 
 #include "cases.h"
 #include "cases_6_18.h"
+#include "mmscale/mm/percpu_counter-6.18.h"
 #include "iol_bdp.h"
 
 int counters_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
@@ -288,6 +289,17 @@ static s64 percpu_sum(struct percpu_counter *fbc)
 	return percpu_counter_sum_positive(fbc);
 }
 
+/* 6.18's (the layout is 2.6.31's still: percpu_counter-6.18.h). */
+static s64 percpu_read_6_18(struct percpu_counter *fbc)
+{
+	return percpu_counter_read_positive_6_18(fbc);
+}
+
+static s64 percpu_sum_6_18(struct percpu_counter *fbc)
+{
+	return percpu_counter_sum_positive_6_18(fbc);
+}
+
 /* percpu/read_vs_sum's variants: the read, and its claim per call. */
 struct percpu_read_variant {
 	struct mmscale_variant v;
@@ -295,6 +307,7 @@ struct percpu_read_variant {
 	unsigned int bdi_reads;		/* approximate reads */
 	unsigned int slots_per_cpu;	/* per-CPU slots read, per online CPU */
 	unsigned int locks;		/* fbc->lock acquisitions */
+	bool linux_6_18;		/* 6.18's percpu_counter_add_batch leaves the delta */
 };
 
 static int percpu_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
@@ -304,6 +317,7 @@ static int percpu_setup(struct mmscale_run *run, int nr_threads, char *err, size
 	if (counters_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
+	compute_batch_value_6_18();	/* for the 6.18 rows, as each CPU's online did */
 	if (percpu_counter_init(&cr->fbc, 0) != 0) {
 		mmscale_errorf(err, errlen, "per-CPU units full");
 		return counters_setup_failed(run);
@@ -319,7 +333,10 @@ static void percpu_body(struct mmscale_state *st, struct mmscale_run *run)
 	s64 sum = 0;
 
 	/* Leave a delta in this CPU's slot, as a busy bdi has. */
-	percpu_counter_add(&cr->fbc, 1);
+	if (container_of(run->v, struct percpu_read_variant, v)->linux_6_18)
+		percpu_counter_add_6_18(&cr->fbc, 1);
+	else
+		percpu_counter_add(&cr->fbc, 1);
 	while (mmscale_keep_running_batch(st, READ_BATCH))
 		for (int i = 0; i < READ_BATCH; i++)
 			sum += fn(&cr->fbc);
@@ -382,10 +399,16 @@ static const struct mod_variant mod_variants[] = {
 static const struct percpu_read_variant percpu_variants[] = {
 	{ { "read", "percpu_counter_read_positive: one shared load (bdi_stat)",
 	    "lib/percpu_counter.c 2.6.31" },
-	  percpu_read, 1, 0, 0 },
+	  percpu_read, 1, 0, 0, false },
 	{ { "sum", "percpu_counter_sum_positive: lock, walk every online CPU (bdi_stat_sum)",
 	    "lib/percpu_counter.c 2.6.31" },
-	  percpu_sum, 0, 1, 1 },
+	  percpu_sum, 0, 1, 1, false },
+	{ { "6.18-read", "percpu_counter_read_positive of 6.18: one shared load",
+	    "include/linux/percpu_counter.h 6.18" },
+	  percpu_read_6_18, 1, 0, 0, true },
+	{ { "6.18-sum", "__percpu_counter_sum of 6.18: lock, every online CPU",
+	    "lib/percpu_counter.c 6.18" },
+	  percpu_sum_6_18, 0, 1, 1, true },
 };
 
 /* The tables of each family's variants (scripts/quick_tables.py), in order. */

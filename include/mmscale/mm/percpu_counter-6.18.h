@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * percpu_counter as Linux 6.18 has it: lib/percpu_counter.c (blob
+ * 2891f94a) and include/linux/percpu_counter.h (blob 3a44dd1e) of
+ * ../shared/kernel/6.18. struct percpu_counter has 2.6.31's layout still
+ * (a raw_spinlock_t, s64 count, the CPU-hotplug list_head, s32 __percpu
+ * *counters: percpu_counter.h 22-29), so the type is shared with
+ * percpu_counter.h; the functions are 6.18's, with the suffix _6_18:
+ *
+ * - percpu_counter_add_batch (93-117): with CONFIG_HAVE_CMPXCHG_LOCAL a
+ *   this_cpu_try_cmpxchg fast path (no lock prefix on x86: a load,
+ *   compare and store here, as vmstat-6.18.h says) while |count + amount|
+ *   stays under the batch, else fbc->lock with irqs off, folding the CPU's
+ *   count and the amount;
+ * - __percpu_counter_sum (171-185), under the lock, over the online CPUs;
+ * - __percpu_counter_init_many (188-225) and percpu_counter_destroy_many
+ *   (227-253): nr counters' per-CPU s32 in one percpu allocation (6.6,
+ *   c439d5e8a0de), each counter linked on the global percpu_counters list
+ *   under percpu_counters_lock (CONFIG_HOTPLUG_CPU): two acquisitions of
+ *   one machine-wide lock per init and destroy;
+ * - compute_batch_value (258-264): max(32, 2 * online CPUs);
+ * - __percpu_counter_compare (292-311) and __percpu_counter_limited_add
+ *   (327-385).
+ *
+ * Counts: percpu_counter_read*() counts MMSCALE_BDI_READS, a sum adds the
+ * CPUs it walked to MMSCALE_PERCPU_SUM_SLOTS, a fold under fbc->lock
+ * counts MMSCALE_FOLDS; the spinlocks count MMSCALE_LOCK_ACQUIRES.
+ */
+#ifndef MMSCALE_MM_PERCPU_COUNTER_6_18_H
+#define MMSCALE_MM_PERCPU_COUNTER_6_18_H
+
+#include <stdbool.h>
+
+#include "percpu_counter.h"
+
+/* percpu_counter_batch of 6.18: compute_batch_value at every CPU up/down. */
+extern int percpu_counter_batch_6_18;
+void compute_batch_value_6_18(void);
+
+int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 nr_counters);
+void percpu_counter_destroy_many_6_18(struct percpu_counter *fbc, u32 nr_counters);
+void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 batch);
+s64 __percpu_counter_sum_6_18(struct percpu_counter *fbc);
+int __percpu_counter_compare_6_18(struct percpu_counter *fbc, s64 rhs, s32 batch);
+bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s64 amount,
+				       s32 batch);
+
+static inline void percpu_counter_add_6_18(struct percpu_counter *fbc, s64 amount)
+{
+	percpu_counter_add_batch_6_18(fbc, amount, percpu_counter_batch_6_18);
+}
+
+/* 6.18 returns 0 for a negative count (2.6.31: 1). */
+static inline s64 percpu_counter_read_positive_6_18(struct percpu_counter *fbc)
+{
+	/* Prevent reloads of fbc->count */
+	s64 ret = READ_ONCE(fbc->count);
+
+	mmscale_count_inc(MMSCALE_BDI_READS);
+	if (ret >= 0)
+		return ret;
+	return 0;
+}
+
+static inline s64 percpu_counter_sum_positive_6_18(struct percpu_counter *fbc)
+{
+	s64 ret = __percpu_counter_sum_6_18(fbc);
+
+	return ret < 0 ? 0 : ret;
+}
+
+#endif /* MMSCALE_MM_PERCPU_COUNTER_6_18_H */
