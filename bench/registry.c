@@ -12,6 +12,7 @@ extern const struct mmscale_case_table mmscale_counters_6_18_table;
 extern const struct mmscale_case_table mmscale_rss_table;
 extern const struct mmscale_case_table mmscale_writeback_table;
 extern const struct mmscale_case_table mmscale_drain_table;
+extern const struct mmscale_case_table mmscale_pcp_6_18_table;
 extern const struct mmscale_case_table mmscale_throttle_table;
 extern const struct mmscale_case_table mmscale_test_table;
 
@@ -23,6 +24,7 @@ const struct mmscale_case_table *const mmscale_case_tables[] = {
 	&mmscale_rss_table,
 	&mmscale_writeback_table,
 	&mmscale_drain_table,
+	&mmscale_pcp_6_18_table,
 	&mmscale_throttle_table,
 	&mmscale_test_table,
 };

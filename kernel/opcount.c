@@ -21,6 +21,7 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_DRAINS_SKIPPED]	= "drains_skipped",
 	[MMSCALE_CALL_FUNCTION_LOCKS]	= "call_function_locks",
 	[MMSCALE_LOCKED_OPS]		= "locked_ops",
+	[MMSCALE_ZONE_LOCKS]		= "zone_locks",
 };
 
 const char *mmscale_count_name(enum mmscale_count c)

@@ -40,6 +40,7 @@ enum mmscale_count {
 	MMSCALE_DRAINS_SKIPPED,		/* drain_all_pages calls that found one in progress */
 	MMSCALE_CALL_FUNCTION_LOCKS,	/* call_function.lock acquisitions (2.6.32-3.4 smp.c) */
 	MMSCALE_LOCKED_OPS,		/* locked read-modify-writes (see below) */
+	MMSCALE_ZONE_LOCKS,		/* zone->lock acquisitions (the 6.18 pcp code) */
 	MMSCALE_NR_COUNTS
 };
 

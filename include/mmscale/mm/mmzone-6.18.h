@@ -40,6 +40,7 @@
 
 #include "../kernel/atomic.h"
 #include "../kernel/compiler.h"
+#include "../kernel/list.h"
 #include "../kernel/spinlock.h"
 
 #define PAGE_SHIFT	12
@@ -172,6 +173,88 @@ enum zone_type {
 	MAX_NR_ZONES
 };
 
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES,	/* the number of types on the pcp lists */
+};
+
+#define PAGE_ALLOC_COSTLY_ORDER	3
+#define HPAGE_PMD_ORDER		9
+#define NR_PAGE_ORDERS		(HPAGE_PMD_ORDER + 1)	/* the orders emulated: 0..9 */
+
+/*
+ * One per migratetype for each PAGE_ALLOC_COSTLY_ORDER. Two additional lists
+ * are added for THP (CONFIG_TRANSPARENT_HUGEPAGE). One PCP list is used by
+ * GPF_MOVABLE, and the other PCP list is used by GFP_UNMOVABLE and
+ * GFP_RECLAIMABLE. (mmzone.h 715-727)
+ */
+#define NR_PCP_THP 2
+#define NR_LOWORDER_PCP_LISTS (MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
+#define NR_PCP_LISTS (NR_LOWORDER_PCP_LISTS + NR_PCP_THP)
+
+/* CONFIG_PCP_BATCH_SCALE_MAX, as this project's 6.18 kernel has it (the default). */
+#define CONFIG_PCP_BATCH_SCALE_MAX	5
+
+#define	PCPF_PREV_FREE_HIGH_ORDER	(1 << 0)
+#define	PCPF_FREE_HIGH_BATCH		(1 << 1)
+
+/*
+ * struct per_cpu_pages (744-760): the lock, the counters and the flags on
+ * the first 32 bytes of its line, then NR_PCP_LISTS list heads. Since 5.14
+ * an allocation of its own (zone->per_cpu_pageset), apart from the
+ * statistics.
+ */
+struct per_cpu_pages {
+	spinlock_t lock;	/* Protects lists field */
+	int count;		/* number of pages in the list */
+	int high;		/* high watermark, emptying needed */
+	int high_min;		/* min high watermark */
+	int high_max;		/* max high watermark */
+	int batch;		/* chunk size for buddy add/remove */
+	u8 flags;		/* protected by pcp->lock */
+	u8 alloc_factor;	/* batch scaling factor during allocate */
+	u8 expire;		/* When 0, remote pagesets are drained (CONFIG_NUMA) */
+	short free_count;	/* consecutive free count */
+
+	/* Lists of pages, one per migrate type stored on the pcp-lists */
+	struct list_head lists[NR_PCP_LISTS];
+} ____cacheline_aligned;
+
+/* Everything a free, an allocation or a drain reads and writes but the lists: one line. */
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, free_count) != 28);
+BUILD_BUG_ON(offsetof(struct per_cpu_pages, lists) != 32);
+BUILD_BUG_ON(sizeof(struct per_cpu_pages) != 4 * L1_CACHE_BYTES);
+
+/*
+ * A page, or a block of 2^order pages, as the buddy and the pcp lists hold
+ * it: the list node (buddy_list and pcp_list share it in struct page), and
+ * what page_to_pfn and get_pfnblock_migratetype would give.
+ */
+struct page {
+	struct list_head pcp_list;
+	unsigned int order;
+	int migratetype;
+};
+
+/*
+ * The buddy allocator's free lists per order and migratetype. Emulated
+ * without splitting or merging: an order's blocks stay that order (the
+ * cases allocate and free one order each), so __rmqueue takes the first
+ * block of its order and __free_one_page puts it back.
+ */
+struct free_area {
+	struct list_head free_list[MIGRATE_PCPTYPES];
+	unsigned long nr_free;
+};
+
+enum zone_flags {
+	ZONE_BOOSTED_WATERMARK,
+	ZONE_RECLAIM_ACTIVE,
+	ZONE_BELOW_HIGH,
+};
+
 enum zone_watermarks {
 	WMARK_MIN,
 	WMARK_LOW,
@@ -197,6 +280,7 @@ struct zone {
 	unsigned long _watermark[NR_WMARK];
 	unsigned long watermark_boost;
 	struct pglist_data *zone_pgdat;
+	struct per_cpu_pages *per_cpu_pageset;		/* percpu pointer */
 	struct per_cpu_zonestat *per_cpu_zonestats;	/* percpu pointer */
 	/*
 	 * the high and batch values are copied to individual pagesets for
@@ -212,6 +296,12 @@ struct zone {
 
 	/* Write-intensive fields used from the page allocator */
 	spinlock_t lock ____cacheline_aligned;	/* CACHELINE_PADDING(_pad1_) */
+
+	/* free areas of different sizes */
+	struct free_area free_area[NR_PAGE_ORDERS];
+
+	/* zone flags, see below */
+	unsigned long flags ____cacheline_aligned;	/* _pad2_ */
 
 	/* Zone statistics */
 	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;	/* _pad3_ */

@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU page lists of Linux 6.18 (mm/page_alloc.c, blob ed82ee55),
+ * line by line where they concern the lists; include/mmscale/mm/pcp-6.18.h
+ * says what is here, where each function is in the kernel's file, and what
+ * is left out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmscale/errorf.h"
+#include "mmscale/kernel/bitops.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/machine.h"
+#include "mmscale/kernel/mutex.h"
+#include "mmscale/mm/page_alloc-6.18.h"
+#include "mmscale/mm/pcp-6.18.h"
+#include "mmscale/mm/vmstat-6.18.h"
+
+static DEFINE_MUTEX(pcpu_drain_mutex);
+
+/*
+ * __drain_all_pages' static cpumask (in the BSS, so that direct reclaim
+ * need not allocate one). Only online CPUs' bits are set or cleared, so
+ * a bit set by a run with more CPUs online would make a later run drain
+ * its offline CPUs: each setup starts it empty, as a boot does.
+ */
+static struct cpumask cpus_with_pcps;
+
+#define clamp(v, lo, hi)	min(max((v), (lo)), (hi))
+#define max3(a, b, c)		max(max((a), (b)), (c))
+
+/* lib/math/int_sqrt.c: the integer square root, rounded down. */
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* The pools: every block of every populated zone, to check none is lost. */
+static struct page **pools;
+static unsigned long *pool_sizes;
+static int nr_pools;
+
+/* zone->lock, counted apart from the pcp locks. */
+static inline void zone_lock(struct zone *zone)
+{
+	spin_lock(&zone->lock);		/* spin_lock_irqsave */
+	mmscale_count_inc(MMSCALE_ZONE_LOCKS);
+}
+
+static inline void zone_unlock(struct zone *zone)
+{
+	spin_unlock(&zone->lock);
+}
+
+unsigned int order_to_pindex_6_18(int migratetype, int order)
+{
+	bool movable;
+
+	if (order > PAGE_ALLOC_COSTLY_ORDER) {
+		/* VM_BUG_ON(order != HPAGE_PMD_ORDER) */
+		movable = migratetype == MIGRATE_MOVABLE;
+
+		return NR_LOWORDER_PCP_LISTS + movable;
+	}
+
+	return (unsigned int)(MIGRATE_PCPTYPES * order + migratetype);
+}
+
+int pindex_to_order_6_18(unsigned int pindex)
+{
+	int order = (int)(pindex / MIGRATE_PCPTYPES);
+
+	if (pindex >= NR_LOWORDER_PCP_LISTS)
+		order = HPAGE_PMD_ORDER;
+
+	return order;
+}
+
+/* The emulated buddy: the first block of the order and type (no split). */
+static struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
+{
+	struct free_area *area = &zone->free_area[order];
+	struct list_head *list = &area->free_list[migratetype];
+	struct page *page;
+
+	if (list_empty(list))
+		return NULL;
+	page = list_first_entry(list, struct page, pcp_list);
+	list_del(&page->pcp_list);
+	area->nr_free--;
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -(1L << order));
+	return page;
+}
+
+/* The emulated buddy: back on its order's list (no merge). */
+static void __free_one_page(struct page *page, struct zone *zone, unsigned int order,
+			    int migratetype)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	list_add(&page->pcp_list, &area->free_list[migratetype]);
+	area->nr_free++;
+	__mod_zone_page_state(zone, NR_FREE_PAGES, 1L << order);
+}
+
+/*
+ * Frees a number of pages from the PCP lists. Assumes all pages on list
+ * are in same zone. count is the number of pages to free.
+ */
+static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp,
+			       int pindex)
+{
+	unsigned int order;
+	struct page *page;
+
+	/*
+	 * Ensure proper count is passed which otherwise would stuck in the
+	 * below while (list_empty(list)) loop.
+	 */
+	count = min(pcp->count, count);
+
+	/* Ensure requested pindex is drained first. */
+	pindex = pindex - 1;
+
+	zone_lock(zone);
+
+	while (count > 0) {
+		struct list_head *list;
+		int nr_pages;
+
+		/* Remove pages from lists in a round-robin fashion. */
+		do {
+			if (++pindex > NR_PCP_LISTS - 1)
+				pindex = 0;
+			list = &pcp->lists[pindex];
+		} while (list_empty(list));
+
+		order = (unsigned int)pindex_to_order_6_18((unsigned int)pindex);
+		nr_pages = 1 << order;
+		do {
+			int mt;
+
+			page = list_last_entry(list, struct page, pcp_list);
+			mt = page->migratetype;	/* get_pfnblock_migratetype */
+
+			/* must delete to avoid corrupting pcp list */
+			list_del(&page->pcp_list);
+			count -= nr_pages;
+			pcp->count -= nr_pages;
+			mmscale_count_add(MMSCALE_PAGES_MOVED, (u64)nr_pages);
+
+			__free_one_page(page, zone, order, mt);
+		} while (count > 0 && !list_empty(list));
+	}
+
+	zone_unlock(zone);
+}
+
+static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
+			struct list_head *list, int migratetype)
+{
+	unsigned long i;
+
+	zone_lock(zone);
+	for (i = 0; i < count; ++i) {
+		struct page *page = __rmqueue(zone, order, migratetype);
+
+		if (unlikely(page == NULL))
+			break;
+
+		/* Split buddy pages ... are added to the tail of caller's list. */
+		list_add_tail(&page->pcp_list, list);
+		mmscale_count_add(MMSCALE_PAGES_MOVED, 1UL << order);
+	}
+	zone_unlock(zone);
+
+	return (int)i;
+}
+
+/*
+ * Called from the vmstat counter updater to decay the PCP high.
+ * Return whether there are addition works to do.
+ */
+int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int high_min, to_drain, batch;
+	int todo = 0;
+
+	high_min = READ_ONCE(pcp->high_min);
+	batch = READ_ONCE(pcp->batch);
+	/*
+	 * Decrease pcp->high periodically to try to free possible
+	 * idle PCP pages.  And, avoid to free too many pages to
+	 * control latency.  This caps pcp->high decrement too.
+	 */
+	if (pcp->high > high_min) {
+		pcp->high = max3(pcp->count - (batch << CONFIG_PCP_BATCH_SCALE_MAX),
+				 pcp->high - (pcp->high >> 3), high_min);
+		if (pcp->high > high_min)
+			todo++;
+	}
+
+	to_drain = pcp->count - pcp->high;
+	if (to_drain > 0) {
+		spin_lock(&pcp->lock);
+		free_pcppages_bulk(zone, to_drain, pcp, 0);
+		spin_unlock(&pcp->lock);
+		todo++;
+	}
+
+	return todo;
+}
+
+/*
+ * Drain pcplists of the indicated processor and zone, batch << 5 pages
+ * at a time, the lock dropped between.
+ */
+static void drain_pages_zone(unsigned int cpu, struct zone *zone)
+{
+	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+	int count;
+
+	do {
+		spin_lock(&pcp->lock);
+		count = READ_ONCE(pcp->count);
+		if (count) {
+			int to_drain = min(count, pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX);
+
+			free_pcppages_bulk(zone, to_drain, pcp, 0);
+			mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)to_drain);
+			count -= to_drain;
+		}
+		spin_unlock(&pcp->lock);
+	} while (count);
+}
+
+/*
+ * Drain pcplists of all zones on the indicated processor.
+ */
+static void drain_pages(unsigned int cpu)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		drain_pages_zone(cpu, zone);
+	}
+}
+
+/*
+ * drain_all_pages(zone): __drain_all_pages(zone, false). Only the CPUs
+ * whose pcp->count is not 0 (racy, read remotely) are drained, each by the
+ * caller itself under that CPU's pcp->lock: no IPI, no work item.
+ */
+void drain_all_pages_6_18(struct zone *zone)
+{
+	unsigned int cpu;
+
+	/*
+	 * Do not drain if one is already in progress unless it's specific to
+	 * a zone.
+	 */
+	if (unlikely(!mutex_trylock(&pcpu_drain_mutex))) {
+		unsigned int spins = 0;
+
+		if (!zone) {
+			mmscale_count_inc(MMSCALE_DRAINS_SKIPPED);
+			return;
+		}
+		/* mutex_lock: waits for the drain in progress (here, spinning). */
+		while (!mutex_trylock(&pcpu_drain_mutex))
+			spin_wait_step(&spins);
+	}
+
+	for_each_online_cpu(cpu) {
+		struct per_cpu_pages *pcp;
+		struct zone *z;
+		bool has_pcps = false;
+
+		if (zone) {
+			pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+			if (READ_ONCE(pcp->count))
+				has_pcps = true;
+		} else {
+			for_each_populated_zone(z) {
+				pcp = per_cpu_ptr(z->per_cpu_pageset, cpu);
+				if (READ_ONCE(pcp->count)) {
+					has_pcps = true;
+					break;
+				}
+			}
+		}
+
+		if (has_pcps)
+			cpumask_set_cpu(cpu, &cpus_with_pcps);
+		else
+			cpumask_clear_cpu(cpu, &cpus_with_pcps);
+	}
+
+	for_each_cpu(cpu, &cpus_with_pcps) {
+		if (zone)
+			drain_pages_zone(cpu, zone);
+		else
+			drain_pages(cpu);
+	}
+
+	mutex_unlock(&pcpu_drain_mutex);
+}
+
+int nr_pcp_free_6_18(struct per_cpu_pages *pcp, int batch, int high, bool free_high)
+{
+	int min_nr_free, max_nr_free;
+
+	/* Free as much as possible if batch freeing high-order pages. */
+	if (unlikely(free_high))
+		return min(pcp->count, batch << CONFIG_PCP_BATCH_SCALE_MAX);
+
+	/* Check for PCP disabled or boot pageset */
+	if (unlikely(high < batch))
+		return 1;
+
+	/* Leave at least pcp->batch pages on the list */
+	min_nr_free = batch;
+	max_nr_free = high - batch;
+
+	/*
+	 * Increase the batch number to the number of the consecutive
+	 * freed pages to reduce zone lock contention.
+	 */
+	batch = clamp((int)pcp->free_count, min_nr_free, max_nr_free);
+
+	return batch;
+}
+
+int nr_pcp_high_6_18(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high)
+{
+	int high, high_min, high_max;
+
+	high_min = READ_ONCE(pcp->high_min);
+	high_max = READ_ONCE(pcp->high_max);
+	high = pcp->high = clamp(pcp->high, high_min, high_max);
+
+	if (unlikely(!high))
+		return 0;
+
+	if (unlikely(free_high)) {
+		pcp->high = max(high - (batch << CONFIG_PCP_BATCH_SCALE_MAX), high_min);
+		return 0;
+	}
+
+	/*
+	 * If reclaim is active, limit the number of pages that can be
+	 * stored on pcp lists
+	 */
+	if (test_bit(ZONE_RECLAIM_ACTIVE, &zone->flags)) {
+		int free_count = max((int)pcp->free_count, batch);
+
+		pcp->high = max(high - free_count, high_min);
+		return min(batch << 2, pcp->high);
+	}
+
+	if (high_min == high_max)
+		return high;
+
+	if (test_bit(ZONE_BELOW_HIGH, &zone->flags)) {
+		int free_count = max((int)pcp->free_count, batch);
+
+		pcp->high = max(high - free_count, high_min);
+		high = max(pcp->count, high_min);
+	} else if (pcp->count >= high) {
+		int need_high = pcp->free_count + batch;
+
+		/* pcp->high should be large enough to hold batch freed pages */
+		if (pcp->high < need_high)
+			pcp->high = clamp(need_high, high_min, high_max);
+	}
+
+	return high;
+}
+
+static void free_frozen_page_commit(struct zone *zone, struct per_cpu_pages *pcp,
+				    struct page *page, int migratetype, unsigned int order)
+{
+	int high, batch;
+	int pindex;
+	bool free_high = false;
+
+	/*
+	 * On freeing, reduce the number of pages that are batch allocated.
+	 * See nr_pcp_alloc() where alloc_factor is increased for subsequent
+	 * allocations.
+	 */
+	pcp->alloc_factor >>= 1;
+	pindex = (int)order_to_pindex_6_18(migratetype, (int)order);
+	list_add(&page->pcp_list, &pcp->lists[pindex]);
+	pcp->count += 1 << order;
+
+	batch = READ_ONCE(pcp->batch);
+	/*
+	 * As high-order pages other than THP's stored on PCP can contribute
+	 * to fragmentation, limit the number stored when PCP is heavily
+	 * freeing without allocation. The remainder after bulk freeing
+	 * stops will be drained from vmstat refresh context.
+	 */
+	if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
+		free_high = (pcp->free_count >= (batch + pcp->high_min / 2) &&
+			     (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER) &&
+			     (!(pcp->flags & PCPF_FREE_HIGH_BATCH) ||
+			      pcp->count >= batch));
+		pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
+	} else if (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER) {
+		pcp->flags &= (u8)~PCPF_PREV_FREE_HIGH_ORDER;
+	}
+	if (pcp->free_count < (batch << CONFIG_PCP_BATCH_SCALE_MAX))
+		pcp->free_count = (short)(pcp->free_count + (1 << order));
+
+	high = nr_pcp_high_6_18(pcp, zone, batch, free_high);
+	if (pcp->count < high)
+		return;
+
+	free_pcppages_bulk(zone, nr_pcp_free_6_18(pcp, batch, high, free_high), pcp, pindex);
+	/* ZONE_BELOW_HIGH is never set here (pcp-6.18.h). */
+}
+
+/* free_one_page: straight to the buddy under zone->lock. */
+static void free_one_page(struct zone *zone, struct page *page, unsigned int order)
+{
+	zone_lock(zone);
+	__free_one_page(page, zone, order, page->migratetype);
+	mmscale_count_add(MMSCALE_PAGES_MOVED, 1UL << order);
+	zone_unlock(zone);
+}
+
+/*
+ * __free_frozen_pages (2900-2943): pcp_allowed_order is true for every
+ * order emulated but 4-8 (not used); the free goes to this CPU's pcp under
+ * pcp_spin_trylock, or, when that fails (a remote drain holds it), to the
+ * buddy. (The migratetype is the block's: no isolation here.)
+ */
+void free_frozen_pages_6_18(struct zone *zone, struct page *page)
+{
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	unsigned int order = page->order;
+
+	if (spin_trylock(&pcp->lock)) {		/* pcp_spin_trylock */
+		free_frozen_page_commit(zone, pcp, page, page->migratetype, order);
+		spin_unlock(&pcp->lock);
+	} else {
+		free_one_page(zone, page, order);
+	}
+}
+
+int nr_pcp_alloc_6_18(struct per_cpu_pages *pcp, struct zone *zone, int order)
+{
+	int high, base_batch, batch, max_nr_alloc;
+	int high_max, high_min;
+
+	base_batch = READ_ONCE(pcp->batch);
+	high_min = READ_ONCE(pcp->high_min);
+	high_max = READ_ONCE(pcp->high_max);
+	high = pcp->high = clamp(pcp->high, high_min, high_max);
+
+	/* Check for PCP disabled or boot pageset */
+	if (unlikely(high < base_batch))
+		return 1;
+
+	if (order)
+		batch = base_batch;
+	else
+		batch = (base_batch << pcp->alloc_factor);
+
+	/*
+	 * If we had larger pcp->high, we could avoid to allocate from
+	 * zone.
+	 */
+	if (high_min != high_max && !test_bit(ZONE_BELOW_HIGH, &zone->flags))
+		high = pcp->high = min(high + batch, high_max);
+
+	if (!order) {
+		max_nr_alloc = max(high - pcp->count - base_batch, base_batch);
+		/*
+		 * Double the number of pages allocated each time there is
+		 * subsequent allocation of order-0 pages without any freeing.
+		 */
+		if (batch <= max_nr_alloc &&
+		    pcp->alloc_factor < CONFIG_PCP_BATCH_SCALE_MAX)
+			pcp->alloc_factor++;
+		batch = min(batch, max_nr_alloc);
+	}
+
+	/*
+	 * Scale batch relative to order if batch implies free pages
+	 * can be stored on the PCP. Batch can be 1 for small zones or
+	 * for boot pagesets which should never store free pages as
+	 * the pages may belong to arbitrary zones.
+	 */
+	if (batch > 1)
+		batch = max(batch >> order, 2);
+
+	return batch;
+}
+
+/* Remove page from the per-cpu list, caller must protect the list */
+static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int migratetype,
+				      struct per_cpu_pages *pcp, struct list_head *list)
+{
+	struct page *page;
+
+	if (list_empty(list)) {
+		int batch = nr_pcp_alloc_6_18(pcp, zone, (int)order);
+		int alloced;
+
+		alloced = rmqueue_bulk(zone, order, (unsigned long)batch, list, migratetype);
+
+		pcp->count += alloced << order;
+		if (unlikely(list_empty(list)))
+			return NULL;
+	}
+
+	page = list_first_entry(list, struct page, pcp_list);
+	list_del(&page->pcp_list);
+	pcp->count -= 1 << order;
+
+	return page;
+}
+
+/* rmqueue_buddy (3150-3190): one block from the buddy under zone->lock. */
+static struct page *rmqueue_buddy(struct zone *zone, unsigned int order, int migratetype)
+{
+	struct page *page;
+
+	zone_lock(zone);
+	page = __rmqueue(zone, order, migratetype);
+	if (page)
+		mmscale_count_add(MMSCALE_PAGES_MOVED, 1UL << order);
+	zone_unlock(zone);
+	return page;
+}
+
+/*
+ * rmqueue (3320-3355): pcp_allowed_order, then rmqueue_pcplist, which
+ * returns NULL when pcp_spin_trylock fails (a parallel drain) - then the
+ * buddy.
+ */
+struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype)
+{
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	struct page *page = NULL;
+
+	if (spin_trylock(&pcp->lock)) {		/* pcp_spin_trylock */
+		/*
+		 * On allocation, reduce the number of pages that are batch freed.
+		 * See nr_pcp_free() where free_factor is increased for subsequent
+		 * frees.
+		 */
+		pcp->free_count >>= 1;
+		page = __rmqueue_pcplist(zone, order, migratetype, pcp,
+					 &pcp->lists[order_to_pindex_6_18(migratetype, (int)order)]);
+		spin_unlock(&pcp->lock);
+		if (page)
+			return page;
+	}
+	return rmqueue_buddy(zone, order, migratetype);
+}
+
+/* calculate_min_free_kbytes (6450-6464) and __setup_per_zone_wmarks (6338-6395). */
+static void setup_per_zone_wmarks(void)
+{
+	unsigned long lowmem_pages = 0, pages_min;
+	unsigned long min_free_kbytes;
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		lowmem_pages += zone_managed_pages(zone);
+	/* nr_free_buffer_pages() is the managed pages above the high watermarks: 0 yet. */
+	min_free_kbytes = (unsigned long)int_sqrt(lowmem_pages * (PAGE_SIZE >> 10) * 16);
+	min_free_kbytes = clamp(min_free_kbytes, 128UL, 262144UL);
+	pages_min = min_free_kbytes >> (PAGE_SHIFT - 10);
+	for_each_populated_zone(zone) {
+		u64 tmp = (u64)pages_min * zone_managed_pages(zone) / lowmem_pages;
+
+		zone->_watermark[WMARK_MIN] = tmp;
+		/* watermark_scale_factor = 10 */
+		tmp = max(tmp >> 2, (u64)zone_managed_pages(zone) * 10 / 10000);
+		zone->watermark_boost = 0;
+		zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] + tmp;
+		zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_LOW] + tmp;
+		zone->_watermark[WMARK_PROMO] = zone->_watermark[WMARK_HIGH] + tmp;
+	}
+}
+
+struct zone *pcp_6_18_local_zone(void)
+{
+	pg_data_t *pgdat = NODE_DATA(the_machine->cpu_node[smp_processor_id()]);
+
+	if (populated_zone(&pgdat->node_zones[ZONE_NORMAL]))
+		return &pgdat->node_zones[ZONE_NORMAL];
+	return &pgdat->node_zones[ZONE_DMA32];
+}
+
+int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
+{
+	struct zone *zone;
+	int z = 0;
+
+	pcp_6_18_teardown();
+	cpumask_clear(&cpus_with_pcps);
+	setup_per_zone_wmarks();
+	for_each_populated_zone(zone)
+		nr_pools++;
+	pools = calloc((size_t)nr_pools, sizeof(*pools));
+	pool_sizes = calloc((size_t)nr_pools, sizeof(*pool_sizes));
+	if (!pools || !pool_sizes)
+		goto oom;
+	for_each_populated_zone(zone) {
+		int high_min, high_max, batch;
+		unsigned long n = cfg->nr_blocks * cfg->nr_orders;
+		unsigned int cpu;
+
+		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+				INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
+			zone->free_area[o].nr_free = 0;
+		}
+		zone->flags = 0;
+		zone->per_cpu_pageset = alloc_percpu(struct per_cpu_pages);
+		if (!zone->per_cpu_pageset) {
+			mmscale_errorf(err, errlen, "per-CPU units full: the pagesets of node %d "
+				       "zone %s", zone->node, zone->name);
+			goto fail;
+		}
+		zone_pageset_high_and_batch_6_18(zone, 0, cfg->high_fraction, &high_min,
+						 &high_max, &batch);
+		if (cfg->fixed_high)
+			high_max = high_min;
+		zone->pageset_high_min = high_min;
+		zone->pageset_high_max = high_max;
+		zone->pageset_batch = batch;
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+
+			spin_lock_init(&pcp->lock);
+			for (int i = 0; i < NR_PCP_LISTS; i++)
+				INIT_LIST_HEAD(&pcp->lists[i]);
+			/* pageset_update: high starts at high_min */
+			pcp->high = high_min;
+			pcp->high_min = high_min;
+			pcp->high_max = high_max;
+			pcp->batch = batch;
+		}
+		/* The pool, on the zone's node as its memmap is; every block free in the buddy. */
+		pools[z] = n ? alloc_on_node(zone->node, n * sizeof(struct page), err, errlen) : NULL;
+		if (n && !pools[z])
+			goto fail;
+		pool_sizes[z] = n;
+		for (unsigned long i = 0; i < n; i++) {
+			struct page *page = &pools[z][i];
+
+			page->order = cfg->orders[i / cfg->nr_blocks];
+			page->migratetype = MIGRATE_MOVABLE;
+			list_add_tail(&page->pcp_list,
+				      &zone->free_area[page->order].free_list[page->migratetype]);
+			zone->free_area[page->order].nr_free++;
+		}
+		z++;
+	}
+	return 0;
+oom:
+	mmscale_errorf(err, errlen, "out of memory");
+fail:
+	pcp_6_18_teardown();
+	return -1;
+}
+
+int pcp_6_18_check(char *err, size_t errlen)
+{
+	struct zone *zone;
+	int z = 0;
+
+	for_each_populated_zone(zone) {
+		unsigned long blocks = 0, pcp_pages = 0;
+		unsigned int cpu;
+
+		if (z >= nr_pools)
+			break;
+		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+				struct list_head *pos;
+
+				list_for_each(pos, &zone->free_area[o].free_list[mt])
+					blocks++;
+			}
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+			unsigned long pages = 0;
+
+			for (unsigned int i = 0; i < NR_PCP_LISTS; i++) {
+				struct list_head *pos;
+
+				list_for_each(pos, &pcp->lists[i]) {
+					blocks++;
+					pages += 1UL << pindex_to_order_6_18(i);
+				}
+			}
+			if (pages != (unsigned long)pcp->count)
+				return mmscale_errorf(err, errlen, "6.18 pcp: CPU %u zone %s: "
+						      "count %d, %lu pages on its lists", cpu,
+						      zone->name, pcp->count, pages);
+			pcp_pages += pages;
+		}
+		if (blocks != pool_sizes[z])
+			return mmscale_errorf(err, errlen, "6.18 pcp: node %d zone %s: %lu blocks "
+					      "in the buddy and on pcp lists, %lu in its pool",
+					      zone->node, zone->name, blocks, pool_sizes[z]);
+		(void)pcp_pages;
+		z++;
+	}
+	return 0;
+}
+
+void pcp_6_18_reset(struct zone *zone, unsigned int cpu)
+{
+	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+
+	for (unsigned int i = 0; i < NR_PCP_LISTS; i++)
+		while (!list_empty(&pcp->lists[i])) {
+			struct page *page = list_first_entry(&pcp->lists[i], struct page, pcp_list);
+
+			list_del(&page->pcp_list);
+			list_add_tail(&page->pcp_list,
+				      &zone->free_area[page->order].free_list[page->migratetype]);
+			zone->free_area[page->order].nr_free++;
+		}
+	pcp->count = 0;
+	pcp->high = pcp->high_min;
+	pcp->free_count = 0;
+	pcp->alloc_factor = 0;
+	pcp->flags = 0;
+}
+
+unsigned long pcp_6_18_take(struct zone *zone, unsigned int order, unsigned long n,
+			    struct page **pages)
+{
+	struct free_area *area = &zone->free_area[order];
+	unsigned long i;
+
+	for (i = 0; i < n && !list_empty(&area->free_list[MIGRATE_MOVABLE]); i++) {
+		pages[i] = list_first_entry(&area->free_list[MIGRATE_MOVABLE], struct page,
+					    pcp_list);
+		list_del(&pages[i]->pcp_list);
+		area->nr_free--;
+	}
+	return i;
+}
+
+unsigned long pcp_6_18_fill(struct zone *zone, unsigned int cpu, unsigned int order,
+			    unsigned long n)
+{
+	struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+	struct free_area *area = &zone->free_area[order];
+	unsigned long i;
+
+	for (i = 0; i < n && !list_empty(&area->free_list[MIGRATE_MOVABLE]); i++) {
+		struct page *page = list_first_entry(&area->free_list[MIGRATE_MOVABLE],
+						     struct page, pcp_list);
+
+		list_del(&page->pcp_list);
+		area->nr_free--;
+		list_add(&page->pcp_list,
+			 &pcp->lists[order_to_pindex_6_18(MIGRATE_MOVABLE, (int)order)]);
+		pcp->count += 1 << order;
+	}
+	return i;
+}
+
+void pcp_6_18_give_back(struct zone *zone, struct page **pages, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		list_add(&pages[i]->pcp_list,
+			 &zone->free_area[pages[i]->order].free_list[pages[i]->migratetype]);
+		zone->free_area[pages[i]->order].nr_free++;
+	}
+}
+
+void pcp_6_18_teardown(void)
+{
+	struct zone *zone;
+	int z = 0;
+
+	if (nr_node_ids_6_18)
+		for_each_populated_zone(zone) {
+			free_percpu(zone->per_cpu_pageset);
+			zone->per_cpu_pageset = NULL;
+			if (pools && z < nr_pools && pools[z])
+				free_on_node(pools[z], pool_sizes[z] * sizeof(struct page));
+			z++;
+		}
+	free(pools);
+	free(pool_sizes);
+	pools = NULL;
+	pool_sizes = NULL;
+	nr_pools = 0;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Linux 6.18's per-CPU page lists (drain/pcp-6.18.c) on a 4-CPU, 2-node
+ * machine, against what mm/page_alloc.c of 6.18 does worked out by hand:
+ * the list index of each order, nr_pcp_free, nr_pcp_high and nr_pcp_alloc
+ * at their edges, 20 frees then 10 allocations traced step by step with
+ * pcp->high auto-tuned and fixed, the decay of pcp->high from the vmstat
+ * work, step by step, and a drain of every CPU.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "test_machine.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/percpu.h"
+#include "mmscale/mm/pcp-6.18.h"
+#include "mmscale/mm/vmstat-6.18.h"
+
+#define MACHINE "synthetic:node:2 core:2 pu:1"
+
+static u64 count(enum mmscale_count c)
+{
+	struct mmscale_counts now;
+
+	mmscale_counts_snapshot(&now);
+	return now.v[c];
+}
+
+static void test_pindex(void)
+{
+	CHECK_EQ_LL(order_to_pindex_6_18(MIGRATE_UNMOVABLE, 0), 0);
+	CHECK_EQ_LL(order_to_pindex_6_18(MIGRATE_RECLAIMABLE, 0), 2);
+	CHECK_EQ_LL(order_to_pindex_6_18(MIGRATE_MOVABLE, 3), 10);
+	CHECK_EQ_LL(order_to_pindex_6_18(MIGRATE_MOVABLE, HPAGE_PMD_ORDER), 13);
+	CHECK_EQ_LL(order_to_pindex_6_18(MIGRATE_RECLAIMABLE, HPAGE_PMD_ORDER), 12);
+	CHECK_EQ_LL(pindex_to_order_6_18(11), 3);
+	CHECK_EQ_LL(pindex_to_order_6_18(12), HPAGE_PMD_ORDER);
+	CHECK_EQ_LL(pindex_to_order_6_18(13), HPAGE_PMD_ORDER);
+	CHECK_EQ_LL(NR_PCP_LISTS, 14);
+}
+
+static void test_arith(struct zone *zone)
+{
+	struct per_cpu_pages p;
+
+	memset(&p, 0, sizeof(p));
+	/* nr_pcp_free: free_high frees up to batch << 5; high < batch: 1; else clamp. */
+	p.count = 100;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 2, 8, true), 64);
+	p.count = 50;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 2, 8, true), 50);
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 9, false), 1);
+	p.free_count = 0;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 100, false), 10);
+	p.free_count = 50;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 100, false), 50);
+	p.free_count = 95;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 100, false), 90);
+
+	/* nr_pcp_high: high clamped into [min, max] first. */
+	memset(&p, 0, sizeof(p));
+	p.high_min = 8;
+	p.high_max = 32;
+	p.high = 100;
+	p.count = 0;
+	CHECK_EQ_LL(nr_pcp_high_6_18(&p, zone, 2, false), 32);
+	CHECK_EQ_LL(p.high, 32);
+	p.high = 1;
+	CHECK_EQ_LL(nr_pcp_high_6_18(&p, zone, 2, false), 8);
+	/* free_high: high drops by batch << 5, not below min; 0 returned. */
+	p.high = 30;
+	CHECK_EQ_LL(nr_pcp_high_6_18(&p, zone, 2, true), 0);
+	CHECK_EQ_LL(p.high, 8);
+	/* count >= high: high raised to free_count + batch (clamped); the old high returned. */
+	p.high = 10;
+	p.count = 10;
+	p.free_count = 16;
+	CHECK_EQ_LL(nr_pcp_high_6_18(&p, zone, 2, false), 10);
+	CHECK_EQ_LL(p.high, 18);
+	p.free_count = 40;
+	p.count = 18;
+	nr_pcp_high_6_18(&p, zone, 2, false);
+	CHECK_EQ_LL(p.high, 32);
+	/* min == max: no tuning. */
+	p.high_max = 8;
+	p.high = 8;
+	p.count = 9;
+	CHECK_EQ_LL(nr_pcp_high_6_18(&p, zone, 2, false), 8);
+	CHECK_EQ_LL(p.high, 8);
+	/* high 0 (a boot pageset): 0. */
+	p.high_min = p.high_max = p.high = 0;
+	CHECK_EQ_LL(nr_pcp_high_6_18(&p, zone, 2, false), 0);
+
+	/* nr_pcp_alloc: high < batch: 1; order 0 doubles via alloc_factor; high grows by batch. */
+	memset(&p, 0, sizeof(p));
+	p.batch = 10;
+	p.high_min = p.high_max = p.high = 5;
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 1);
+	p.high_min = 100;
+	p.high_max = 1000;
+	p.high = 100;
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 10);	/* af 0 -> 1, high 110 */
+	CHECK_EQ_LL(p.high, 110);
+	CHECK_EQ_LL(p.alloc_factor, 1);
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 20);	/* af 1 -> 2, high 130 */
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 40);	/* af 2 -> 3, high 170 */
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 80);	/* af 3 -> 4, high 250 */
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 160);	/* af 4 -> 5, high 410 */
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 320);	/* af stays 5, high 730 */
+	CHECK_EQ_LL(p.alloc_factor, CONFIG_PCP_BATCH_SCALE_MAX);
+	CHECK_EQ_LL(p.high, 730);
+	/* capped by what fits: max(high - count - batch, batch) */
+	p.count = 700;
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 0), 1000 - 700 - 10);
+	/* order 3: the base batch, scaled down by the order, at least 2. */
+	p.count = 0;
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 3), 2);	/* 10 >> 3 = 1 -> 2 */
+	p.batch = 63;
+	CHECK_EQ_LL(nr_pcp_alloc_6_18(&p, zone, 3), 7);
+}
+
+/* The CPU 0 pageset of zone with batch 2, high 8..high_max, empty. */
+static struct per_cpu_pages *small_pcp(struct zone *zone, int high_max)
+{
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+
+	pcp_6_18_reset(zone, 0);
+	pcp->batch = 2;
+	pcp->high_min = 8;
+	pcp->high_max = high_max;
+	pcp->high = 8;
+	return pcp;
+}
+
+/*
+ * 20 frees then 10 allocations, order 0, batch 2, high_min 8 (the trace is
+ * in the comments). Auto (high_max 32): the 8th free finds count 8 >= high
+ * 8, raises high to free_count + batch = 10 and frees clamp(8, 2, 6) = 6;
+ * the 16th finds 10 >= 10, raises high to 18, frees clamp(16, 2, 8) = 8;
+ * count 6 after 20. Allocations: 6 from the list; the 7th refills
+ * nr_pcp_alloc = 2 (high 20, alloc_factor 1), the 9th 4 (high 24, factor
+ * 2). Fixed (high 8): frees 6 at the 8th, 14th and 20th free, count 2;
+ * allocations refill at the 3rd, 5th and 9th: 2, 4, then batch << 2 = 8
+ * capped at max(8 - 0 - 2, 2) = 6, where alloc_factor stops growing (2).
+ */
+static void test_trace(struct zone *zone)
+{
+	struct page *pages[20];
+	struct per_cpu_pages *pcp;
+	u64 locks, moved;
+
+	for (int fixed = 0; fixed < 2; fixed++) {
+		pcp = small_pcp(zone, fixed ? 8 : 32);
+		CHECK_EQ_LL(pcp_6_18_take(zone, 0, 20, pages), 20);
+		locks = count(MMSCALE_ZONE_LOCKS);
+		moved = count(MMSCALE_PAGES_MOVED);
+		for (int i = 0; i < 20; i++)
+			free_frozen_pages_6_18(zone, pages[i]);
+		if (!fixed) {
+			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 2);
+			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 14);
+			CHECK_EQ_LL(pcp->count, 6);
+			CHECK_EQ_LL(pcp->high, 18);
+			CHECK_EQ_LL(pcp->free_count, 20);
+		} else {
+			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 3);
+			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 18);
+			CHECK_EQ_LL(pcp->count, 2);
+			CHECK_EQ_LL(pcp->high, 8);
+		}
+		for (int i = 0; i < 10; i++) {
+			pages[i] = rmqueue_6_18(zone, 0, MIGRATE_MOVABLE);
+			CHECK(pages[i] != NULL);
+		}
+		if (!fixed) {
+			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 4);
+			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 20);
+			CHECK_EQ_LL(pcp->count, 2);
+			CHECK_EQ_LL(pcp->high, 24);
+			CHECK_EQ_LL(pcp->alloc_factor, 2);
+		} else {
+			/* 2 left: 2 allocations; then refills of 2, 4, 6: the 3rd, 5th and 9th. */
+			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 3 + 3);
+			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 18 + 2 + 4 + 6);
+			CHECK_EQ_LL(pcp->count, 4);
+			CHECK_EQ_LL(pcp->alloc_factor, 2);
+		}
+		pcp_6_18_give_back(zone, pages, 10);
+		pcp_6_18_reset(zone, 0);
+	}
+}
+
+/*
+ * decay_pcp_high from high 24 (min 8, batch 2, count 2): high - high / 8
+ * each time, 21 19 17 15 14 13 12 11 10 9, each call saying there is more
+ * to do; the 11th reaches 8 and says nothing. With 30 pages on the list
+ * and high 24: high 21, and the 9 above it freed under the locks.
+ */
+static void test_decay(struct zone *zone)
+{
+	static const int steps[] = { 21, 19, 17, 15, 14, 13, 12, 11, 10, 9 };
+	struct per_cpu_pages *pcp = small_pcp(zone, 32);
+	u64 locks, moved;
+
+	pcp_6_18_fill(zone, 0, 0, 2);
+	pcp->high = 24;
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		CHECK_EQ_LL(decay_pcp_high_6_18(zone, pcp), 1);
+		CHECK_EQ_LL(pcp->high, steps[i]);
+	}
+	CHECK_EQ_LL(decay_pcp_high_6_18(zone, pcp), 0);
+	CHECK_EQ_LL(pcp->high, 8);
+	CHECK_EQ_LL(decay_pcp_high_6_18(zone, pcp), 0);
+
+	pcp_6_18_fill(zone, 0, 0, 28);
+	pcp->high = 24;
+	locks = count(MMSCALE_ZONE_LOCKS);
+	moved = count(MMSCALE_PAGES_MOVED);
+	CHECK_EQ_LL(decay_pcp_high_6_18(zone, pcp), 2);
+	CHECK_EQ_LL(pcp->high, 21);
+	CHECK_EQ_LL(pcp->count, 21);
+	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 1);
+	CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 9);
+	pcp_6_18_reset(zone, 0);
+}
+
+/*
+ * drain_all_pages: CPU 1's local list with 150 pages at batch 2 drains in
+ * rounds of 64 (batch << 5): 3 rounds, 3 zone locks; CPU 3's 5 in one.
+ */
+static void test_drain(void)
+{
+	struct zone *z0 = &NODE_DATA(0)->node_zones[ZONE_DMA32];
+	struct zone *z1 = &NODE_DATA(1)->node_zones[ZONE_NORMAL];
+	u64 locks, drained, all;
+
+	per_cpu_ptr(z0->per_cpu_pageset, 1)->batch = 2;
+	CHECK_EQ_LL(pcp_6_18_fill(z0, 1, 0, 150), 150);
+	CHECK_EQ_LL(pcp_6_18_fill(z1, 3, 0, 5), 5);
+	locks = count(MMSCALE_ZONE_LOCKS);
+	all = count(MMSCALE_LOCK_ACQUIRES);
+	drained = count(MMSCALE_PAGES_DRAINED);
+	drain_all_pages_6_18(NULL);
+	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 3 + 1);
+	CHECK_EQ_LL(count(MMSCALE_PAGES_DRAINED) - drained, 155);
+	/* pcp locks: CPU 1: its 3 rounds and node 1's empty zone; CPU 3: 1 round, node 0's zone. */
+	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - all, (3 + 1) + (1 + 1) + 3 + 1);
+	CHECK_EQ_LL(per_cpu_ptr(z0->per_cpu_pageset, 1)->count, 0);
+	CHECK_EQ_LL(per_cpu_ptr(z1->per_cpu_pageset, 3)->count, 0);
+	/* Nothing anywhere: no lock at all. */
+	all = count(MMSCALE_LOCK_ACQUIRES);
+	drain_all_pages_6_18(NULL);
+	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - all, 0);
+}
+
+static void tests(void)
+{
+	struct pcp_6_18_config pc = { .orders = { 0 }, .nr_orders = 1, .nr_blocks = 400 };
+	char err[256];
+	struct zone *zone;
+
+	test_pindex();
+	if (vmstat_6_18_setup(3ULL << 30, err, sizeof(err)) != 0 ||
+	    pcp_6_18_setup(&pc, err, sizeof(err)) != 0) {
+		CHECK_MSG(0, "setup: %s", err);
+		return;
+	}
+	zone = &NODE_DATA(0)->node_zones[ZONE_DMA32];
+	test_arith(zone);
+	test_trace(zone);
+	test_decay(zone);
+	test_drain();
+	CHECK_MSG(pcp_6_18_check(err, sizeof(err)) == 0, "%s", err);
+	/* The check fails when a block goes missing. */
+	{
+		struct page *lost;
+
+		CHECK_EQ_LL(pcp_6_18_take(zone, 0, 1, &lost), 1);
+		CHECK(pcp_6_18_check(err, sizeof(err)) != 0);
+		pcp_6_18_give_back(zone, &lost, 1);
+	}
+	pcp_6_18_teardown();
+	vmstat_6_18_teardown();
+}
+
+int main(void)
+{
+	return test_machine_main("test_pcp_6_18", MACHINE, tests);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-CPU page lists of Linux 6.18 (mm/page_alloc.c of
+ * ../shared/kernel/6.18, blob ed82ee55) on the zones of mmzone-6.18.h:
+ * free_pcppages_bulk with its pindex round robin (1442-1491), rmqueue_bulk
+ * (2514-2549), decay_pcp_high (2555-2582), drain_pages_zone,
+ * drain_pages and __drain_all_pages under pcpu_drain_mutex with no IPI
+ * (2608-2720), nr_pcp_free (2740-2763), nr_pcp_high (2765-2811),
+ * free_frozen_page_commit (2813-2875), __free_frozen_pages' pcp trylock
+ * and its free_one_page fallback, nr_pcp_alloc (3197-3246),
+ * __rmqueue_pcplist and rmqueue_pcplist with its trylock and buddy
+ * fallback (3249-3311), and the watermarks the pageset's high comes from
+ * (calculate_min_free_kbytes 6450, __setup_per_zone_wmarks 6338). The code
+ * is drain/pcp-6.18.c.
+ *
+ * Counts: every zone->lock acquisition counts MMSCALE_ZONE_LOCKS (and, as
+ * every spin lock, MMSCALE_LOCK_ACQUIRES); every page moved between a pcp
+ * list and the buddy lists counts MMSCALE_PAGES_MOVED (2^order per
+ * block); pages a drain frees count MMSCALE_PAGES_DRAINED.
+ *
+ * Not emulated (each inert here): ZONE_RECLAIM_ACTIVE and ZONE_BELOW_HIGH
+ * (no reclaim: never set), the watermark check of get_page_from_freelist
+ * (the pools never run low), check_new_pages, the vm events (PGFREE,
+ * PGALLOC), zone_statistics, FPI_TRYLOCK and ALLOC_TRYLOCK callers, the
+ * remote-pageset expiry of refresh_cpu_vm_stats.
+ */
+#ifndef MMSCALE_MM_PCP_6_18_H
+#define MMSCALE_MM_PCP_6_18_H
+
+#include "mmzone-6.18.h"
+
+/*
+ * The pcp world on the 6.18 zones (vmstat_6_18_setup first): watermarks,
+ * every populated zone's pagesets with their batch and high bounds at
+ * percpu_pagelist_high_fraction high_fraction (0: the default, auto-tuned),
+ * and per zone a pool of blocks for each order in orders[] (nr_blocks
+ * each, free in the buddy). auto_tune false sets high_max = high_min, the
+ * kernel's "PCP high is tuned manually" (zone_set_pageset_high_and_batch).
+ */
+struct pcp_6_18_config {
+	int high_fraction;
+	bool fixed_high;
+	unsigned int orders[4];
+	unsigned int nr_orders;
+	unsigned long nr_blocks;
+};
+
+int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen);
+/* Every page in the buddy or on a pcp list, none lost or twice: -1 with what differs. */
+int pcp_6_18_check(char *err, size_t errlen);
+void pcp_6_18_teardown(void);
+
+/* The calling CPU's local zone (Normal on its node, DMA32 on node 0 if no Normal). */
+struct zone *pcp_6_18_local_zone(void);
+
+/* An allocation of an order from zone on the calling CPU (rmqueue's pcp path, or the buddy). */
+struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype);
+/* A free to the calling CPU's pcp (or, when its lock is taken, free_one_page). */
+void free_frozen_pages_6_18(struct zone *zone, struct page *page);
+void drain_all_pages_6_18(struct zone *zone);
+int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp);
+
+/* The pure arithmetic, for the tests. */
+int nr_pcp_free_6_18(struct per_cpu_pages *pcp, int batch, int high, bool free_high);
+int nr_pcp_high_6_18(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high);
+int nr_pcp_alloc_6_18(struct per_cpu_pages *pcp, struct zone *zone, int order);
+unsigned int order_to_pindex_6_18(int migratetype, int order);
+int pindex_to_order_6_18(unsigned int pindex);
+
+/*
+ * A case's bookkeeping, never part of what it measures: nothing counted,
+ * no lock taken (no other CPU touches these lists then). reset puts every
+ * block of cpu's pcp lists of zone back in the buddy and its pageset in
+ * its first state (count 0, high = high_min, no free or alloc history);
+ * take moves n blocks of order from the buddy into pages[] (the number it
+ * found); fill puts n of the buddy's blocks of order on cpu's pcp list, as
+ * frees would have left them.
+ */
+void pcp_6_18_reset(struct zone *zone, unsigned int cpu);
+unsigned long pcp_6_18_take(struct zone *zone, unsigned int order, unsigned long n,
+			    struct page **pages);
+unsigned long pcp_6_18_fill(struct zone *zone, unsigned int cpu, unsigned int order,
+			    unsigned long n);
+/* take's opposite: n blocks back in the buddy. */
+void pcp_6_18_give_back(struct zone *zone, struct page **pages, unsigned long n);
+
+#endif /* MMSCALE_MM_PCP_6_18_H */
