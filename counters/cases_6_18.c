@@ -124,7 +124,7 @@ void vmstat_6_18_work_tick(uint64_t interval_ns)
 	    (now.tv_nsec - vmstat_work.last.tv_nsec) < (long)interval_ns)
 		return;
 	vmstat_work.last = now;
-	refresh_cpu_vm_stats(false);	/* vmstat_update */
+	refresh_cpu_vm_stats(true);	/* vmstat_update */
 }
 
 /* A run of the new cases: the 6.18 world, and the shepherd's pending bits. */

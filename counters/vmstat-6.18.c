@@ -10,9 +10,9 @@
  * refresh_cpu_vm_stats (811-894), cpu_vm_stats_fold (899-950),
  * need_update (2057-2081) and vmstat_shepherd (2118-2146).
  *
- * Left out, each said where it would be: the pageset half of
- * refresh_cpu_vm_stats (decay_pcp_high and the remote-pageset expiry,
- * do_pagesets: the page lists of 6.18 are drain/'s); the vmstat_item_in_bytes
+ * Left out, each said where it would be: the remote-pageset expiry of
+ * refresh_cpu_vm_stats (pcp->expire; the cases keep each CPU's pages on
+ * its own node); the vmstat_item_in_bytes
  * conversion of the _B slab items (no case updates them); cond_resched.
  */
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 
 #include "mmscale/errorf.h"
 #include "mmscale/kernel/machine.h"
+#include "mmscale/mm/pcp-6.18.h"
 #include "mmscale/mm/vmstat-6.18.h"
 
 atomic_long_t *vm_zone_stat;
@@ -333,10 +334,9 @@ static int fold_diff(int *zone_diff, int *node_diff)
  * Update the zone counters for the current cpu: each zone's and node's
  * diffs into that zone's or node's counters, and their sum into the
  * global ones once (fold_diff). Counts one MMSCALE_FOLDS per global item
- * changed. do_pagesets (vmstat_update's true) also decays pcp->high and
- * expires remote pagesets in the kernel: the 6.18 page lists are not part
- * of this world, so it is false here and the kernel's pageset work is not
- * done.
+ * changed. do_pagesets (vmstat_update's true) also decays pcp->high
+ * (decay_pcp_high, drain/pcp-6.18.c) where the zone has pagesets (a world
+ * with the 6.18 page lists set up).
  */
 int refresh_cpu_vm_stats(bool do_pagesets)
 {
@@ -345,9 +345,8 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 	int i;
 	int global_zone_diff[NR_VM_ZONE_STAT_ITEMS] = { 0, };
 	int global_node_diff[NR_VM_NODE_STAT_ITEMS] = { 0, };
-	int changes = 0;
+	int changes = 0, folded;
 
-	(void)do_pagesets;
 	for_each_populated_zone(zone) {
 		struct per_cpu_zonestat *pzstats = this_cpu_ptr(zone->per_cpu_zonestats);
 
@@ -360,6 +359,9 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 				global_zone_diff[i] += v;
 			}
 		}
+
+		if (do_pagesets && zone->per_cpu_pageset)
+			changes += decay_pcp_high_6_18(zone, this_cpu_ptr(zone->per_cpu_pageset));
 	}
 
 	for_each_online_pgdat(pgdat) {
@@ -376,9 +378,9 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 		}
 	}
 
-	changes += fold_diff(global_zone_diff, global_node_diff);
-	mmscale_count_add(MMSCALE_FOLDS, (uint64_t)changes);
-	return changes;
+	folded = fold_diff(global_zone_diff, global_node_diff);
+	mmscale_count_add(MMSCALE_FOLDS, (uint64_t)folded);
+	return changes + folded;
 }
 
 /*

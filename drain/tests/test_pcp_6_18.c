@@ -221,6 +221,11 @@ static void test_decay(struct zone *zone)
 	CHECK_EQ_LL(pcp->count, 21);
 	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 1);
 	CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 9);
+	/* vmstat_update's refresh_cpu_vm_stats(true) decays it too; (false) does not. */
+	refresh_cpu_vm_stats(false);
+	CHECK_EQ_LL(pcp->high, 21);
+	CHECK(refresh_cpu_vm_stats(true) >= 1);
+	CHECK_EQ_LL(pcp->high, 19);
 	pcp_6_18_reset(zone, 0);
 }
 
