@@ -49,9 +49,12 @@ int vmstat_6_18_run_teardown(char *err, size_t errlen)
 }
 
 /*
- * What 6.18's dirty limits and balance_dirty_pages read (NR_FILE_DIRTY,
- * NR_WRITEBACK, NR_FILE_PAGES, ...): node items 16-23, one line of
- * vm_node_stat[] - the line dirtying CPUs fold into.
+ * Node items 16-23, one line of vm_node_stat[]: NR_FILE_DIRTY and
+ * NR_WRITEBACK, which 6.18's balance_dirty_pages reads (page-writeback.c
+ * 1835) and every dirtying CPU folds into, and the six items beside them
+ * on that line, standing in for a reader that needs k items of one line
+ * (6.18's dirtyable memory also reads NR_FREE_PAGES, a zone item, and the
+ * file LRUs, node items 2-3 on another line).
  */
 static const enum node_stat_item read_items_6_18[8] = {
 	NR_FILE_DIRTY, NR_WRITEBACK, NR_FILE_PAGES, NR_FILE_MAPPED,
@@ -216,11 +219,13 @@ static unsigned int populated_zones_6_18(uint64_t mem_bytes, unsigned int nodes)
 }
 
 /*
- * One pass (vmstat.c 2118-2146, 2057-2081): idle, need_update(cpu) on
+ * One pass (vmstat.c 2118-2150, 2058-2081): idle, need_update(cpu) on
  * every online CPU finds nothing, so it reads every populated zone's
  * per_cpu_zonestat and every node's per_cpu_nodestat of that CPU; busy,
  * delayed_work_pending() is true everywhere and need_update never runs.
  * Nothing is queued, so the state, and the claim, hold pass after pass.
+ * The CPU loop only: the pass re-arming itself is not emulated
+ * (vmstat_shepherd in counters/vmstat-6.18.c says what else is not).
  */
 static bool shepherd_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {

@@ -152,8 +152,11 @@ int __percpu_counter_compare_6_18(struct percpu_counter *fbc, s64 rhs, s32 batch
 	s64 count;
 
 	count = percpu_counter_read(fbc);
-	/* Check to see if rough count will be sufficient for comparison */
-	if (llabs(count - rhs) > ((s64)batch * num_online_cpus())) {
+	/*
+	 * Check to see if rough count will be sufficient for comparison (the
+	 * kernel's s32 * unsigned int: a 32-bit unsigned product).
+	 */
+	if (llabs(count - rhs) > (s64)((u32)batch * num_online_cpus())) {
 		if (count > rhs)
 			return 1;
 		else
@@ -186,7 +189,7 @@ bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s6
 	if (amount == 0)
 		return true;
 
-	unknown = (s64)batch * num_online_cpus();
+	unknown = (s64)((u32)batch * num_online_cpus());	/* 32-bit, as the kernel's */
 	count = READ_ONCE(*pcount);
 
 	/* Skip taking the lock when safe */

@@ -246,7 +246,13 @@ static void fork_exit_op(struct mmscale_run *run)
 	const struct rss_variant *row = container_of(run->v, struct rss_variant, v);
 
 	if (row->kernel == RSS_6_1) {
+		/* copy_process's memset of the task's cache, mm_init's of the mm's */
+		current_rss_6_1.rss_stat = (struct task_rss_stat){ 0 };
+		current_rss_6_1.mm = rr->mm_6_1;
 		mm_init_rss_6_1(rr->mm_6_1);
+		/* exit_mm's sync_mm_rss (a task that never faulted: nothing to add), check_mm */
+		sync_mm_rss_6_1(rr->mm_6_1);
+		current_rss_6_1.mm = NULL;
 		check_mm_6_1(rr->mm_6_1);
 	} else {
 		mm_free_rss_6_18(rr->mm_6_18);
@@ -264,12 +270,17 @@ static void fork_exit_body(struct mmscale_state *st, struct mmscale_run *run)
 
 /*
  * 6.18, per mm: percpu_counter_init_many takes percpu_counters_lock once
- * to link the NR_MM_COUNTERS counters (percpu_counter.c 218-221, the
- * allocation zeroing their s32s in every CPU's unit under the percpu
- * allocator's own mutex, not counted); check_mm sums each counter (its
- * lock, every online CPU); percpu_counter_destroy_many takes
- * percpu_counters_lock again to unlink them (240-244). Each spin lock is
- * one locked operation. 6.1: four plain stores and four plain loads.
+ * to link the NR_MM_COUNTERS counters (percpu_counter.c 218-221); check_mm
+ * sums each counter (its lock, every online CPU); percpu_counter_destroy_many
+ * takes percpu_counters_lock again to unlink them (241-246). Each of these
+ * spin locks is one locked operation. A lower bound of the kernel's: the
+ * percpu allocator's own locking (mm/percpu.c, not in ../shared/kernel:
+ * pcpu_alloc_mutex and pcpu_lock in pcpu_alloc, pcpu_lock in free_percpu,
+ * two to four more locked operations) and the memcg charge of
+ * GFP_KERNEL_ACCOUNT are not emulated; the emulated allocator zeroes the
+ * counters in every CPU's unit as the kernel's does, and counts nothing.
+ * 6.1: the task's and the mm's caches set to zero, a sync with nothing to
+ * add, four plain loads.
  */
 static bool fork_exit_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
@@ -302,7 +313,7 @@ static const struct rss_variant read_variants[] = {
 };
 
 static const struct rss_variant fork_exit_variants[] = {
-	{ { "6.1", "mm_init's memset, check_mm's four reads",
+	{ { "6.1", "the task's and mm's counters zeroed, exit's sync, check_mm's four reads",
 	    "kernel/fork.c 6.1" }, RSS_6_1, NULL, false },
 	{ { "6.18", "percpu_counter_init_many, check_mm's four sums, destroy_many",
 	    "kernel/fork.c 6.18, lib/percpu_counter.c 6.18" }, RSS_6_18, NULL, false },

@@ -75,7 +75,7 @@ void mm_init_rss_6_1(struct mm_struct_6_1 *mm)
 		atomic_long_set(&mm->rss_stat.count[i], 0);	/* memset */
 }
 
-/* check_mm (6.1 kernel/fork.c 768-787): each counter read, non-zero would be reported. */
+/* check_mm (6.1 kernel/fork.c 768-790): each counter read, non-zero would be reported. */
 long check_mm_6_1(struct mm_struct_6_1 *mm)
 {
 	long sum = 0;

@@ -4,15 +4,13 @@
  * line by line where it concerns the counters: fold_vm_zone_numa_events and
  * fold_vm_numa_events (171-196), calculate_normal_threshold (225-270),
  * refresh_zone_stat_thresholds (275-318), __mod_zone_page_state and
- * __mod_node_page_state (345-402), __inc_node_state and __dec_node_state
+ * __mod_node_page_state (345-410), __inc_node_state and __dec_node_state
  * (455-535), mod_zone_state and mod_node_state with this_cpu_try_cmpxchg
  * (CONFIG_HAVE_CMPXCHG_LOCAL, 560-690), fold_diff (776-793),
- * refresh_cpu_vm_stats (811-894), cpu_vm_stats_fold (899-950),
- * need_update (2057-2081) and vmstat_shepherd (2118-2146).
+ * refresh_cpu_vm_stats (811-892), cpu_vm_stats_fold (899-952),
+ * need_update (2058-2081) and vmstat_shepherd (2118-2150).
  *
- * Left out, each said where it would be: the remote-pageset expiry of
- * refresh_cpu_vm_stats (pcp->expire; the cases keep each CPU's pages on
- * its own node); the vmstat_item_in_bytes
+ * Left out, each said where it would be: the vmstat_item_in_bytes
  * conversion of the _B slab items (no case updates them); cond_resched.
  */
 #include <stdlib.h>
@@ -95,8 +93,8 @@ int calculate_normal_threshold(struct zone *zone)
 	/*
 	 * The threshold scales with the number of processors and the amount
 	 * of memory per zone (the kernel's sample table is checked in
-	 * counters/tests/test_vmstat_6_18.c). Since 3.6 (b44129b30652) it is
-	 * the managed pages, not the present ones, that count.
+	 * counters/tests/test_vmstat_6_18.c). 6.18 counts the zone's managed
+	 * pages (vmstat.c 245); 2.6.31 counted the present ones.
 	 */
 	mem = (int)(zone_managed_pages(zone) >> (27 - PAGE_SHIFT));
 
@@ -335,8 +333,9 @@ static int fold_diff(int *zone_diff, int *node_diff)
  * diffs into that zone's or node's counters, and their sum into the
  * global ones once (fold_diff). Counts one MMSCALE_FOLDS per global item
  * changed. do_pagesets (vmstat_update's true) also decays pcp->high
- * (decay_pcp_high, drain/pcp-6.18.c) where the zone has pagesets (a world
- * with the 6.18 page lists set up).
+ * (decay_pcp_high, drain/pcp-6.18.c) and, for a remote zone, counts its
+ * pageset's expiry down and drains it (drain_zone_pages) - where the zone
+ * has pagesets (a world with the 6.18 page lists set up).
  */
 int refresh_cpu_vm_stats(bool do_pagesets)
 {
@@ -349,6 +348,9 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 
 	for_each_populated_zone(zone) {
 		struct per_cpu_zonestat *pzstats = this_cpu_ptr(zone->per_cpu_zonestats);
+		/* The pagesets exist where the 6.18 page lists are set up (pcp-6.18.h). */
+		struct per_cpu_pages *pcp = zone->per_cpu_pageset ?
+					    this_cpu_ptr(zone->per_cpu_pageset) : NULL;
 
 		for (i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
 			int v;
@@ -357,11 +359,42 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 			if (v) {
 				atomic_long_add(v, &zone->vm_stat[i]);
 				global_zone_diff[i] += v;
+				/* 3 seconds idle till flush */
+				if (pcp)
+					pcp->expire = 3;
 			}
 		}
 
-		if (do_pagesets && zone->per_cpu_pageset)
-			changes += decay_pcp_high_6_18(zone, this_cpu_ptr(zone->per_cpu_pageset));
+		if (do_pagesets && pcp) {
+			changes += decay_pcp_high_6_18(zone, pcp);
+			/*
+			 * Deal with draining the remote pageset of this
+			 * processor
+			 *
+			 * Check if there are pages remaining in this pageset
+			 * if not then there is nothing to expire.
+			 */
+			if (!pcp->expire || !READ_ONCE(pcp->count))
+				continue;
+
+			/*
+			 * We never drain zones local to this processor.
+			 */
+			if (zone->node == the_machine->cpu_node[smp_processor_id()]) {
+				pcp->expire = 0;
+				continue;
+			}
+
+			if (--pcp->expire) {
+				changes++;
+				continue;
+			}
+
+			if (READ_ONCE(pcp->count)) {
+				drain_zone_pages_6_18(zone, pcp);
+				changes++;
+			}
+		}
 	}
 
 	for_each_online_pgdat(pgdat) {
@@ -484,11 +517,16 @@ bool need_update(int cpu)
 }
 
 /*
- * vmstat_shepherd's pass (2118-2146): no CPU of the emulated machine is
+ * vmstat_shepherd's pass (2118-2150): no CPU of the emulated machine is
  * isolated (cpu_is_isolated is false); delayed_work_pending(dw) reads the
  * CPU's vmstat_work, modelled by its pending byte; queue_delayed_work_on
- * sets it (test_and_set_bit of WORK_STRUCT_PENDING: a locked op). The work
- * itself does not run here: a case that wants it folds on the CPU.
+ * sets it (test_and_set_bit of WORK_STRUCT_PENDING: one locked op). Not
+ * emulated, and not counted: the rest of queueing a work item
+ * (__queue_work's pool->lock and the kworker's wakeup, an IPI where it
+ * sleeps on another CPU) and the pass re-arming itself
+ * (schedule_delayed_work, 2148: a test_and_set_bit and the timer base's
+ * lock). The work itself does not run here: a case that wants it folds on
+ * the CPU.
  */
 int vmstat_shepherd(_Atomic unsigned char *work_pending)
 {
@@ -540,7 +578,9 @@ int vmstat_6_18_setup(uint64_t mem_bytes, char *err, size_t errlen)
 		nr_node_ids_6_18 = nid + 1;
 		pgdat->node_id = nid;
 		pgdat->nr_zones = MAX_NR_ZONES;
-		pgdat->per_cpu_nodestats = alloc_percpu(struct per_cpu_nodestat);
+		/* Line-aligned: mmzone-6.18.h says why. */
+		pgdat->per_cpu_nodestats = __alloc_percpu(sizeof(struct per_cpu_nodestat),
+							  L1_CACHE_BYTES);
 		if (!pgdat->per_cpu_nodestats) {
 			mmscale_errorf(err, errlen, "per-CPU units full: node %d's statistics", nid);
 			goto fail;
@@ -557,7 +597,8 @@ int vmstat_6_18_setup(uint64_t mem_bytes, char *err, size_t errlen)
 			spin_lock_init(&zone->lock);
 			if (!pages)
 				continue;
-			zone->per_cpu_zonestats = alloc_percpu(struct per_cpu_zonestat);
+			zone->per_cpu_zonestats = __alloc_percpu(sizeof(struct per_cpu_zonestat),
+								 L1_CACHE_BYTES);
 			if (!zone->per_cpu_zonestats) {
 				mmscale_errorf(err, errlen, "per-CPU units full: node %d zone %s's "
 					       "statistics", nid, names[z]);

@@ -87,14 +87,15 @@ static int world_down(struct mmscale_run *run, char *err, size_t errlen)
  * free_pcppages_bulk under zone->lock each time count reaches high) and
  * allocates as many again (rmqueue: the pcp, refilled by rmqueue_bulk
  * under zone->lock when the list is empty), from the first state of the
- * pageset (count 0, high = high_min: the pageset is put back so between
+ * pageset (count 0, high 0 until the first free clamps it: it is put back so between
  * operations, timing paused), so that every operation counts the same.
+ * PCPF_FREE_HIGH_BATCH is set, as on bare-metal x86 (pcp-6.18.h).
  */
 static int autotune_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	const struct autotune_variant *row = container_of(run->v, struct autotune_variant, v);
 	struct pcp_6_18_config pc = {
-		.fixed_high = row->fixed_high,
+		.fixed_high = row->fixed_high, .free_high_batch = true,
 		.orders = { (unsigned int)run->args[0] }, .nr_orders = 1,
 		.nr_blocks = 3 * (unsigned long)run->args[1],
 	};
@@ -148,16 +149,13 @@ static void autotune_body(struct mmscale_state *st, struct mmscale_run *run)
 static int drain_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	const struct drain_6_18_variant *row = container_of(run->v, struct drain_6_18_variant, v);
-	struct mm_machine_config cfg;
-	struct pcp_6_18_config pc = { .orders = { 0 }, .nr_orders = 1 };
-	unsigned long per_zone = 0;
+	/* full: room in each zone's pool for every CPU's list at its high_min. */
+	struct pcp_6_18_config pc = {
+		.orders = { 0 }, .nr_orders = 1, .free_high_batch = true,
+		.room_for_high_min = row->full,
+	};
 
 	(void)nr_threads;
-	mmscale_mm_config(&cfg);
-	/* Enough for every online CPU's list at its high_min: at most a zone's low watermark. */
-	if (row->full)
-		per_zone = (unsigned long)(cfg.mem_bytes >> PAGE_SHIFT) / 64 + 64;
-	pc.nr_blocks = per_zone;
 	return world_up(run, &pc, err, errlen);
 }
 

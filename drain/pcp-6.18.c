@@ -93,7 +93,10 @@ static struct page *__rmqueue(struct zone *zone, unsigned int order, int migrate
 	page = list_first_entry(list, struct page, pcp_list);
 	list_del(&page->pcp_list);
 	area->nr_free--;
+	/* __del_page_from_free_list's account_freepages (863-875) */
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -(1L << order));
+	if (order >= pageblock_order)
+		__mod_zone_page_state(zone, NR_FREE_PAGES_BLOCKS, -(1L << order));
 	return page;
 }
 
@@ -105,7 +108,10 @@ static void __free_one_page(struct page *page, struct zone *zone, unsigned int o
 
 	list_add(&page->pcp_list, &area->free_list[migratetype]);
 	area->nr_free++;
+	/* __add_to_free_list's account_freepages (812-824) */
 	__mod_zone_page_state(zone, NR_FREE_PAGES, 1L << order);
+	if (order >= pageblock_order)
+		__mod_zone_page_state(zone, NR_FREE_PAGES_BLOCKS, 1L << order);
 }
 
 /*
@@ -217,6 +223,24 @@ int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp)
 }
 
 /*
+ * Called from the vmstat counter updater to drain pagesets of this
+ * currently executing processor on remote nodes after they have
+ * expired (2590-2603).
+ */
+void drain_zone_pages_6_18(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int to_drain, batch;
+
+	batch = READ_ONCE(pcp->batch);
+	to_drain = min(pcp->count, batch);
+	if (to_drain > 0) {
+		spin_lock(&pcp->lock);
+		free_pcppages_bulk(zone, to_drain, pcp, 0);
+		spin_unlock(&pcp->lock);
+	}
+}
+
+/*
  * Drain pcplists of the indicated processor and zone, batch << 5 pages
  * at a time, the lock dropped between.
  */
@@ -232,7 +256,8 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 			int to_drain = min(count, pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX);
 
 			free_pcppages_bulk(zone, to_drain, pcp, 0);
-			mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)to_drain);
+			/* whole blocks: a THP list frees 512 at a time */
+			mmscale_count_add(MMSCALE_PAGES_DRAINED, (u64)(count - pcp->count));
 			count -= to_drain;
 		}
 		spin_unlock(&pcp->lock);
@@ -436,8 +461,8 @@ static void free_one_page(struct zone *zone, struct page *page, unsigned int ord
 }
 
 /*
- * __free_frozen_pages (2900-2943): pcp_allowed_order is true for every
- * order emulated but 4-8 (not used); the free goes to this CPU's pcp under
+ * __free_frozen_pages (2887-2935): pcp_allowed_order is true for every
+ * order pcp_6_18_setup accepts; the free goes to this CPU's pcp under
  * pcp_spin_trylock, or, when that fails (a remote drain holds it), to the
  * buddy. (The migratetype is the block's: no isolation here.)
  */
@@ -528,7 +553,7 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 	return page;
 }
 
-/* rmqueue_buddy (3150-3190): one block from the buddy under zone->lock. */
+/* rmqueue_buddy (3151-3195): one block from the buddy under zone->lock. */
 static struct page *rmqueue_buddy(struct zone *zone, unsigned int order, int migratetype)
 {
 	struct page *page;
@@ -542,7 +567,8 @@ static struct page *rmqueue_buddy(struct zone *zone, unsigned int order, int mig
 }
 
 /*
- * rmqueue (3320-3355): pcp_allowed_order, then rmqueue_pcplist, which
+ * rmqueue (3325-3354): pcp_allowed_order (the orders pcp_6_18_setup
+ * accepts), then rmqueue_pcplist, which
  * returns NULL when pcp_spin_trylock fails (a parallel drain) - then the
  * buddy.
  */
@@ -567,18 +593,37 @@ struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype
 	return rmqueue_buddy(zone, order, migratetype);
 }
 
-/* calculate_min_free_kbytes (6450-6464) and __setup_per_zone_wmarks (6338-6395). */
+/*
+ * min_free_kbytes as a 6.18 kernel with THP enabled (always or madvise,
+ * as this project's kernel) ends up with it: calculate_min_free_kbytes
+ * (6450-6464), then khugepaged's set_recommended_min_free_kbytes
+ * (mm/khugepaged.c, not in ../shared/kernel; init_per_zone_wmark_min
+ * calls it at 6478): 2 + MIGRATE_PCPTYPES^2 pageblocks per populated
+ * zone, at most 5% of lowmem, when that is more. On this project's 6.18
+ * machine (3 zones) that is the 67584 KiB /proc/sys/vm/min_free_kbytes
+ * shows. Then __setup_per_zone_wmarks (6338-6400).
+ */
 static void setup_per_zone_wmarks(void)
 {
-	unsigned long lowmem_pages = 0, pages_min;
-	unsigned long min_free_kbytes;
+	unsigned long lowmem_pages = 0, pages_min, recommended_min;
+	unsigned long min_free_kbytes, nr_zones = 0;
 	struct zone *zone;
 
-	for_each_populated_zone(zone)
+	for_each_populated_zone(zone) {
 		lowmem_pages += zone_managed_pages(zone);
+		nr_zones++;
+	}
 	/* nr_free_buffer_pages() is the managed pages above the high watermarks: 0 yet. */
 	min_free_kbytes = (unsigned long)int_sqrt(lowmem_pages * (PAGE_SIZE >> 10) * 16);
 	min_free_kbytes = clamp(min_free_kbytes, 128UL, 262144UL);
+	/* set_recommended_min_free_kbytes */
+	recommended_min = (1UL << pageblock_order) * nr_zones * 2;
+	recommended_min += (1UL << pageblock_order) * nr_zones *
+			   MIGRATE_PCPTYPES * MIGRATE_PCPTYPES;
+	recommended_min = min(recommended_min, lowmem_pages / 20);
+	recommended_min <<= (PAGE_SHIFT - 10);
+	if (recommended_min > min_free_kbytes)
+		min_free_kbytes = recommended_min;
 	pages_min = min_free_kbytes >> (PAGE_SHIFT - 10);
 	for_each_populated_zone(zone) {
 		u64 tmp = (u64)pages_min * zone_managed_pages(zone) / lowmem_pages;
@@ -608,6 +653,11 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 	int z = 0;
 
 	pcp_6_18_teardown();
+	for (unsigned int i = 0; i < cfg->nr_orders; i++)
+		if (cfg->orders[i] > PAGE_ALLOC_COSTLY_ORDER && cfg->orders[i] != HPAGE_PMD_ORDER)
+			return mmscale_errorf(err, errlen, "order %u has no pcp list "
+					      "(pcp_allowed_order: 0-%d and %d)", cfg->orders[i],
+					      PAGE_ALLOC_COSTLY_ORDER, HPAGE_PMD_ORDER);
 	cpumask_clear(&cpus_with_pcps);
 	setup_per_zone_wmarks();
 	for_each_populated_zone(zone)
@@ -618,11 +668,11 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 		goto oom;
 	for_each_populated_zone(zone) {
 		int high_min, high_max, batch;
-		unsigned long n = cfg->nr_blocks * cfg->nr_orders;
+		unsigned long n;
 		unsigned int cpu;
 
 		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
-			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 				INIT_LIST_HEAD(&zone->free_area[o].free_list[mt]);
 			zone->free_area[o].nr_free = 0;
 		}
@@ -640,17 +690,22 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 		zone->pageset_high_min = high_min;
 		zone->pageset_high_max = high_max;
 		zone->pageset_batch = batch;
+		n = (cfg->nr_blocks + (cfg->room_for_high_min ? (unsigned long)high_min * nr_cpu_ids : 0)) *
+		    cfg->nr_orders;
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 
+			/* per_cpu_pages_init: zeroed, high 0 until a free or an allocation clamps it */
 			spin_lock_init(&pcp->lock);
 			for (int i = 0; i < NR_PCP_LISTS; i++)
 				INIT_LIST_HEAD(&pcp->lists[i]);
-			/* pageset_update: high starts at high_min */
-			pcp->high = high_min;
+			/* pageset_update */
 			pcp->high_min = high_min;
 			pcp->high_max = high_max;
 			pcp->batch = batch;
+			/* zone_pcp_update_cacheinfo (6077-6097): a data cache slice over 3 x batch pages */
+			if (cfg->free_high_batch)
+				pcp->flags |= PCPF_FREE_HIGH_BATCH;
 		}
 		/* The pool, on the zone's node as its memmap is; every block free in the buddy. */
 		pools[z] = n ? alloc_on_node(zone->node, n * sizeof(struct page), err, errlen) : NULL;
@@ -660,7 +715,7 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 		for (unsigned long i = 0; i < n; i++) {
 			struct page *page = &pools[z][i];
 
-			page->order = cfg->orders[i / cfg->nr_blocks];
+			page->order = cfg->orders[i / (n / cfg->nr_orders)];
 			page->migratetype = MIGRATE_MOVABLE;
 			list_add_tail(&page->pcp_list,
 				      &zone->free_area[page->order].free_list[page->migratetype]);
@@ -688,7 +743,7 @@ int pcp_6_18_check(char *err, size_t errlen)
 		if (z >= nr_pools)
 			break;
 		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-			for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 				struct list_head *pos;
 
 				list_for_each(pos, &zone->free_area[o].free_list[mt])
@@ -736,10 +791,10 @@ void pcp_6_18_reset(struct zone *zone, unsigned int cpu)
 			zone->free_area[page->order].nr_free++;
 		}
 	pcp->count = 0;
-	pcp->high = pcp->high_min;
+	pcp->high = 0;
 	pcp->free_count = 0;
 	pcp->alloc_factor = 0;
-	pcp->flags = 0;
+	pcp->flags &= PCPF_FREE_HIGH_BATCH;
 }
 
 unsigned long pcp_6_18_take(struct zone *zone, unsigned int order, unsigned long n,

@@ -2,8 +2,9 @@
 /*
  * Linux 6.18's per-CPU page lists (drain/pcp-6.18.c) on a 4-CPU, 2-node
  * machine, against what mm/page_alloc.c of 6.18 does worked out by hand:
- * the list index of each order, nr_pcp_free, nr_pcp_high and nr_pcp_alloc
- * at their edges, 20 frees then 10 allocations traced step by step with
+ * the list index of each order, the watermarks and pageset bounds,
+ * nr_pcp_free, nr_pcp_high and nr_pcp_alloc at their edges, high-order
+ * frees with and without PCPF_FREE_HIGH_BATCH, 20 frees then 10 allocations traced step by step with
  * pcp->high auto-tuned and fixed, the decay of pcp->high from the vmstat
  * work, step by step, and a drain of every CPU.
  */
@@ -185,7 +186,13 @@ static void test_trace(struct zone *zone)
 			CHECK_EQ_LL(pcp->count, 4);
 			CHECK_EQ_LL(pcp->alloc_factor, 2);
 		}
-		pcp_6_18_give_back(zone, pages, 10);
+		/* Every allocation halved free_count: 20 -> 10 5 2 1 0 ... */
+		CHECK_EQ_LL(pcp->free_count, 0);
+		/* A free halves alloc_factor. */
+		free_frozen_pages_6_18(zone, pages[9]);
+		CHECK_EQ_LL(pcp->alloc_factor, 1);
+		CHECK_EQ_LL(pcp->free_count, 1);
+		pcp_6_18_give_back(zone, pages, 9);
 		pcp_6_18_reset(zone, 0);
 	}
 }
@@ -230,6 +237,101 @@ static void test_decay(struct zone *zone)
 }
 
 /*
+ * Watermarks: 3 GiB over 2 nodes, one 1.5 GiB zone each (393216 pages).
+ * min_free_kbytes: sqrt(786432 x 4 x 16) = 7094 KiB, below khugepaged's
+ * (2 + 3 x 3) pageblocks of 512 per zone = 11264 pages (under 5% of
+ * lowmem) = 45056 KiB; each zone's share 5632 pages is its min, plus
+ * max(5632 / 4, 393216 x 10 / 10000) = 1408: low 7040, high 8448. The
+ * pageset: batch 63 (256 / 4 = 64, 96 -> 64 - 1), high_min 7040 over the
+ * node's 2 CPUs = 3520, high_max 393216 / 8 / 2 = 24576.
+ */
+static void test_watermarks(void)
+{
+	for (int nid = 0; nid < 2; nid++) {
+		struct zone *z = &NODE_DATA(nid)->node_zones[nid ? ZONE_NORMAL : ZONE_DMA32];
+
+		CHECK_EQ_LL(z->_watermark[WMARK_MIN], 5632);
+		CHECK_EQ_LL(z->_watermark[WMARK_LOW], 7040);
+		CHECK_EQ_LL(z->_watermark[WMARK_HIGH], 8448);
+		CHECK_EQ_LL(z->pageset_batch, 63);
+		CHECK_EQ_LL(z->pageset_high_min, 3520);
+		CHECK_EQ_LL(z->pageset_high_max, 24576);
+	}
+}
+
+/*
+ * Order-1 frees with batch 4, high 16..64: free_high needs free_count >=
+ * batch + high_min / 2 = 12 before the free and the previous free of a
+ * high order; with PCPF_FREE_HIGH_BATCH also count >= batch. The 7th free
+ * (count 14) drains all 14 pages either way; after it, without the flag
+ * every free drains its 2 pages alone (frees 8 to 11: 4 more zone locks),
+ * with it only every second one, at count 4 (frees 9 and 11: 2 more).
+ */
+static void test_free_high(struct zone *zone)
+{
+	struct page *pages[11];
+	u64 locks, moved;
+
+	for (int flag = 0; flag < 2; flag++) {
+		struct per_cpu_pages *pcp = small_pcp(zone, 64);
+
+		pcp->batch = 4;
+		pcp->high_min = 16;
+		pcp->high = 0;
+		pcp->flags = flag ? PCPF_FREE_HIGH_BATCH : 0;
+		CHECK_EQ_LL(pcp_6_18_take(zone, 1, 11, pages), 11);
+		locks = count(MMSCALE_ZONE_LOCKS);
+		moved = count(MMSCALE_PAGES_MOVED);
+		for (int i = 0; i < 11; i++)
+			free_frozen_pages_6_18(zone, pages[i]);
+		CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, flag ? 3 : 5);
+		CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 22);
+		CHECK_EQ_LL(pcp->count, 0);
+		CHECK_EQ_LL(pcp->high, 16);
+		pcp->flags = 0;
+		pcp_6_18_reset(zone, 0);
+	}
+}
+
+/*
+ * vmstat_update's pageset work (refresh_cpu_vm_stats(true), vmstat.c
+ * 820-880): a zone diff folded sets the pageset's expire to 3; a zone on
+ * the CPU's own node then has it cleared, a remote one counts it down one
+ * update at a time and at 0 loses min(count, batch) pages
+ * (drain_zone_pages).
+ */
+static void test_expire(void)
+{
+	struct zone *local = &NODE_DATA(0)->node_zones[ZONE_DMA32];
+	struct zone *remote = &NODE_DATA(1)->node_zones[ZONE_NORMAL];
+	struct per_cpu_pages *lp = this_cpu_ptr(local->per_cpu_pageset);
+	struct per_cpu_pages *rp = this_cpu_ptr(remote->per_cpu_pageset);
+	u64 locks;
+
+	pcp_6_18_fill(local, 0, 0, 5);
+	pcp_6_18_fill(remote, 0, 0, 5);
+	lp->high = lp->high_min;
+	rp->high = rp->high_min;
+	this_cpu_ptr(local->per_cpu_zonestats)->vm_stat_diff[NR_MLOCK] = 1;
+	this_cpu_ptr(remote->per_cpu_zonestats)->vm_stat_diff[NR_MLOCK] = 1;
+	locks = count(MMSCALE_ZONE_LOCKS);
+	refresh_cpu_vm_stats(true);
+	CHECK_EQ_LL(lp->expire, 0);
+	CHECK_EQ_LL(rp->expire, 2);
+	refresh_cpu_vm_stats(true);
+	CHECK_EQ_LL(rp->expire, 1);
+	CHECK_EQ_LL(rp->count, 5);
+	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 0);
+	refresh_cpu_vm_stats(true);
+	CHECK_EQ_LL(rp->expire, 0);
+	CHECK_EQ_LL(rp->count, 0);
+	CHECK_EQ_LL(lp->count, 5);
+	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 1);
+	pcp_6_18_reset(local, 0);
+	pcp_6_18_reset(remote, 0);
+}
+
+/*
  * drain_all_pages: CPU 1's local list with 150 pages at batch 2 drains in
  * rounds of 64 (batch << 5): 3 rounds, 3 zone locks; CPU 3's 5 in one.
  */
@@ -260,7 +362,7 @@ static void test_drain(void)
 
 static void tests(void)
 {
-	struct pcp_6_18_config pc = { .orders = { 0 }, .nr_orders = 1, .nr_blocks = 400 };
+	struct pcp_6_18_config pc = { .orders = { 0, 1 }, .nr_orders = 2, .nr_blocks = 400 };
 	char err[256];
 	struct zone *zone;
 
@@ -271,9 +373,12 @@ static void tests(void)
 		return;
 	}
 	zone = &NODE_DATA(0)->node_zones[ZONE_DMA32];
+	test_watermarks();
 	test_arith(zone);
+	test_free_high(zone);
 	test_trace(zone);
 	test_decay(zone);
+	test_expire();
 	test_drain();
 	CHECK_MSG(pcp_6_18_check(err, sizeof(err)) == 0, "%s", err);
 	/* The check fails when a block goes missing. */

@@ -27,9 +27,7 @@
  * (vmstat-6.18.h maps the kernel's names to them).
  *
  * Not the kernel's byte offsets: struct zone and pglist_data keep only the
- * fields used, but in the kernel's line groups - the read-mostly fields
- * first, the statistics after CACHELINE_PADDING, alone on their lines -
- * which is what decides the sharing the cases measure.
+ * fields used, but in the kernel's line groups (struct zone says which).
  */
 #ifndef MMSCALE_MM_MMZONE_6_18_H
 #define MMSCALE_MM_MMZONE_6_18_H
@@ -141,7 +139,11 @@ BUILD_BUG_ON(NR_VM_NODE_STAT_ITEMS != 51);
  * is s8 (a pending delta never passes stat_threshold, at most 125);
  * vm_numa_event[] is unsigned long and never folded on the fast path (the
  * comment below is the kernel's). With 11 zone items: diffs at 0-10,
- * stat_threshold at 11, the six events at 16-63: one line per zone per CPU.
+ * stat_threshold at 11, the six events at 16-63: 64 bytes. In the kernel
+ * each zone's is allocated just before its own pageset and after the
+ * previous zone's 256-byte, line-aligned per_cpu_pages (setup_zone_pageset,
+ * page_alloc.c 6045-6060), so it starts a line; the emulation allocates it
+ * line-aligned for the same placement.
  */
 struct per_cpu_zonestat {
 	s8 vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
@@ -158,7 +160,10 @@ BUILD_BUG_ON(offsetof(struct per_cpu_zonestat, stat_threshold) != NR_VM_ZONE_STA
 BUILD_BUG_ON(offsetof(struct per_cpu_zonestat, vm_numa_event) != 16);
 BUILD_BUG_ON(sizeof(struct per_cpu_zonestat) != L1_CACHE_BYTES);
 
-/* The node's: the threshold first, then 51 diffs: 52 bytes, one line. */
+/*
+ * The node's: the threshold first, then 51 diffs: 52 bytes (allocated
+ * line-aligned here, so one line: see per_cpu_zonestat).
+ */
 struct per_cpu_nodestat {
 	s8 stat_threshold;
 	s8 vm_node_stat_diff[NR_VM_NODE_STAT_ITEMS];
@@ -166,23 +171,29 @@ struct per_cpu_nodestat {
 
 BUILD_BUG_ON(sizeof(struct per_cpu_nodestat) != 1 + NR_VM_NODE_STAT_ITEMS);
 
-/* x86-64 with CONFIG_ZONE_DMA and _DMA32: DMA, DMA32, Normal, Movable (+ Device). */
+/* The kernel's x86-64 zones are DMA, DMA32, Normal, Movable (and Device); emulated: two. */
 enum zone_type {
 	ZONE_DMA32,
 	ZONE_NORMAL,
 	MAX_NR_ZONES
 };
 
+/* (64-90) This project's 6.18 config: no CONFIG_CMA, CONFIG_MEMORY_ISOLATION. */
 enum migratetype {
 	MIGRATE_UNMOVABLE,
 	MIGRATE_MOVABLE,
 	MIGRATE_RECLAIMABLE,
 	MIGRATE_PCPTYPES,	/* the number of types on the pcp lists */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
+	MIGRATE_ISOLATE,	/* can't allocate from here */
+	MIGRATE_TYPES
 };
 
 #define PAGE_ALLOC_COSTLY_ORDER	3
 #define HPAGE_PMD_ORDER		9
-#define NR_PAGE_ORDERS		(HPAGE_PMD_ORDER + 1)	/* the orders emulated: 0..9 */
+#define pageblock_order		HPAGE_PMD_ORDER
+#define MAX_PAGE_ORDER		10
+#define NR_PAGE_ORDERS		(MAX_PAGE_ORDER + 1)
 
 /*
  * One per migratetype for each PAGE_ALLOC_COSTLY_ORDER. Two additional lists
@@ -239,13 +250,14 @@ struct page {
 };
 
 /*
- * The buddy allocator's free lists per order and migratetype. Emulated
- * without splitting or merging: an order's blocks stay that order (the
- * cases allocate and free one order each), so __rmqueue takes the first
- * block of its order and __free_one_page puts it back.
+ * The buddy allocator's free lists per order and migratetype, the kernel's
+ * struct free_area. Emulated without splitting or merging: an order's
+ * blocks stay that order (the cases allocate and free one order each), so
+ * __rmqueue takes the first block of its order and __free_one_page puts it
+ * back.
  */
 struct free_area {
-	struct list_head free_list[MIGRATE_PCPTYPES];
+	struct list_head free_list[MIGRATE_TYPES];
 	unsigned long nr_free;
 };
 
@@ -266,12 +278,17 @@ enum zone_watermarks {
 struct pglist_data;
 
 /*
- * struct zone (879-1063), the fields the 6.18 vmstat code uses, in the
- * kernel's groups: the read-mostly part (the per-CPU pointers, sizes,
- * pgdat), the lock after _pad1_, and vm_stat[] with vm_numa_event[] after
- * _pad3_ on lines of their own. ZONE_DMA (16 MiB), HIGHMEM, MOVABLE and
- * DEVICE are not emulated: ZONE_DMA32 on node 0 (4 GiB) and ZONE_NORMAL
- * on every node, as mm/mmzone.h's 2.6.31 machine has them.
+ * struct zone (879-1060), the fields the 6.18 vmstat and pcp code use, in
+ * the kernel's groups: the read-mostly part (the per-CPU pointers, sizes,
+ * pgdat); after _pad1_ the free areas (11 orders of 5 migratetypes: 968
+ * bytes) and then flags, lock and trylock_free_pages together, on the line
+ * that ends the free areas (996-1016), so the order-0 lists are far from
+ * the lock and a test_bit of zone->flags reads the lock's line, as in the
+ * kernel; and vm_stat[] with vm_numa_event[] after _pad3_ on lines of
+ * their own. Not the kernel's byte offsets: the fields between are left
+ * out. ZONE_DMA (16 MiB), HIGHMEM, MOVABLE and DEVICE are not emulated:
+ * ZONE_DMA32 on node 0 (all of the first 4 GiB: no PCI hole) and
+ * ZONE_NORMAL on every node, as mm/mmzone.h's 2.6.31 machine has them.
  */
 struct zone {
 	/* Read-mostly fields */
@@ -295,18 +312,30 @@ struct zone {
 	const char *name;
 
 	/* Write-intensive fields used from the page allocator */
-	spinlock_t lock ____cacheline_aligned;	/* CACHELINE_PADDING(_pad1_) */
 
-	/* free areas of different sizes */
-	struct free_area free_area[NR_PAGE_ORDERS];
+	/* free areas of different sizes (after CACHELINE_PADDING(_pad1_)) */
+	struct free_area free_area[NR_PAGE_ORDERS] ____cacheline_aligned;
 
 	/* zone flags, see below */
-	unsigned long flags ____cacheline_aligned;	/* _pad2_ */
+	unsigned long flags;
+
+	/* Primarily protects free_area */
+	spinlock_t lock;
+
+	/* Pages to be freed when next trylock succeeds (struct llist_head) */
+	void *trylock_free_pages;
 
 	/* Zone statistics */
 	atomic_long_t vm_stat[NR_VM_ZONE_STAT_ITEMS] ____cacheline_aligned;	/* _pad3_ */
 	atomic_long_t vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
 } ____cacheline_aligned;
+
+/* flags, lock and trylock_free_pages share the line that ends the free areas. */
+BUILD_BUG_ON(offsetof(struct zone, flags) / L1_CACHE_BYTES !=
+	     offsetof(struct zone, lock) / L1_CACHE_BYTES);
+BUILD_BUG_ON(offsetof(struct zone, free_area[NR_PAGE_ORDERS - 1].nr_free) / L1_CACHE_BYTES !=
+	     offsetof(struct zone, lock) / L1_CACHE_BYTES);
+BUILD_BUG_ON(offsetof(struct zone, lock) - offsetof(struct zone, free_area) != 11 * 88 + 8);
 
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];

@@ -7,7 +7,7 @@
  * *counters: percpu_counter.h 22-29), so the type is shared with
  * percpu_counter.h; the functions are 6.18's, with the suffix _6_18:
  *
- * - percpu_counter_add_batch (93-117): with CONFIG_HAVE_CMPXCHG_LOCAL a
+ * - percpu_counter_add_batch (93-113): with CONFIG_HAVE_CMPXCHG_LOCAL a
  *   this_cpu_try_cmpxchg fast path (no lock prefix on x86: a load,
  *   compare and store here, as vmstat-6.18.h says) while |count + amount|
  *   stays under the batch, else fbc->lock with irqs off, folding the CPU's
@@ -16,11 +16,11 @@
  * - __percpu_counter_init_many (188-225) and percpu_counter_destroy_many
  *   (227-253): nr counters' per-CPU s32 in one percpu allocation (6.6,
  *   c439d5e8a0de), each counter linked on the global percpu_counters list
- *   under percpu_counters_lock (CONFIG_HOTPLUG_CPU): two acquisitions of
- *   one machine-wide lock per init and destroy;
+ *   under percpu_counters_lock (CONFIG_HOTPLUG_CPU): one acquisition of
+ *   that machine-wide lock at init and one at destroy;
  * - compute_batch_value (258-264): max(32, 2 * online CPUs);
- * - __percpu_counter_compare (292-311) and __percpu_counter_limited_add
- *   (327-385).
+ * - __percpu_counter_compare (292-312) and __percpu_counter_limited_add
+ *   (327-392).
  *
  * Counts: percpu_counter_read*() counts MMSCALE_BDI_READS, a sum adds the
  * CPUs it walked to MMSCALE_PERCPU_SUM_SLOTS, a fold under fbc->lock

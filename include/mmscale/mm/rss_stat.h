@@ -83,7 +83,7 @@ void sync_mm_rss_6_1(struct mm_struct_6_1 *mm);
 /* The fault path: handle_mm_fault's check_sync_rss_stat(current), then inc_mm_counter_fast. */
 void check_sync_rss_stat_6_1(struct task_rss_6_1 *task);
 void add_mm_counter_fast_6_1(struct mm_struct_6_1 *mm, int member, int val);
-/* mm_init's memset of the counters, and check_mm's reads (6.1 kernel/fork.c 768-787, 1152). */
+/* mm_init's memset of the counters, and check_mm's reads (6.1 kernel/fork.c 768-790, 1152). */
 void mm_init_rss_6_1(struct mm_struct_6_1 *mm);
 long check_mm_6_1(struct mm_struct_6_1 *mm);
 

@@ -20,7 +20,9 @@
  * global_numa_event_state) counts MMSCALE_GLOBAL_READS; a fold of a per-CPU
  * diff into the zone or node and global counters counts MMSCALE_FOLDS; a
  * walk over other CPUs' per-CPU statistics counts each per-CPU structure it
- * reads in MMSCALE_PERCPU_SUM_SLOTS.
+ * reads in MMSCALE_PERCPU_SUM_SLOTS. cpu_vm_stats_fold, the end-of-run
+ * fold the accounting check makes, counts no fold and no slot of its own
+ * (its atomic adds are locked ops still).
  */
 #ifndef MMSCALE_MM_VMSTAT_6_18_H
 #define MMSCALE_MM_VMSTAT_6_18_H
