@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
-#include <time.h>
 
 #include "mmscale/case.h"
 #include "mmscale/errorf.h"
@@ -110,24 +109,10 @@ void vmstat_6_18_mod_irqoff(void)
 	__mod_node_page_state(local_pgdat(), NR_FILE_DIRTY, 1);
 }
 
-/* As vmstat_work_tick (counters/vmstat.c): the coarse clock every 64 calls. */
-static _Thread_local struct {
-	unsigned int calls;
-	struct timespec last;
-} vmstat_work;
-
 void vmstat_6_18_work_tick(uint64_t interval_ns)
 {
-	struct timespec now;
-
-	if (likely(++vmstat_work.calls % 64))
-		return;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-	if ((now.tv_sec - vmstat_work.last.tv_sec) * 1000000000L +
-	    (now.tv_nsec - vmstat_work.last.tv_nsec) < (long)interval_ns)
-		return;
-	vmstat_work.last = now;
-	refresh_cpu_vm_stats(true);	/* vmstat_update */
+	if (vmstat_work_due(interval_ns))
+		refresh_cpu_vm_stats(true);	/* vmstat_update */
 }
 
 /* A run of the new cases: the 6.18 world, and the shepherd's pending bits. */

@@ -31,7 +31,7 @@ void vmstat_6_18_fold_step(unsigned int i);
 void vmstat_6_18_inc(void);		/* inc_node_state: cmpxchg, half-threshold overstep */
 void vmstat_6_18_mod(void);		/* mod_node_page_state(+1): cmpxchg, no overstep */
 void vmstat_6_18_mod_irqoff(void);	/* __mod_node_page_state(+1): irqs off, plain RMW */
-/* vmstat_update on the calling CPU when the period has passed (see counters/vmstat.c). */
+/* 6.18's vmstat_update on the calling CPU when its period has passed (vmstat_work_due). */
 void vmstat_6_18_work_tick(uint64_t interval_ns);
 
 #endif /* MMSCALE_COUNTERS_CASES_6_18_H */

@@ -217,18 +217,24 @@ static _Thread_local struct {
 	struct timespec last;
 } vmstat_work;
 
-void vmstat_work_tick(u64 interval_ns)
+bool vmstat_work_due(u64 interval_ns)
 {
 	struct timespec now;
 
 	if (likely(++vmstat_work.calls % VMSTAT_CHECK_EVERY))
-		return;
+		return false;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
 	if ((now.tv_sec - vmstat_work.last.tv_sec) * 1000000000L +
 	    (now.tv_nsec - vmstat_work.last.tv_nsec) < (long)interval_ns)
-		return;
+		return false;
 	vmstat_work.last = now;
-	refresh_cpu_vm_stats(smp_processor_id());
+	return true;
+}
+
+void vmstat_work_tick(u64 interval_ns)
+{
+	if (vmstat_work_due(interval_ns))
+		refresh_cpu_vm_stats(smp_processor_id());
 }
 
 long vm_stat_exact(enum zone_stat_item item)

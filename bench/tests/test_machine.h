@@ -13,6 +13,7 @@
 #include "check.h"
 #include "mmscale/cpu.h"
 #include "mmscale/notice.h"
+#include "mmscale/opcount.h"
 #include "mmscale/topology.h"
 
 struct test_machine {
@@ -34,6 +35,15 @@ static inline int test_machine_up(struct test_machine *m, const char *spec)
 		return -1;
 	}
 	return 0;
+}
+
+/* The calling thread's count c so far (the emulated CPU's own). */
+static inline uint64_t test_count(enum mmscale_count c)
+{
+	struct mmscale_counts now;
+
+	mmscale_counts_snapshot(&now);
+	return now.v[c];
 }
 
 static inline void test_machine_down(struct test_machine *m)

@@ -18,14 +18,6 @@
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
 
-static u64 count(enum mmscale_count c)
-{
-	struct mmscale_counts now;
-
-	mmscale_counts_snapshot(&now);
-	return now.v[c];
-}
-
 static s32 *slot(struct percpu_counter *fbc, int cpu)
 {
 	return per_cpu_ptr(fbc->counters, cpu);
@@ -45,21 +37,21 @@ static void test_add_batch(void)
 	CHECK_EQ_LL(fbc.count, 5);
 	for (size_t i = 0; i < ARRAY_SIZE(batches); i++) {
 		int b = batches[i], calls = 0;
-		u64 folds = count(MMSCALE_FOLDS), locks = count(MMSCALE_LOCK_ACQUIRES);
+		u64 folds = test_count(MMSCALE_FOLDS), locks = test_count(MMSCALE_LOCK_ACQUIRES);
 		s64 before = fbc.count;
 
-		while (count(MMSCALE_FOLDS) == folds && calls < 5000) {
+		while (test_count(MMSCALE_FOLDS) == folds && calls < 5000) {
 			percpu_counter_add_batch_6_18(&fbc, 1, b);
 			calls++;
 		}
 		CHECK_EQ_LL(calls, b);
 		CHECK_EQ_LL(fbc.count - before, b);
 		CHECK_EQ_LL(*slot(&fbc, 0), 0);
-		CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
+		CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
 		/* Down: the batch-th -1 folds -batch. */
 		calls = 0;
-		folds = count(MMSCALE_FOLDS);
-		while (count(MMSCALE_FOLDS) == folds && calls < 5000) {
+		folds = test_count(MMSCALE_FOLDS);
+		while (test_count(MMSCALE_FOLDS) == folds && calls < 5000) {
 			percpu_counter_add_batch_6_18(&fbc, -1, b);
 			calls++;
 		}
@@ -78,10 +70,10 @@ static void test_add_batch(void)
 	*slot(&fbc, 1) = -3;
 	*slot(&fbc, 3) = 10;
 	{
-		u64 slots = count(MMSCALE_PERCPU_SUM_SLOTS);
+		u64 slots = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 
 		CHECK_EQ_LL(__percpu_counter_sum_6_18(&fbc), 37 + 24 - 3 + 10);
-		CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 4);
+		CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 4);
 		CHECK_EQ_LL(percpu_counter_read_positive_6_18(&fbc), 37);
 	}
 	fbc.count = -2;
@@ -101,14 +93,14 @@ static void test_compare(void)
 
 	CHECK_EQ_LL(__percpu_counter_init_many_6_18(&fbc, 1000, 1), 0);
 	*slot(&fbc, 2) = 5;	/* exact: 1005 */
-	slots = count(MMSCALE_PERCPU_SUM_SLOTS);
+	slots = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 	CHECK_EQ_LL(__percpu_counter_compare_6_18(&fbc, 1000 - 4 * 32 - 1, 32), 1);	/* rough */
 	CHECK_EQ_LL(__percpu_counter_compare_6_18(&fbc, 1000 + 4 * 32 + 1, 32), -1);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 0);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 0);
 	CHECK_EQ_LL(__percpu_counter_compare_6_18(&fbc, 1000 - 4 * 32, 32), 1);	/* precise */
 	CHECK_EQ_LL(__percpu_counter_compare_6_18(&fbc, 1005, 32), 0);
 	CHECK_EQ_LL(__percpu_counter_compare_6_18(&fbc, 1006, 32), -1);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 3 * 4);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 3 * 4);
 	percpu_counter_destroy_many_6_18(&fbc, 1);
 }
 
@@ -124,28 +116,28 @@ static void test_limited_add(void)
 	u64 locks, slots;
 
 	CHECK_EQ_LL(__percpu_counter_init_many_6_18(&fbc, 0, 1), 0);
-	locks = count(MMSCALE_LOCK_ACQUIRES);
+	locks = test_count(MMSCALE_LOCK_ACQUIRES);
 	CHECK(__percpu_counter_limited_add_6_18(&fbc, 100, 8, 8));	/* 0 + 32 <= 100: fast */
 	CHECK_EQ_LL(*slot(&fbc, 0), 8);
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - locks, 0);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 0);
 	CHECK(__percpu_counter_limited_add_6_18(&fbc, 100, 0, 8));	/* nothing to add */
 	/* 8 + 1 > 8: the lock; 1 + 32 <= 100: good, the CPU's 8 folded with it. */
 	CHECK(__percpu_counter_limited_add_6_18(&fbc, 100, 1, 8));
 	CHECK_EQ_LL(fbc.count, 9);
 	CHECK_EQ_LL(*slot(&fbc, 0), 0);
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
 	/* Far past the limit without a sum: 9 + 200 - 32 > 100. */
-	slots = count(MMSCALE_PERCPU_SUM_SLOTS);
+	slots = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 	CHECK(!__percpu_counter_limited_add_6_18(&fbc, 100, 200, 8));
 	CHECK_EQ_LL(fbc.count, 9);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 0);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 0);
 	/* Near the limit: the sum decides. Exact 9 + 20 (CPU 1) = 29; +71 = 100 fits. */
 	*slot(&fbc, 1) = 20;
 	CHECK(__percpu_counter_limited_add_6_18(&fbc, 100, 71, 8));
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 4);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 4);
 	CHECK_EQ_LL(fbc.count, 80);
 	CHECK(!__percpu_counter_limited_add_6_18(&fbc, 100, 1, 8));	/* 101 > 100 */
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 8);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 8);
 	/* Negative amounts against a lower limit. */
 	CHECK(__percpu_counter_limited_add_6_18(&fbc, 0, -80, 8));	/* exact 100 - 80 >= 0 */
 	CHECK(!__percpu_counter_limited_add_6_18(&fbc, 0, -21, 8));	/* 20 - 21 < 0 */
@@ -157,10 +149,10 @@ static void test_limited_add(void)
 static void test_init_many(void)
 {
 	struct percpu_counter fbc[NR_MM_COUNTERS];
-	u64 locks = count(MMSCALE_LOCK_ACQUIRES);
+	u64 locks = test_count(MMSCALE_LOCK_ACQUIRES);
 
 	CHECK_EQ_LL(__percpu_counter_init_many_6_18(fbc, 3, NR_MM_COUNTERS), 0);
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
 	for (int i = 0; i < NR_MM_COUNTERS; i++) {
 		CHECK_EQ_LL(fbc[i].count, 3);
 		CHECK((char *)fbc[i].counters == (char *)fbc[0].counters + i * sizeof(s32));
@@ -170,7 +162,7 @@ static void test_init_many(void)
 	/* Linked newest first, each after the last: fbc[3] .. fbc[0] on the global list. */
 	CHECK(fbc[3].list.next == &fbc[2].list && fbc[1].list.next == &fbc[0].list);
 	percpu_counter_destroy_many_6_18(fbc, NR_MM_COUNTERS);
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - locks, 2);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 2);
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
 		CHECK(fbc[i].counters == NULL);
 }
@@ -211,8 +203,8 @@ static void test_split_rss(void)
 	mm_init_rss_6_1(&other);
 	current_rss_6_1.mm = &mm;
 	current_rss_6_1.rss_stat = (struct task_rss_stat){ 0 };
-	folds = count(MMSCALE_FOLDS);
-	while (count(MMSCALE_FOLDS) == folds && calls < 1000) {
+	folds = test_count(MMSCALE_FOLDS);
+	while (test_count(MMSCALE_FOLDS) == folds && calls < 1000) {
 		check_sync_rss_stat_6_1(&current_rss_6_1);
 		add_mm_counter_fast_6_1(&mm, MM_ANONPAGES, 1);
 		if (calls % 11 == 0)
@@ -223,22 +215,22 @@ static void test_split_rss(void)
 	CHECK_EQ_LL(calls, TASK_RSS_EVENTS_THRESH + 2);
 	CHECK_EQ_LL(get_mm_counter_6_1(&mm, MM_ANONPAGES), 65);
 	CHECK_EQ_LL(get_mm_counter_6_1(&mm, MM_FILEPAGES), 6);
-	CHECK_EQ_LL(count(MMSCALE_FOLDS) - folds, 2);
+	CHECK_EQ_LL(test_count(MMSCALE_FOLDS) - folds, 2);
 	CHECK_EQ_LL(current_rss_6_1.rss_stat.events, 0);
 	CHECK_EQ_LL(current_rss_6_1.rss_stat.count[MM_ANONPAGES], 1);
 	/* Another task's mm: the atomic at once. */
-	locked = count(MMSCALE_LOCKED_OPS);
+	locked = test_count(MMSCALE_LOCKED_OPS);
 	add_mm_counter_fast_6_1(&other, MM_SWAPENTS, -2);
-	CHECK_EQ_LL(count(MMSCALE_LOCKED_OPS) - locked, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 1);
 	CHECK_EQ_LL(atomic_long_read(&other.rss_stat.count[MM_SWAPENTS]), -2);
 	CHECK_EQ_LL(get_mm_counter_6_1(&other, MM_SWAPENTS), 0);	/* never below 0 */
 	/* A task that is not current never syncs. */
 	{
 		struct task_rss_6_1 not_current = { &mm, { TASK_RSS_EVENTS_THRESH + 1, { 0 } } };
 
-		folds = count(MMSCALE_FOLDS);
+		folds = test_count(MMSCALE_FOLDS);
 		check_sync_rss_stat_6_1(&not_current);
-		CHECK_EQ_LL(count(MMSCALE_FOLDS) - folds, 0);
+		CHECK_EQ_LL(test_count(MMSCALE_FOLDS) - folds, 0);
 	}
 	sync_mm_rss_6_1(&mm);	/* exit_mm */
 	CHECK_EQ_LL(check_mm_6_1(&mm), 72);
@@ -257,11 +249,11 @@ static void test_rss_6_18(void)
 		add_mm_counter_6_18(&mm, MM_ANONPAGES, 1);	/* batch 32: one fold, 8 left */
 	CHECK_EQ_LL(get_mm_counter_6_18(&mm, MM_ANONPAGES), 32);
 	CHECK_EQ_LL(get_mm_counter_sum_6_18(&mm, MM_ANONPAGES), 40);
-	slots = count(MMSCALE_PERCPU_SUM_SLOTS);
-	locks = count(MMSCALE_LOCK_ACQUIRES);
+	slots = test_count(MMSCALE_PERCPU_SUM_SLOTS);
+	locks = test_count(MMSCALE_LOCK_ACQUIRES);
 	CHECK_EQ_LL(mm_free_rss_6_18(&mm), 40);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, NR_MM_COUNTERS * 4);
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - locks, NR_MM_COUNTERS + 1);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, NR_MM_COUNTERS * 4);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, NR_MM_COUNTERS + 1);
 	CHECK(mm.rss_stat[0].counters == NULL);
 }
 

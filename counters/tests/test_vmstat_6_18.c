@@ -25,14 +25,6 @@
 #define MACHINE "synthetic:node:2 core:2 pu:1"
 #define MEM	(10ULL << 30)
 
-static u64 count(enum mmscale_count c)
-{
-	struct mmscale_counts now;
-
-	mmscale_counts_snapshot(&now);
-	return now.v[c];
-}
-
 /* calculate_normal_threshold of a zone with managed bytes, cpus online. */
 static int threshold_for(unsigned int cpus, unsigned long managed_bytes)
 {
@@ -153,10 +145,10 @@ static int calls_to_fold(void (*op)(void), long *folded, int *left)
 {
 	long before = atomic_long_read(&pgdat0()->vm_stat[NR_FILE_DIRTY]);
 	long global_before = atomic_long_read(&vm_node_stat[NR_FILE_DIRTY]);
-	u64 folds = count(MMSCALE_FOLDS);
+	u64 folds = test_count(MMSCALE_FOLDS);
 	int calls = 0;
 
-	while (count(MMSCALE_FOLDS) == folds && calls < 1000) {
+	while (test_count(MMSCALE_FOLDS) == folds && calls < 1000) {
 		op();
 		calls++;
 	}
@@ -295,27 +287,27 @@ static void test_shepherd(void)
 	CHECK(pending != NULL);
 	if (!pending)
 		return;
-	before = count(MMSCALE_PERCPU_SUM_SLOTS);
+	before = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 	CHECK_EQ_LL(vmstat_shepherd(pending), 0);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - before, 4 * 5);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - before, 4 * 5);
 
 	/* CPU 2 has a diff in node 1's statistics: found at its 5th read, its work queued. */
 	per_cpu_ptr(NODE_DATA(1)->per_cpu_nodestats, 2)->vm_node_stat_diff[NR_SHMEM] = 3;
-	before = count(MMSCALE_PERCPU_SUM_SLOTS);
+	before = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 	CHECK_EQ_LL(vmstat_shepherd(pending), 1);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - before, 4 * 5);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - before, 4 * 5);
 	CHECK_EQ_LL(atomic_load(per_cpu_ptr(pending, 2)), 1);
 	/* Next pass: CPU 2's work is pending, so need_update does not run there. */
-	before = count(MMSCALE_PERCPU_SUM_SLOTS);
+	before = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 	CHECK_EQ_LL(vmstat_shepherd(pending), 0);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - before, 3 * 5);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - before, 3 * 5);
 	/* A diff in CPU 1's first zone stops its scan at the first read; CPU 3's Normal at its 3rd. */
 	atomic_store(per_cpu_ptr(pending, 2), 0);
 	per_cpu_ptr(NODE_DATA(0)->node_zones[ZONE_DMA32].per_cpu_zonestats, 1)->vm_stat_diff[0] = -1;
 	per_cpu_ptr(NODE_DATA(0)->node_zones[ZONE_NORMAL].per_cpu_zonestats, 3)->vm_stat_diff[2] = 1;
-	before = count(MMSCALE_PERCPU_SUM_SLOTS);
+	before = test_count(MMSCALE_PERCPU_SUM_SLOTS);
 	CHECK_EQ_LL(vmstat_shepherd(pending), 3);
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - before, 5 + 1 + 5 + 3);
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - before, 5 + 1 + 5 + 3);
 	free_percpu(pending);
 	/* The folds of CPUs 1 and 2 (no thread runs there): the books balance. */
 	cpu_vm_stats_fold(1);
@@ -334,16 +326,16 @@ static void test_numa_events(void)
 		__count_numa_event(z, NUMA_HIT);
 	per_cpu_ptr(NODE_DATA(1)->node_zones[ZONE_NORMAL].per_cpu_zonestats, 3)
 		->vm_numa_event[NUMA_HIT] = 5;
-	locked = count(MMSCALE_LOCKED_OPS);
-	slots = count(MMSCALE_PERCPU_SUM_SLOTS);
-	reads = count(MMSCALE_GLOBAL_READS);
+	locked = test_count(MMSCALE_LOCKED_OPS);
+	slots = test_count(MMSCALE_PERCPU_SUM_SLOTS);
+	reads = test_count(MMSCALE_GLOBAL_READS);
 	fold_vm_numa_events();
 	hit = global_numa_event_state(NUMA_HIT);
 	CHECK_EQ_LL(hit, 15);
 	CHECK_EQ_LL(zone_numa_event_state(z, NUMA_HIT), 10);
-	CHECK_EQ_LL(count(MMSCALE_LOCKED_OPS) - locked, 3 * (4 * 6 + 2 * 6));
-	CHECK_EQ_LL(count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 3 * 4);
-	CHECK_EQ_LL(count(MMSCALE_GLOBAL_READS) - reads, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 3 * (4 * 6 + 2 * 6));
+	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, 3 * 4);
+	CHECK_EQ_LL(test_count(MMSCALE_GLOBAL_READS) - reads, 1);
 	CHECK_EQ_LL(this_cpu_ptr(z->per_cpu_zonestats)->vm_numa_event[NUMA_HIT], 0);
 }
 

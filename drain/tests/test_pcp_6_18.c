@@ -19,14 +19,6 @@
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
 
-static u64 count(enum mmscale_count c)
-{
-	struct mmscale_counts now;
-
-	mmscale_counts_snapshot(&now);
-	return now.v[c];
-}
-
 static void test_pindex(void)
 {
 	CHECK_EQ_LL(order_to_pindex_6_18(MIGRATE_UNMOVABLE, 0), 0);
@@ -153,19 +145,19 @@ static void test_trace(struct zone *zone)
 	for (int fixed = 0; fixed < 2; fixed++) {
 		pcp = small_pcp(zone, fixed ? 8 : 32);
 		CHECK_EQ_LL(pcp_6_18_take(zone, 0, 20, pages), 20);
-		locks = count(MMSCALE_ZONE_LOCKS);
-		moved = count(MMSCALE_PAGES_MOVED);
+		locks = test_count(MMSCALE_ZONE_LOCKS);
+		moved = test_count(MMSCALE_PAGES_MOVED);
 		for (int i = 0; i < 20; i++)
 			free_frozen_pages_6_18(zone, pages[i]);
 		if (!fixed) {
-			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 2);
-			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 14);
+			CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 2);
+			CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 14);
 			CHECK_EQ_LL(pcp->count, 6);
 			CHECK_EQ_LL(pcp->high, 18);
 			CHECK_EQ_LL(pcp->free_count, 20);
 		} else {
-			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 3);
-			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 18);
+			CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 3);
+			CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 18);
 			CHECK_EQ_LL(pcp->count, 2);
 			CHECK_EQ_LL(pcp->high, 8);
 		}
@@ -174,15 +166,15 @@ static void test_trace(struct zone *zone)
 			CHECK(pages[i] != NULL);
 		}
 		if (!fixed) {
-			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 4);
-			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 20);
+			CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 4);
+			CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 20);
 			CHECK_EQ_LL(pcp->count, 2);
 			CHECK_EQ_LL(pcp->high, 24);
 			CHECK_EQ_LL(pcp->alloc_factor, 2);
 		} else {
 			/* 2 left: 2 allocations; then refills of 2, 4, 6: the 3rd, 5th and 9th. */
-			CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 3 + 3);
-			CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 18 + 2 + 4 + 6);
+			CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 3 + 3);
+			CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 18 + 2 + 4 + 6);
 			CHECK_EQ_LL(pcp->count, 4);
 			CHECK_EQ_LL(pcp->alloc_factor, 2);
 		}
@@ -221,13 +213,13 @@ static void test_decay(struct zone *zone)
 
 	pcp_6_18_fill(zone, 0, 0, 28);
 	pcp->high = 24;
-	locks = count(MMSCALE_ZONE_LOCKS);
-	moved = count(MMSCALE_PAGES_MOVED);
+	locks = test_count(MMSCALE_ZONE_LOCKS);
+	moved = test_count(MMSCALE_PAGES_MOVED);
 	CHECK_EQ_LL(decay_pcp_high_6_18(zone, pcp), 2);
 	CHECK_EQ_LL(pcp->high, 21);
 	CHECK_EQ_LL(pcp->count, 21);
-	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 1);
-	CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 9);
+	CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 9);
 	/* vmstat_update's refresh_cpu_vm_stats(true) decays it too; (false) does not. */
 	refresh_cpu_vm_stats(false);
 	CHECK_EQ_LL(pcp->high, 21);
@@ -280,12 +272,12 @@ static void test_free_high(struct zone *zone)
 		pcp->high = 0;
 		pcp->flags = flag ? PCPF_FREE_HIGH_BATCH : 0;
 		CHECK_EQ_LL(pcp_6_18_take(zone, 1, 11, pages), 11);
-		locks = count(MMSCALE_ZONE_LOCKS);
-		moved = count(MMSCALE_PAGES_MOVED);
+		locks = test_count(MMSCALE_ZONE_LOCKS);
+		moved = test_count(MMSCALE_PAGES_MOVED);
 		for (int i = 0; i < 11; i++)
 			free_frozen_pages_6_18(zone, pages[i]);
-		CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, flag ? 3 : 5);
-		CHECK_EQ_LL(count(MMSCALE_PAGES_MOVED) - moved, 22);
+		CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, flag ? 3 : 5);
+		CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 22);
 		CHECK_EQ_LL(pcp->count, 0);
 		CHECK_EQ_LL(pcp->high, 16);
 		pcp->flags = 0;
@@ -314,19 +306,19 @@ static void test_expire(void)
 	rp->high = rp->high_min;
 	this_cpu_ptr(local->per_cpu_zonestats)->vm_stat_diff[NR_MLOCK] = 1;
 	this_cpu_ptr(remote->per_cpu_zonestats)->vm_stat_diff[NR_MLOCK] = 1;
-	locks = count(MMSCALE_ZONE_LOCKS);
+	locks = test_count(MMSCALE_ZONE_LOCKS);
 	refresh_cpu_vm_stats(true);
 	CHECK_EQ_LL(lp->expire, 0);
 	CHECK_EQ_LL(rp->expire, 2);
 	refresh_cpu_vm_stats(true);
 	CHECK_EQ_LL(rp->expire, 1);
 	CHECK_EQ_LL(rp->count, 5);
-	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 0);
+	CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 0);
 	refresh_cpu_vm_stats(true);
 	CHECK_EQ_LL(rp->expire, 0);
 	CHECK_EQ_LL(rp->count, 0);
 	CHECK_EQ_LL(lp->count, 5);
-	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 1);
 	pcp_6_18_reset(local, 0);
 	pcp_6_18_reset(remote, 0);
 }
@@ -344,20 +336,20 @@ static void test_drain(void)
 	per_cpu_ptr(z0->per_cpu_pageset, 1)->batch = 2;
 	CHECK_EQ_LL(pcp_6_18_fill(z0, 1, 0, 150), 150);
 	CHECK_EQ_LL(pcp_6_18_fill(z1, 3, 0, 5), 5);
-	locks = count(MMSCALE_ZONE_LOCKS);
-	all = count(MMSCALE_LOCK_ACQUIRES);
-	drained = count(MMSCALE_PAGES_DRAINED);
+	locks = test_count(MMSCALE_ZONE_LOCKS);
+	all = test_count(MMSCALE_LOCK_ACQUIRES);
+	drained = test_count(MMSCALE_PAGES_DRAINED);
 	drain_all_pages_6_18(NULL);
-	CHECK_EQ_LL(count(MMSCALE_ZONE_LOCKS) - locks, 3 + 1);
-	CHECK_EQ_LL(count(MMSCALE_PAGES_DRAINED) - drained, 155);
+	CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - locks, 3 + 1);
+	CHECK_EQ_LL(test_count(MMSCALE_PAGES_DRAINED) - drained, 155);
 	/* pcp locks: CPU 1: its 3 rounds and node 1's empty zone; CPU 3: 1 round, node 0's zone. */
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - all, (3 + 1) + (1 + 1) + 3 + 1);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - all, (3 + 1) + (1 + 1) + 3 + 1);
 	CHECK_EQ_LL(per_cpu_ptr(z0->per_cpu_pageset, 1)->count, 0);
 	CHECK_EQ_LL(per_cpu_ptr(z1->per_cpu_pageset, 3)->count, 0);
 	/* Nothing anywhere: no lock at all. */
-	all = count(MMSCALE_LOCK_ACQUIRES);
+	all = test_count(MMSCALE_LOCK_ACQUIRES);
 	drain_all_pages_6_18(NULL);
-	CHECK_EQ_LL(count(MMSCALE_LOCK_ACQUIRES) - all, 0);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - all, 0);
 }
 
 static void tests(void)

@@ -7,6 +7,8 @@
 #ifndef MMSCALE_MM_CONFIG_H
 #define MMSCALE_MM_CONFIG_H
 
+#include <stdbool.h>
+
 #include "../kernel/compiler.h"
 
 /* Where the global vm_stat[] counters lie. */
@@ -71,5 +73,12 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms);
 /* The running machine's parameters. */
 const struct mm_machine_config *mm_config(void);
+
+/*
+ * The calling CPU's vmstat work timer (counters/vmstat.c): true once per
+ * interval_ns, looked at every 64 calls on a coarse clock. Each kernel
+ * generation's vmstat_update runs its own fold when it says so.
+ */
+bool vmstat_work_due(u64 interval_ns);
 
 #endif /* MMSCALE_MM_CONFIG_H */
