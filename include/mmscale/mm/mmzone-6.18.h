@@ -5,7 +5,7 @@
  * enums zone_stat_item (159-179), node_stat_item (181-263) and
  * numa_stat_item (146-154), struct per_cpu_zonestat (762-775) and
  * struct per_cpu_nodestat (777-780), and the fields of struct zone (879-)
- * and pglist_data (1401-) that the 6.18 vmstat code touches.
+ * and pglist_data (1385-) that the 6.18 vmstat code touches.
  *
  * The configuration is the one this project's machines boot (a 6.18 x86-64
  * kernel: CONFIG_NUMA, CONFIG_SMP, CONFIG_ZSMALLOC, CONFIG_IOMMU_SUPPORT,
