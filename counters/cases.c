@@ -145,8 +145,11 @@ static void fold_writer(void *arg)
 	unsigned int spins = 0, i = 0;
 
 	if (cr->vmstat_6_18) {
+		void *node = vmstat_6_18_local_node();
+
+		delta = vmstat_6_18_fold_delta(node);
 		while (!atomic_load_explicit(&cr->stop, memory_order_relaxed)) {
-			vmstat_6_18_fold_step(i++);
+			vmstat_6_18_fold_step(node, delta, i++);
 			spin_wait_step(&spins);
 		}
 		return;
@@ -217,39 +220,26 @@ static bool global_read_claim(const struct mmscale_run *run, struct mmscale_clai
 /* vmstat/mod: one counter update per call on the CPU's own zone. */
 #define MOD_BATCH 64
 
-static void mod_inc(struct zone *zone)
+/* where: the CPU's zone (2.6.31's struct zone *). */
+static void mod_inc(void *where)
 {
-	__inc_zone_state(zone, NR_FILE_DIRTY);
+	__inc_zone_state(where, NR_FILE_DIRTY);
 }
 
-static void mod_mod(struct zone *zone)
+static void mod_mod(void *where)
 {
-	__mod_zone_page_state(zone, NR_FILE_DIRTY, 1);
+	__mod_zone_page_state(where, NR_FILE_DIRTY, 1);
 }
 
-/* 6.18: node counters, NR_FILE_DIRTY of the CPU's node (the zone is 2.6.31's, unused). */
-static void mod_inc_6_18(struct zone *zone)
-{
-	(void)zone;
-	vmstat_6_18_inc();
-}
-
-static void mod_mod_6_18(struct zone *zone)
-{
-	(void)zone;
-	vmstat_6_18_mod();
-}
-
-static void mod_irqoff_6_18(struct zone *zone)
-{
-	(void)zone;
-	vmstat_6_18_mod_irqoff();
-}
-
-/* vmstat/mod's variants: the update function, and its kernel's vmstat work. */
+/*
+ * vmstat/mod's variants: the update function, and its kernel's vmstat
+ * work. Its argument is what the update is made on, looked up once per
+ * run, not per call: the CPU's zone for 2.6.31, its node for 6.18
+ * (vmstat_6_18_local_node: a type this file cannot name).
+ */
 struct mod_variant {
 	struct mmscale_variant v;
-	void (*mod)(struct zone *zone);
+	void (*mod)(void *where);
 	bool linux_6_18;
 };
 
@@ -265,15 +255,16 @@ static int mod_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	const struct mod_variant *row = container_of(run->v, struct mod_variant, v);
-	void (*fn)(struct zone *zone) = row->mod;
+	void (*fn)(void *where) = row->mod;
 	void (*work_tick)(u64 interval_ns) = row->linux_6_18 ? vmstat_6_18_work_tick :
 							       vmstat_work_tick;
-	struct zone *zone = local_zone(smp_processor_id());
+	void *where = row->linux_6_18 ? vmstat_6_18_local_node() :
+					(void *)local_zone(smp_processor_id());
 	u64 vmstat_period = mm_config()->vmstat_interval_ns;	/* read once, not per batch */
 
 	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
 		for (int i = 0; i < MOD_BATCH; i++)
-			fn(zone);
+			fn(where);
 		work_tick(vmstat_period);	/* vmstat_update */
 	}
 }
@@ -387,13 +378,13 @@ static const struct mod_variant mod_variants[] = {
 	  mod_mod, false },
 	{ { "6.18-inc", "inc_node_state: this_cpu_try_cmpxchg, half-threshold overstep",
 	    "mm/vmstat.c 6.18 mod_node_state" },
-	  mod_inc_6_18, true },
+	  vmstat_6_18_inc, true },
 	{ { "6.18-mod", "mod_node_page_state(+1): this_cpu_try_cmpxchg, no overstep",
 	    "mm/vmstat.c 6.18 mod_node_state" },
-	  mod_mod_6_18, true },
+	  vmstat_6_18_mod, true },
 	{ { "6.18-__mod", "__mod_node_page_state(+1): irqs off, a plain read-modify-write",
 	    "mm/vmstat.c 6.18" },
-	  mod_irqoff_6_18, true },
+	  vmstat_6_18_mod_irqoff, true },
 };
 
 static const struct percpu_read_variant percpu_variants[] = {

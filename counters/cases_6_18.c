@@ -17,20 +17,6 @@
 
 #include "cases_6_18.h"
 
-static pg_data_t *local_pgdat(void)
-{
-	return NODE_DATA(the_machine->cpu_node[smp_processor_id()]);
-}
-
-static struct zone *local_zone_6_18(void)
-{
-	pg_data_t *pgdat = local_pgdat();
-
-	if (populated_zone(&pgdat->node_zones[ZONE_NORMAL]))
-		return &pgdat->node_zones[ZONE_NORMAL];
-	return &pgdat->node_zones[ZONE_DMA32];
-}
-
 int vmstat_6_18_run_setup(char *err, size_t errlen)
 {
 	struct mm_machine_config cfg;
@@ -84,29 +70,39 @@ unsigned long vmstat_6_18_read_cached(int k, int uses)
 	return sum;
 }
 
-void vmstat_6_18_fold_step(unsigned int i)
+void *vmstat_6_18_local_node(void)
 {
-	pg_data_t *pgdat = local_pgdat();
+	return NODE_DATA(numa_node_id());
+}
+
+int vmstat_6_18_fold_delta(void *node)
+{
+	pg_data_t *pgdat = node;
+
+	return this_cpu_ptr(pgdat->per_cpu_nodestats)->stat_threshold + 1;
+}
+
+void vmstat_6_18_fold_step(void *node, int delta, unsigned int i)
+{
 	enum node_stat_item item = read_items_6_18[i % ARRAY_SIZE(read_items_6_18)];
-	int delta = this_cpu_ptr(pgdat->per_cpu_nodestats)->stat_threshold + 1;
 
-	__mod_node_page_state(pgdat, item, delta);
-	__mod_node_page_state(pgdat, item, -delta);
+	__mod_node_page_state(node, item, delta);
+	__mod_node_page_state(node, item, -delta);
 }
 
-void vmstat_6_18_inc(void)
+void vmstat_6_18_inc(void *node)
 {
-	inc_node_state(local_pgdat(), NR_FILE_DIRTY);
+	inc_node_state(node, NR_FILE_DIRTY);
 }
 
-void vmstat_6_18_mod(void)
+void vmstat_6_18_mod(void *node)
 {
-	mod_node_page_state(local_pgdat(), NR_FILE_DIRTY, 1);
+	mod_node_page_state(node, NR_FILE_DIRTY, 1);
 }
 
-void vmstat_6_18_mod_irqoff(void)
+void vmstat_6_18_mod_irqoff(void *node)
 {
-	__mod_node_page_state(local_pgdat(), NR_FILE_DIRTY, 1);
+	__mod_node_page_state(node, NR_FILE_DIRTY, 1);
 }
 
 void vmstat_6_18_work_tick(uint64_t interval_ns)
@@ -262,7 +258,7 @@ static int numa_event_setup(struct mmscale_run *run, int nr_threads, char *err, 
 
 static void numa_event_one_op(struct mmscale_run *run)
 {
-	struct zone *zone = local_zone_6_18();
+	struct zone *zone = local_zone_6_18(smp_processor_id());
 
 	__count_numa_event(zone, NUMA_HIT);
 	__count_numa_event(zone, NUMA_LOCAL);
@@ -272,7 +268,7 @@ static void numa_event_one_op(struct mmscale_run *run)
 static void numa_event_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	unsigned long (*read)(void) = container_of(run->v, struct numa_event_variant, v)->read;
-	struct zone *zone = local_zone_6_18();
+	struct zone *zone = local_zone_6_18(smp_processor_id());
 	unsigned long sum = 0;
 
 	while (mmscale_keep_running(st)) {

@@ -24,13 +24,20 @@ int vmstat_6_18_run_teardown(char *err, size_t errlen);
  */
 unsigned long vmstat_6_18_read_repeated(int k, int uses);
 unsigned long vmstat_6_18_read_cached(int k, int uses);
-/* The writer: __mod_node_page_state of item i by threshold + 1 and back: two folds. */
-void vmstat_6_18_fold_step(unsigned int i);
+/*
+ * The calling CPU's node in the 6.18 world: a pg_data_t *, which a file
+ * that sees 2.6.31's types cannot name. Looked up once, outside a loop.
+ */
+void *vmstat_6_18_local_node(void);
 
-/* vmstat/mod: one update of NR_FILE_DIRTY on the CPU's own node. */
-void vmstat_6_18_inc(void);		/* inc_node_state: cmpxchg, half-threshold overstep */
-void vmstat_6_18_mod(void);		/* mod_node_page_state(+1): cmpxchg, no overstep */
-void vmstat_6_18_mod_irqoff(void);	/* __mod_node_page_state(+1): irqs off, plain RMW */
+/* The writer: node's threshold + 1, then __mod_node_page_state of item i by delta and back: two folds. */
+int vmstat_6_18_fold_delta(void *node);
+void vmstat_6_18_fold_step(void *node, int delta, unsigned int i);
+
+/* vmstat/mod: one update of NR_FILE_DIRTY on the node (the CPU's own). */
+void vmstat_6_18_inc(void *node);	/* inc_node_state: cmpxchg, half-threshold overstep */
+void vmstat_6_18_mod(void *node);	/* mod_node_page_state(+1): cmpxchg, no overstep */
+void vmstat_6_18_mod_irqoff(void *node);	/* __mod_node_page_state(+1): irqs off, plain RMW */
 /* 6.18's vmstat_update on the calling CPU when its period has passed (vmstat_work_due). */
 void vmstat_6_18_work_tick(uint64_t interval_ns);
 

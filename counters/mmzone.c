@@ -19,11 +19,6 @@ static size_t vm_stat_bytes;
 
 #define DMA32_LIMIT_PAGES	((4ULL << 30) >> PAGE_SHIFT)
 
-int cpu_to_node(int cpu)
-{
-	return the_machine->cpu_node[cpu];
-}
-
 struct zone *local_zone(int cpu)
 {
 	pg_data_t *pgdat = NODE_DATA(cpu_to_node(cpu));

@@ -72,24 +72,13 @@ void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 b
 }
 
 /*
- * Add up all the per-cpu counts, return the result. (The dying mask is
- * empty here: the online CPUs.)
+ * Add up all the per-cpu counts, return the result (171-185). 2.6.31's
+ * (counters/percpu_counter.c), line for line, but for the CPUs walked:
+ * online or dying, and no emulated CPU is ever dying, so the online ones.
  */
 s64 __percpu_counter_sum_6_18(struct percpu_counter *fbc)
 {
-	s64 ret;
-	unsigned int cpu;
-
-	spin_lock(&fbc->lock);
-	ret = fbc->count;
-	for_each_online_cpu(cpu) {
-		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
-
-		ret += READ_ONCE(*pcount);
-		mmscale_count_inc(MMSCALE_PERCPU_SUM_SLOTS);
-	}
-	spin_unlock(&fbc->lock);
-	return ret;
+	return __percpu_counter_sum(fbc);
 }
 
 int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 nr_counters)

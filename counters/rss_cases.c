@@ -336,9 +336,7 @@ static const struct mmscale_metric fork_exit_metrics[] = {
 
 static const int64_t read_args[][MMSCALE_MAX_ARGS] = { { 0 }, { 1 } };
 static const char *const read_arg_names[] = { "writers" };
-static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {
-	{ 2 }, { 4 }, { 8 }, { 16 }, { 32 }, { 64 }, { 128 }, { 256 }, { 512 }, { 1024 },
-};
+static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = { MMSCALE_CPU_COUNT_ROWS };
 static const char *const cpus_arg_names[] = { "cpus" };
 
 #define RSS_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_FOLDS) | MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS) | \

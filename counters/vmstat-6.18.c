@@ -380,7 +380,7 @@ int refresh_cpu_vm_stats(bool do_pagesets)
 			/*
 			 * We never drain zones local to this processor.
 			 */
-			if (zone->node == the_machine->cpu_node[smp_processor_id()]) {
+			if (zone->node == numa_node_id()) {
 				pcp->expire = 0;
 				continue;
 			}

@@ -521,10 +521,7 @@ const size_t drain_nr_variants = ARRAY_SIZE(drain_variants);
 static const struct ipi_variant ipi_variants[] = { DOORBELLS(IPI_ROW) };
 #undef IPI_ROW
 
-static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {
-	{ 2 }, { 4 }, { 8 }, { 16 }, { 32 }, { 64 }, { 128 }, { 256 }, { 512 }, { 1024 },
-	{ 2048 }, { 4096 },
-};
+static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = { MMSCALE_CPU_COUNT_ROWS };
 static const char *const cpus_arg_names[] = { "cpus" };
 
 static const int64_t swap_args[][MMSCALE_MAX_ARGS] = { { 256, 1 }, { 256, 0 } };

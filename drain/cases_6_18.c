@@ -13,7 +13,6 @@
 #include "mmscale/case.h"
 #include "mmscale/errorf.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/kernel/machine.h"
 #include "mmscale/mm/pcp-6.18.h"
 #include "mmscale/mm/vmstat-6.18.h"
 #include "mmscale/params.h"
@@ -33,15 +32,6 @@ struct drain_6_18_variant {
 	struct mmscale_variant v;
 	bool full;
 };
-
-static struct zone *cpu_local_zone(unsigned int cpu)
-{
-	pg_data_t *pgdat = NODE_DATA(the_machine->cpu_node[cpu]);
-
-	if (populated_zone(&pgdat->node_zones[ZONE_NORMAL]))
-		return &pgdat->node_zones[ZONE_NORMAL];
-	return &pgdat->node_zones[ZONE_DMA32];
-}
 
 static int world_up(struct mmscale_run *run, const struct pcp_6_18_config *pc,
 		    char *err, size_t errlen)
@@ -105,7 +95,7 @@ static int autotune_setup(struct mmscale_run *run, int nr_threads, char *err, si
 	if (world_up(run, &pc, err, errlen) != 0)
 		return -1;
 	pr = run->data;
-	pr->zone = cpu_local_zone(0);	/* the measured thread is CPU 0 (setup runs before it) */
+	pr->zone = local_zone_6_18(0);	/* the measured thread is CPU 0 (setup runs before it) */
 	pr->held = calloc((size_t)run->args[1], sizeof(*pr->held));
 	if (!pr->held) {
 		world_down(run, err, errlen);
@@ -164,7 +154,7 @@ static void fill_all(void)
 	unsigned int cpu;
 
 	for_each_online_cpu(cpu) {
-		struct zone *zone = cpu_local_zone(cpu);
+		struct zone *zone = local_zone_6_18((int)cpu);
 
 		pcp_6_18_fill(zone, cpu, 0, (unsigned long)zone->pageset_high_min);
 	}
@@ -221,7 +211,7 @@ static bool drain_claim(const struct mmscale_run *run, struct mmscale_claim *out
 
 	if (full)
 		for_each_online_cpu(cpu) {
-			struct zone *zone = cpu_local_zone(cpu);
+			struct zone *zone = local_zone_6_18((int)cpu);
 			u64 pages = (u64)zone->pageset_high_min;
 			u64 chunk = (u64)zone->pageset_batch << CONFIG_PCP_BATCH_SCALE_MAX;
 			u64 rounds = (pages + chunk - 1) / chunk;
@@ -268,9 +258,7 @@ static const int64_t autotune_args[][MMSCALE_MAX_ARGS] = {
 	{ 0, 1024 }, { 0, 16384 }, { 3, 512 },
 };
 static const char *const autotune_arg_names[] = { "order", "burst" };
-static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = {
-	{ 2 }, { 4 }, { 8 }, { 16 }, { 32 }, { 64 }, { 128 }, { 256 }, { 512 }, { 1024 },
-};
+static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = { MMSCALE_CPU_COUNT_ROWS };
 static const char *const cpus_arg_names[] = { "cpus" };
 
 #define PCP_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS) | MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) | \

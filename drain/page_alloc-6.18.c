@@ -51,7 +51,7 @@ static int node_online_cpus(int nid)
 	int n = 0;
 
 	for_each_online_cpu(cpu)
-		if (the_machine->cpu_node[cpu] == nid)
+		if (cpu_to_node((int)cpu) == nid)
 			n++;
 	return n;
 }

@@ -638,15 +638,6 @@ static void setup_per_zone_wmarks(void)
 	}
 }
 
-struct zone *pcp_6_18_local_zone(void)
-{
-	pg_data_t *pgdat = NODE_DATA(the_machine->cpu_node[smp_processor_id()]);
-
-	if (populated_zone(&pgdat->node_zones[ZONE_NORMAL]))
-		return &pgdat->node_zones[ZONE_NORMAL];
-	return &pgdat->node_zones[ZONE_DMA32];
-}
-
 int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 {
 	struct zone *zone;
@@ -737,7 +728,7 @@ int pcp_6_18_check(char *err, size_t errlen)
 	int z = 0;
 
 	for_each_populated_zone(zone) {
-		unsigned long blocks = 0, pcp_pages = 0;
+		unsigned long blocks = 0;
 		unsigned int cpu;
 
 		if (z >= nr_pools)
@@ -765,13 +756,11 @@ int pcp_6_18_check(char *err, size_t errlen)
 				return mmscale_errorf(err, errlen, "6.18 pcp: CPU %u zone %s: "
 						      "count %d, %lu pages on its lists", cpu,
 						      zone->name, pcp->count, pages);
-			pcp_pages += pages;
 		}
 		if (blocks != pool_sizes[z])
 			return mmscale_errorf(err, errlen, "6.18 pcp: node %d zone %s: %lu blocks "
 					      "in the buddy and on pcp lists, %lu in its pool",
 					      zone->node, zone->name, blocks, pool_sizes[z]);
-		(void)pcp_pages;
 		z++;
 	}
 	return 0;

@@ -101,6 +101,15 @@ enum mmscale_cpus {
 	MMSCALE_CPUS_WHOLE_PLAN,
 };
 
+/*
+ * The CPU counts a MMSCALE_CPUS_ARG0_ONLINE case sweeps, as its rows'
+ * args[0]: static const int64_t rows[][MMSCALE_MAX_ARGS] = {
+ * MMSCALE_CPU_COUNT_ROWS }; (rows beyond the plan are not registered).
+ */
+#define MMSCALE_CPU_COUNT_ROWS						\
+	{ 2 }, { 4 }, { 8 }, { 16 }, { 32 }, { 64 }, { 128 }, { 256 }, { 512 }, { 1024 }, \
+	{ 2048 }, { 4096 }
+
 /* A case's argument rows and their names (one name per column). */
 #define MMSCALE_ARGS(rows, names)					\
 	.args = (rows), .nr_args_rows = sizeof(rows) / sizeof((rows)[0]),	\

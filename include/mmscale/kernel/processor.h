@@ -32,6 +32,13 @@ static __always_inline int smp_processor_id(void)
 }
 #define raw_smp_processor_id()	smp_processor_id()
 
+/* The planned node of an emulated CPU (cpu_to_node), and the calling CPU's. */
+static __always_inline int cpu_to_node(int cpu)
+{
+	return the_machine->cpu_node[cpu];
+}
+#define numa_node_id()	cpu_to_node(smp_processor_id())
+
 /* Emulated CPUs never migrate (threads are pinned): these are no-ops. */
 #define preempt_disable()	barrier()
 #define preempt_enable()	barrier()

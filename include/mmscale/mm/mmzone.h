@@ -416,10 +416,6 @@ static inline int zone_to_nid(struct zone *zone)
 	return zone_node(zone);
 }
 
-/* The planned node of an emulated CPU (cpu_to_node). */
-int cpu_to_node(int cpu);
-#define numa_node_id()	cpu_to_node(smp_processor_id())
-
 /* The zone an emulated CPU's own allocations come from: its node's NORMAL, else DMA32. */
 struct zone *local_zone(int cpu);
 

@@ -68,9 +68,6 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen);
 int pcp_6_18_check(char *err, size_t errlen);
 void pcp_6_18_teardown(void);
 
-/* The calling CPU's local zone (Normal on its node, DMA32 on node 0 if no Normal). */
-struct zone *pcp_6_18_local_zone(void);
-
 /* An allocation of an order from zone on the calling CPU (rmqueue's pcp path, or the buddy). */
 struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype);
 /* A free to the calling CPU's pcp (or, when its lock is taken, free_one_page). */

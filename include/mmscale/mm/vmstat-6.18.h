@@ -93,6 +93,16 @@ static inline struct zone *first_populated_zone_6_18(void)
 	return populated_zone(zone) ? zone : next_zone_6_18(zone);
 }
 
+/* The zone an emulated CPU's own allocations come from: its node's Normal, else DMA32. */
+static inline struct zone *local_zone_6_18(int cpu)
+{
+	pg_data_t *pgdat = NODE_DATA(cpu_to_node(cpu));
+
+	if (populated_zone(&pgdat->node_zones[ZONE_NORMAL]))
+		return &pgdat->node_zones[ZONE_NORMAL];
+	return &pgdat->node_zones[ZONE_DMA32];
+}
+
 #define for_each_populated_zone(zone)					\
 	for (zone = first_populated_zone_6_18(); zone; zone = next_zone_6_18(zone))
 #define for_each_online_pgdat(pgdat)					\
