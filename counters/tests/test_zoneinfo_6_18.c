@@ -151,9 +151,10 @@ static void check_zone(const struct real_zone *r, int high_fraction)
 	CHECK_MSG(r->high_hi <= r->high_max && (r->high_lo >= r->high_min || r->high_lo == 0),
 		  "node %d zone %s: pcp high %d..%d outside [%d, %d]", r->node, r->name,
 		  r->high_lo, r->high_hi, r->high_min, r->high_max);
-	printf("node %d zone %-7s managed %9lu low %7lu: threshold %3d batch %3d high_min %6d "
-	       "high_max %7d (kernel and emulation)\n", r->node, r->name, r->managed, r->low,
-	       r->threshold[0], batch, high_min, high_max);
+	printf("node %d zone %-7s managed %9lu low %7lu: kernel threshold %3d batch %3d "
+	       "high_min %6d high_max %7d; emulated %3d %3d %6d %7d\n", r->node, r->name,
+	       r->managed, r->low, r->threshold[0], r->batch, r->high_min, r->high_max,
+	       calculate_normal_threshold(&z), batch, high_min, high_max);
 }
 
 int main(void)
