@@ -58,7 +58,8 @@ struct drain_run {
 	u64 *units;			/* percpu: a victim's work units */
 	double baseline_units_per_s;	/* victims alone, before the run */
 	unsigned int online;		/* emulated CPUs of this run */
-	bool mm_up, drain_up, ipi_up;
+	bool mm_up, drain_up, world_up, ipi_up;
+	const struct drain_world *world;	/* the variant's, or NULL: the 2.6.x machine */
 	/*
 	 * The cpuset's own bookkeeping, on a line of its own: victims load
 	 * pool.stop at every work unit, and these are written during the run.
@@ -160,13 +161,21 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	dr->online = online;
 	dr->loop = loop;
 	mmscale_mm_config(&mm);	/* the machine's parameters, from the flags */
-	mm.zone_layout = ops->zone_layout;	/* the variant's kernel's struct zone */
-	if (mm_machine_setup_config(&mm, err, errlen) != 0)
-		goto fail;
-	dr->mm_up = true;
-	if (drain_mm_setup(0, err, errlen) != 0)
-		goto fail;
-	dr->drain_up = true;
+	dr->world = ops->world;
+	if (dr->world) {
+		/* Its kernel's own zones, statistics and lists. */
+		if (dr->world->setup(&mm, err, errlen) != 0)
+			goto fail;
+		dr->world_up = true;
+	} else {
+		mm.zone_layout = ops->zone_layout;	/* the variant's kernel's struct zone */
+		if (mm_machine_setup_config(&mm, err, errlen) != 0)
+			goto fail;
+		dr->mm_up = true;
+		if (drain_mm_setup(0, err, errlen) != 0)
+			goto fail;
+		dr->drain_up = true;
+	}
 	/* The machine's cross-CPU calls, from the flags: the emulated smp.c reads only this. */
 	ipi.doorbell = mmscale_doorbell_resolve(doorbell, (int)online);
 	ipi.gen = mmscale_params.smp_model ? mmscale_params.smp_model : gen;
@@ -214,11 +223,15 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	}
 	if (dr->drain_up && pages_conserved(0, err, errlen) != 0)
 		status = -1;
+	if (dr->world_up && dr->world->conserved(err, errlen) != 0)
+		status = -1;
 	free_percpu(dr->units);
 	if (dr->ipi_up)
 		ipi_teardown();
 	if (dr->drain_up)
 		drain_mm_teardown();
+	if (dr->world_up)
+		dr->world->teardown();
 	if (dr->mm_up)
 		mm_machine_teardown();
 	drain_ops = NULL;
@@ -291,14 +304,15 @@ void drain_claim_counts(const struct drain_variant_ops *ops, const struct smp_ge
  */
 static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
+	const struct drain_variant_ops *ops = drain_row(run)->ops;
 	struct drain_shape m = {
 		.cpus = (unsigned int)run->args[0],
-		.zones = (unsigned int)nr_populated_zones(),
+		.zones = ops->world ? ops->world->populated_zones() : (unsigned int)nr_populated_zones(),
 	};
 
 	if (run->nr_threads != 1)
 		return false;
-	drain_claim_counts(drain_row(run)->ops, ipi_generation(), &m, out);
+	drain_claim_counts(ops, ipi_generation(), &m, out);
 	return true;
 }
 
@@ -339,7 +353,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	struct drain_run *dr = run->data;
 	int64_t n = mmscale_max_iterations(st);
 	int every = (int)run->args[0];
-	struct page *held[HELD] = { NULL };
+	void *held[HELD] = { NULL };	/* pages of the variant's kernel: opaque here */
 	u64 *lat = calloc(MAX_DRAINS, sizeof(*lat));
 	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
 	long drains = 0, drains_told = 0;
@@ -355,11 +369,18 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 		if (mmscale_thread_index(st) == 0)
 			u0 = victim_units_total(dr);
 		for (int64_t i = 0; i < n && !failed; i++) {
-			struct page **slot = &held[i % HELD];
+			void **slot = &held[i % HELD];
 
 			if (*slot)
-				free_local_page(*slot);
-			*slot = alloc_local_page();
+				drain_free_local(*slot);
+			*slot = drain_alloc_local();
+			if (!*slot) {
+				/* Below the watermark the kernel would reclaim: not emulated. */
+				mmscale_skip_with_error(st, "an allocation failed: the zone's pool or "
+							"watermark ran out (reclaim is not emulated)");
+				failed = true;
+				break;
+			}
 			if ((i + 1) % every == 0) {
 				u64 d0 = now_ns();
 
@@ -381,7 +402,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			held[0] = NULL;	/* --test-leak-page: lose one, for the check to find */
 		for (int k = 0; k < HELD; k++)
 			if (held[k]) {
-				free_local_page(held[k]);
+				drain_free_local(held[k]);
 				held[k] = NULL;
 			}
 		pass_ns = now_ns() - t0;

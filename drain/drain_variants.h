@@ -47,6 +47,9 @@
 	X(drain_ops_remote, "remote",					\
 	  "per-pcp spinlock; the caller drains remote lists itself, no IPI", \
 	  "443c2accd1b6, Linux 6.1")					\
+	X(drain_ops_6_18, "6.18",					\
+	  "remote drains under pcp->lock, every zone of a CPU with pages; high orders, auto-tuned high", \
+	  "mm/page_alloc.c of Linux 6.18 (../shared/kernel/6.18)")	\
 	/* new rows go above this line */
 
 #define X(ops, ...) extern const struct drain_variant_ops ops;

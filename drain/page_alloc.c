@@ -296,6 +296,25 @@ void free_local_page(struct page *page)
 		free_hot_cold_page(page, 0);
 }
 
+void *drain_alloc_local(void)
+{
+	return drain_ops->world ? drain_ops->world->alloc_local() : alloc_local_page();
+}
+
+void drain_free_local(void *page)
+{
+	if (drain_ops->world)
+		drain_ops->world->free_local(page);
+	else
+		free_local_page(page);
+}
+
+unsigned int drain_populated_zones(void)
+{
+	return drain_ops->world ? drain_ops->world->populated_zones() :
+				  (unsigned int)nr_populated_zones();
+}
+
 /*
  * Free a 0-order page
  * cold == 1 ? free a cold page : free a hot page

@@ -4,6 +4,11 @@
  * line by line where they concern the lists; include/mmscale/mm/pcp-6.18.h
  * says what is here, where each function is in the kernel's file, and what
  * is left out.
+ *
+ * pcp->count is read without pcp->lock by other CPUs (__drain_all_pages'
+ * READ_ONCE); the kernel's plain stores to it, made under the lock, are
+ * WRITE_ONCE here (the same store on x86), so that the race the kernel
+ * allows is a relaxed atomic in C11, not a data race.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +162,7 @@ static void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_page
 			/* must delete to avoid corrupting pcp list */
 			list_del(&page->pcp_list);
 			count -= nr_pages;
-			pcp->count -= nr_pages;
+			WRITE_ONCE(pcp->count, pcp->count - nr_pages);
 			mmscale_count_add(MMSCALE_PAGES_MOVED, (u64)nr_pages);
 
 			__free_one_page(page, zone, order, mt);
@@ -422,7 +427,7 @@ static void free_frozen_page_commit(struct zone *zone, struct per_cpu_pages *pcp
 	pcp->alloc_factor >>= 1;
 	pindex = (int)order_to_pindex_6_18(migratetype, (int)order);
 	list_add(&page->pcp_list, &pcp->lists[pindex]);
-	pcp->count += 1 << order;
+	WRITE_ONCE(pcp->count, pcp->count + (1 << order));
 
 	batch = READ_ONCE(pcp->batch);
 	/*
@@ -541,14 +546,14 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 
 		alloced = rmqueue_bulk(zone, order, (unsigned long)batch, list, migratetype);
 
-		pcp->count += alloced << order;
+		WRITE_ONCE(pcp->count, pcp->count + (alloced << order));
 		if (unlikely(list_empty(list)))
 			return NULL;
 	}
 
 	page = list_first_entry(list, struct page, pcp_list);
 	list_del(&page->pcp_list);
-	pcp->count -= 1 << order;
+	WRITE_ONCE(pcp->count, pcp->count - (1 << order));
 
 	return page;
 }
@@ -591,6 +596,48 @@ struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype
 			return page;
 	}
 	return rmqueue_buddy(zone, order, migratetype);
+}
+
+/*
+ * The order-0 fast path of __alloc_frozen_pages for a movable page
+ * (GFP_HIGHUSER_MOVABLE) on the calling CPU's local zone, the first of its
+ * zonelist. get_page_from_freelist (3720-3900): the test of ZONE_BELOW_HIGH
+ * in zone->flags, then zone_watermark_fast (3604-3650) against the high
+ * watermark: NR_FREE_PAGES (zone_page_state) above high_wmark_pages, for
+ * order 0 with ALLOC_CMA (movable), so __zone_watermark_unusable_free
+ * (3492-3511) adds nr_free_highatomic only. Then rmqueue (3325-3354), and
+ * on success zone_statistics (3128-3148: NUMA_HIT and NUMA_LOCAL or
+ * NUMA_OTHER, per-CPU, no fold), which 6.18 calls inside rmqueue_pcplist
+ * and rmqueue_buddy, and rmqueue's ZONE_BOOSTED_WATERMARK test (the fast
+ * path's alloc_flags have ALLOC_KSWAPD: __GFP_KSWAPD_RECLAIM).
+ *
+ * Not in the emulated struct zone, so not read: nr_free_highatomic and
+ * lowmem_reserve[] (both 0 on this path: no highatomic reserve, and the
+ * local zone is the highest index the allocation asks for). The emulated
+ * NR_FREE_PAGES starts at the zone's managed pages, of which the pool is a
+ * part, so the check passes; below the high watermark the kernel sets
+ * ZONE_BELOW_HIGH and goes on to reclaim, which is not emulated: the
+ * allocation fails, and the run with it.
+ */
+struct page *alloc_local_page_6_18(void)
+{
+	struct zone *zone = local_zone_6_18(smp_processor_id());
+	struct page *page;
+	long usable_free = (long)zone_page_state(zone, NR_FREE_PAGES);
+
+	if (test_bit(ZONE_BELOW_HIGH, &zone->flags) ||
+	    usable_free <= (long)wmark_pages(zone, WMARK_HIGH))
+		return NULL;
+	page = rmqueue_6_18(zone, 0, MIGRATE_MOVABLE);
+	if (page) {
+		/* zone_statistics(preferred_zone = zone, zone, 1) */
+		__count_numa_event(zone, NUMA_HIT);
+		__count_numa_event(zone, zone->node == numa_node_id() ? NUMA_LOCAL : NUMA_OTHER);
+	}
+	/* Separate test+clear to avoid unnecessary atomics */
+	if (unlikely(test_bit(ZONE_BOOSTED_WATERMARK, &zone->flags)))
+		clear_bit(ZONE_BOOSTED_WATERMARK, &zone->flags);	/* (wakeup_kswapd) */
+	return page;
 }
 
 /*
@@ -681,8 +728,14 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 		zone->pageset_high_min = high_min;
 		zone->pageset_high_max = high_max;
 		zone->pageset_batch = batch;
-		n = (cfg->nr_blocks + (cfg->room_for_high_min ? (unsigned long)high_min * nr_cpu_ids : 0)) *
-		    cfg->nr_orders;
+		n = cfg->nr_blocks;
+		if (cfg->room_for_high_min)
+			n += (unsigned long)high_min * nr_cpu_ids;
+		if (cfg->room_for_lists)
+			for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+				if (cpu_to_node((int)cpu) == zone->node)
+					n += (unsigned long)(high_max + 2 * batch);
+		n *= cfg->nr_orders;
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
 
@@ -779,7 +832,7 @@ void pcp_6_18_reset(struct zone *zone, unsigned int cpu)
 				      &zone->free_area[page->order].free_list[page->migratetype]);
 			zone->free_area[page->order].nr_free++;
 		}
-	pcp->count = 0;
+	WRITE_ONCE(pcp->count, 0);
 	pcp->high = 0;
 	pcp->free_count = 0;
 	pcp->alloc_factor = 0;
@@ -816,7 +869,7 @@ unsigned long pcp_6_18_fill(struct zone *zone, unsigned int cpu, unsigned int or
 		area->nr_free--;
 		list_add(&page->pcp_list,
 			 &pcp->lists[order_to_pindex_6_18(MIGRATE_MOVABLE, (int)order)]);
-		pcp->count += 1 << order;
+		WRITE_ONCE(pcp->count, pcp->count + (1 << order));
 	}
 	return i;
 }

@@ -44,17 +44,20 @@ static inline int drain_mm_machine_setup(const struct drain_variant_ops *ops, ch
 	return mm_machine_setup_config(&cfg, err, errlen);
 }
 
-/* Fill this CPU's pcp lists: allocate arg (at most 40) pages, free them back. */
+/*
+ * Fill this CPU's pcp lists: allocate arg (at most 40) pages, free them
+ * back, through the running variant's kernel (its world's paths, if any).
+ */
 static inline void fill_my_lists(void *arg)
 {
-	struct page *pages[40];
+	void *pages[40];
 	int n = (int)(intptr_t)arg;
 
 	for (int i = 0; i < n && i < 40; i++)
-		pages[i] = alloc_local_page();
+		pages[i] = drain_alloc_local();
 	for (int i = 0; i < n && i < 40; i++)
 		if (pages[i])
-			free_local_page(pages[i]);
+			drain_free_local(pages[i]);
 }
 
 /*

@@ -11,6 +11,8 @@
  * - after drain_all_pages every pcp list is empty, every page is on exactly
  *   one list, and NR_FREE_PAGES counts the zone free lists;
  * - pages are conserved when every CPU allocates, frees and drains at once.
+ * A row with its own world (6.18: drain_world.h) is checked through the
+ * world's view of its lists: the same claims, the same conservation.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -40,21 +42,21 @@ static _Atomic bool stress;
 /* Allocate, free and drain; hold nothing at the end. */
 static void stress_loop(int rounds)
 {
-	struct page *held[HOLD] = { NULL };
+	void *held[HOLD] = { NULL };
 
 	for (int i = 0; i < rounds; i++) {
-		struct page **slot = &held[i % HOLD];
+		void **slot = &held[i % HOLD];
 
 		if (*slot)
-			free_local_page(*slot);
-		*slot = alloc_local_page();
+			drain_free_local(*slot);
+		*slot = drain_alloc_local();
 		if (i % 97 == 0)
 			drain_ops->drain_all_pages();
 		ipi_interrupt_point();
 	}
 	for (int k = 0; k < HOLD; k++)
 		if (held[k])
-			free_local_page(held[k]);
+			drain_free_local(held[k]);
 }
 
 static void partner_main(void *arg)
@@ -75,10 +77,19 @@ static void partner_main(void *arg)
 	ipi_cpu_offline();
 }
 
+/* The running row's world, or NULL: the 2.6.x machine. */
+static const struct drain_world *world(void)
+{
+	return drain_ops->world;
+}
+
 static int all_lists_empty(void)
 {
 	struct zone *zone;
 	int nonempty = 0;
+
+	if (world())
+		return world()->pages_on_lists() == 0;
 
 	for_each_populated_zone(zone)
 		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
@@ -97,6 +108,8 @@ static long pcp_pages_total(void)
 	struct zone *zone;
 	long total = 0;
 
+	if (world())
+		return (long)world()->pages_on_lists();
 	for_each_populated_zone(zone)
 		for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 			total += zone_pcp(zone, cpu)->pcp.count;
@@ -113,12 +126,22 @@ static long free_list_total(void)
 	return n;
 }
 
+/* Conservation, as the row's world checks it (none held). */
+static int conserved(char *err, size_t errlen)
+{
+	return world() ? world()->conserved(err, errlen) : pages_conserved(0, err, errlen);
+}
+
 /* The machine the lists describe now: the shape a drain's claim is for. */
 static struct drain_shape shape_now(void)
 {
 	struct drain_shape m = { .cpus = num_online_cpus(), .zones = ZONES };
 	struct zone *zone;
 
+	if (world()) {
+		world()->shape(&m);
+		return m;
+	}
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		bool has_pages = false;
 
@@ -139,8 +162,15 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 	struct ipi_config ipi;
 	char err[256];
 
-	CHECK(drain_mm_machine_setup(ops, err, sizeof(err)) == 0);
-	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+	if (ops->world) {
+		struct mm_machine_config cfg;
+
+		mm_config_default(&cfg, 3ULL << 30);	/* drain_mm_machine_setup's machine */
+		CHECK_MSG(ops->world->setup(&cfg, err, sizeof(err)) == 0, "%s", err);
+	} else {
+		CHECK(drain_mm_machine_setup(ops, err, sizeof(err)) == 0);
+		CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+	}
 	/* The variant's kernel's kernel/smp.c, as a drain/ run has it. */
 	ipi_config_default(&ipi, &doorbell_spin);
 	ipi.gen = ops->smp;
@@ -155,8 +185,12 @@ static void stop_machine(struct mmscale_partner *partners)
 {
 	partners_stop(partners, CPUS, &stop);
 	ipi_teardown();
-	drain_mm_teardown();
-	mm_machine_teardown();
+	if (world()) {
+		world()->teardown();
+	} else {
+		drain_mm_teardown();
+		mm_machine_teardown();
+	}
 	drain_ops = NULL;
 }
 
@@ -171,7 +205,7 @@ static void test_variant(size_t v)
 
 	atomic_store(&stress, false);
 	start_machine(partners, drain_variants[v].ops);
-	CHECK_EQ_LL(nr_populated_zones(), ZONES);
+	CHECK_EQ_LL(drain_populated_zones(), ZONES);
 	printf("  %s\n", drain_variants[v].v.name);
 
 	/* Lists on every CPU, then one drain empties them all. */
@@ -179,7 +213,7 @@ static void test_variant(size_t v)
 		CHECK(smp_call_function_single(c, fill_my_lists, (void *)(intptr_t)(10 * c), 1) == 0);
 	fill_my_lists((void *)(intptr_t)5);
 	CHECK(!all_lists_empty());
-	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	CHECK(conserved(err, sizeof(err)) == 0);
 	on_lists = pcp_pages_total();
 	shape = shape_now();
 	/* Each CPU allocated from, and freed to, its local zone's list only. */
@@ -203,10 +237,11 @@ static void test_variant(size_t v)
 	/* Drained pages are counted, thread-locally, on the CPUs that freed them. */
 	CHECK(on_lists > 0);
 	CHECK_EQ_LL(after.v[MMSCALE_PAGES_DRAINED] - before.v[MMSCALE_PAGES_DRAINED], on_lists);
-	if (pages_conserved(0, err, sizeof(err)) != 0)
+	if (conserved(err, sizeof(err)) != 0)
 		fprintf(stderr, "%s: %s\n", drain_variants[v].v.name, err);
-	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
-	CHECK_EQ_LL(free_list_total(), drain_pool_total());
+	CHECK(conserved(err, sizeof(err)) == 0);
+	if (!world())
+		CHECK_EQ_LL(free_list_total(), drain_pool_total());
 	CHECK(ipi_error()[0] == 0);
 	stop_machine(partners);
 }
@@ -228,10 +263,18 @@ static void test_stress(size_t v)
 	}
 	CHECK(ipi_error()[0] == 0);
 	drain_ops->drain_all_pages();
-	if (pages_conserved(0, err, sizeof(err)) != 0)
+	if (conserved(err, sizeof(err)) != 0)
 		fprintf(stderr, "%s stress: %s\n", drain_variants[v].v.name, err);
-	CHECK(pages_conserved(0, err, sizeof(err)) == 0);
+	CHECK(conserved(err, sizeof(err)) == 0);
 	partners_stop(partners, CPUS, &stop);
+	if (world()) {
+		/* The world's conservation above folded every CPU's diffs and checked NR_FREE_PAGES. */
+		CHECK(all_lists_empty());
+		ipi_teardown();
+		world()->teardown();
+		drain_ops = NULL;
+		return;
+	}
 	/* NR_FREE_PAGES, once every CPU's deltas are folded, counts the free lists. */
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		refresh_cpu_vm_stats((int)cpu);

@@ -6,14 +6,17 @@
  * nr_pcp_free, nr_pcp_high and nr_pcp_alloc at their edges, high-order
  * frees with and without PCPF_FREE_HIGH_BATCH, 20 frees then 10 allocations traced step by step with
  * pcp->high auto-tuned and fixed, the decay of pcp->high from the vmstat
- * work, step by step, and a drain of every CPU.
+ * work, step by step, a drain of every CPU, and the allocation fast path
+ * of the drain/ cases (alloc_local_page_6_18).
  */
 #define _GNU_SOURCE
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_machine.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
+#include "mmscale/mm/drain_world.h"
 #include "mmscale/mm/pcp-6.18.h"
 #include "mmscale/mm/vmstat-6.18.h"
 
@@ -352,6 +355,108 @@ static void test_drain(void)
 	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - all, 0);
 }
 
+static unsigned long numa_event(struct zone *zone, enum numa_stat_item item)
+{
+	return this_cpu_ptr(zone->per_cpu_zonestats)->vm_numa_event[item];
+}
+
+/*
+ * alloc_local_page_6_18, get_page_from_freelist's fast path on CPU 0's
+ * local zone (node 0's DMA32): zone_statistics counts NUMA_HIT and
+ * NUMA_LOCAL on this CPU, no fold; ZONE_BOOSTED_WATERMARK is cleared;
+ * ZONE_BELOW_HIGH, or NR_FREE_PAGES at the high watermark (the fast check
+ * wants more), fails it where the kernel would go on to reclaim, and one
+ * page more passes.
+ */
+static void test_alloc_local(void)
+{
+	struct zone *zone = local_zone_6_18(smp_processor_id());
+	unsigned long hit = numa_event(zone, NUMA_HIT), local = numa_event(zone, NUMA_LOCAL);
+	unsigned long other = numa_event(zone, NUMA_OTHER);
+	long free = atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]);
+	long high = (long)wmark_pages(zone, WMARK_HIGH);
+	struct page *page;
+
+	CHECK(zone == &NODE_DATA(0)->node_zones[ZONE_DMA32]);
+	page = alloc_local_page_6_18();
+	CHECK(page != NULL);
+	CHECK_EQ_LL(numa_event(zone, NUMA_HIT) - hit, 1);
+	CHECK_EQ_LL(numa_event(zone, NUMA_LOCAL) - local, 1);
+	CHECK_EQ_LL(numa_event(zone, NUMA_OTHER) - other, 0);
+	free_frozen_pages_6_18(zone, page);
+
+	set_bit(ZONE_BOOSTED_WATERMARK, &zone->flags);
+	page = alloc_local_page_6_18();
+	CHECK(page != NULL && !test_bit(ZONE_BOOSTED_WATERMARK, &zone->flags));
+	free_frozen_pages_6_18(zone, page);
+
+	set_bit(ZONE_BELOW_HIGH, &zone->flags);
+	CHECK(alloc_local_page_6_18() == NULL);
+	clear_bit(ZONE_BELOW_HIGH, &zone->flags);
+
+	free = atomic_long_read(&zone->vm_stat[NR_FREE_PAGES]);
+	CHECK(free > high + 1);
+	atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], high);
+	CHECK(alloc_local_page_6_18() == NULL);
+	atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], high + 1);
+	page = alloc_local_page_6_18();
+	CHECK(page != NULL);
+	free_frozen_pages_6_18(zone, page);
+	atomic_long_set(&zone->vm_stat[NR_FREE_PAGES], free);
+	CHECK_EQ_LL(numa_event(zone, NUMA_HIT) - hit, 3);
+}
+
+/*
+ * The drain/ cases' 6.18 world (drain/world-6.18.c) on a fresh machine:
+ * conserved at first; a page allocated and kept, or NR_FREE_PAGES one off
+ * what the lists leave free, is each found.
+ */
+static void test_world(void)
+{
+	struct mm_machine_config cfg;
+	struct zone *zone;
+	char err[256];
+	void *page;
+
+	mm_config_default(&cfg, 3ULL << 30);
+	CHECK_MSG(drain_world_6_18.setup(&cfg, err, sizeof(err)) == 0, "%s", err);
+	CHECK_EQ_LL(drain_world_6_18.populated_zones(), 2);
+	CHECK_MSG(drain_world_6_18.conserved(err, sizeof(err)) == 0, "%s", err);
+	page = drain_world_6_18.alloc_local();
+	CHECK(page != NULL && drain_world_6_18.pages_on_lists() > 0);
+	CHECK(drain_world_6_18.conserved(err, sizeof(err)) != 0);
+	drain_world_6_18.free_local(page);
+	CHECK_MSG(drain_world_6_18.conserved(err, sizeof(err)) == 0, "%s", err);
+	zone = local_zone_6_18(smp_processor_id());
+	zone_page_state_add(1, zone, NR_FREE_PAGES);
+	CHECK(drain_world_6_18.conserved(err, sizeof(err)) != 0 &&
+	      strstr(err, "NR_FREE_PAGES") != NULL);
+	zone_page_state_add(-1, zone, NR_FREE_PAGES);
+	drain_all_pages_6_18_all_zones();
+	CHECK(drain_world_6_18.pages_on_lists() == 0);
+	CHECK_MSG(drain_world_6_18.conserved(err, sizeof(err)) == 0, "%s", err);
+
+	/*
+	 * The pool: 1024 pages and, for each of the node's 2 CPUs, room for
+	 * high_max + 2 x batch; CPU 0 gets every one of them, then NULL.
+	 */
+	{
+		struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+		long want = 1024 + 2L * (pcp->high_max + 2 * pcp->batch), got = 0;
+		void **pages = calloc((size_t)want + 1, sizeof(*pages));
+
+		CHECK(pages != NULL);
+		while (pages && got <= want && (pages[got] = drain_world_6_18.alloc_local()))
+			got++;
+		CHECK_EQ_LL(got, want);
+		while (got > 0)
+			drain_world_6_18.free_local(pages[--got]);
+		free(pages);
+		CHECK_MSG(drain_world_6_18.conserved(err, sizeof(err)) == 0, "%s", err);
+	}
+	drain_world_6_18.teardown();
+}
+
 static void tests(void)
 {
 	struct pcp_6_18_config pc = { .orders = { 0, 1 }, .nr_orders = 2, .nr_blocks = 400 };
@@ -372,6 +477,7 @@ static void tests(void)
 	test_decay(zone);
 	test_expire();
 	test_drain();
+	test_alloc_local();
 	CHECK_MSG(pcp_6_18_check(err, sizeof(err)) == 0, "%s", err);
 	/* The check fails when a block goes missing. */
 	{
@@ -383,6 +489,7 @@ static void tests(void)
 	}
 	pcp_6_18_teardown();
 	vmstat_6_18_teardown();
+	test_world();
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 #define MMSCALE_MM_PAGE_ALLOC_H
 
 #include "../kernel/smp.h"
+#include "drain_world.h"
 #include "vmstat.h"
 
 /* Where a page is (tests check that every page is on exactly one list). */
@@ -46,21 +47,6 @@ BUILD_BUG_ON(sizeof(struct page) != 64);
 
 typedef unsigned int gfp_t;
 #define __GFP_COLD	0x100u
-
-/*
- * A machine for a drain variant's claim: cpus online CPUs (the caller among
- * them), zones populated zones, and of the per-CPU lists (one per CPU and
- * zone) lists_with_pages holding pages, on cpus_with_pages CPUs, the
- * caller's among them where caller_has_pages; every other list empty and
- * every other CPU idle.
- */
-struct drain_shape {
-	unsigned int cpus;
-	unsigned int zones;
-	unsigned int lists_with_pages;
-	unsigned int cpus_with_pages;
-	bool caller_has_pages;
-};
 
 /*
  * What one drain_all_pages by the caller costs there, in exact counts:
@@ -102,6 +88,14 @@ struct drain_variant_ops {
 	 * drain/tests/test_drain.c.
 	 */
 	void (*claim)(const struct drain_shape *m, struct drain_cost *c);
+	/*
+	 * NULL: the variant runs on the 2.6.x machine of this header (its
+	 * zone_layout, drain_mm_setup, alloc_local_page). A kernel whose
+	 * allocator has another shape brings its own (drain_world.h; 6.18:
+	 * drain_world_6_18), and the fields above that name this header's
+	 * struct zone and struct page stay NULL.
+	 */
+	const struct drain_world *world;
 };
 
 extern const struct drain_variant_ops *drain_ops;

@@ -27,12 +27,13 @@
  * Not emulated (each inert in the cases here): ZONE_RECLAIM_ACTIVE and
  * ZONE_BELOW_HIGH (set by reclaim and by get_page_from_freelist when free
  * pages fall below the high watermark: the pools here are not the zone's
- * free pages, so neither is ever set), the watermark check of
- * get_page_from_freelist, __rmqueue's CMA balancing (no CONFIG_CMA),
- * free_one_page's trylock_free_pages, free_pages_prepare and
- * check_new_pages, the vm events (PGFREE, PGALLOC), zone_statistics,
- * FPI_TRYLOCK and ALLOC_TRYLOCK callers, ZONE_DMA's pageset (one more
+ * free pages, so neither is ever set), __rmqueue's CMA balancing (no
+ * CONFIG_CMA), free_one_page's trylock_free_pages, free_pages_prepare and
+ * check_new_pages, the vm events (PGFREE, PGALLOC), FPI_TRYLOCK and ALLOC_TRYLOCK callers, ZONE_DMA's pageset (one more
  * pcp->lock per CPU in a drain of every zone on a real x86-64 machine).
+ * get_page_from_freelist's watermark check and zone_statistics run only
+ * in alloc_local_page_6_18 (the drain/ cases' allocations), not in
+ * rmqueue_6_18 (pcp/autotune), which counts the lists' work alone.
  */
 #ifndef MMSCALE_MM_PCP_6_18_H
 #define MMSCALE_MM_PCP_6_18_H
@@ -44,8 +45,9 @@
  * every populated zone's pagesets with their batch and high bounds at
  * percpu_pagelist_high_fraction high_fraction (0: the default, auto-tuned),
  * and per zone a pool of blocks for each order in orders[] (0-3 or 9:
- * nr_blocks each, and with room_for_high_min high_min more per CPU, free
- * in the buddy). fixed_high sets high_max = high_min: the same code with
+ * nr_blocks each, and with room_for_high_min high_min more per CPU, or
+ * with room_for_lists high_max + 2 x batch more per CPU of the zone's node
+ * (what drain_mm_setup gives the 2.6.x pools), free in the buddy). fixed_high sets high_max = high_min: the same code with
  * high pinned at the default high_min - a counterfactual, not a state the
  * kernel reaches (its own fixed high, percpu_pagelist_high_fraction, is
  * managed / fraction over the CPUs). free_high_batch: PCPF_FREE_HIGH_BATCH,
@@ -58,6 +60,7 @@ struct pcp_6_18_config {
 	bool fixed_high;
 	bool free_high_batch;
 	bool room_for_high_min;
+	bool room_for_lists;
 	unsigned int orders[4];
 	unsigned int nr_orders;
 	unsigned long nr_blocks;
@@ -72,6 +75,12 @@ void pcp_6_18_teardown(void);
 struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype);
 /* A free to the calling CPU's pcp (or, when its lock is taken, free_one_page). */
 void free_frozen_pages_6_18(struct zone *zone, struct page *page);
+/*
+ * The calling CPU allocates one order-0 movable page of its local zone as
+ * __alloc_frozen_pages' fast path does: get_page_from_freelist's watermark
+ * check, rmqueue, zone_statistics. NULL where the kernel would reclaim.
+ */
+struct page *alloc_local_page_6_18(void);
 void drain_all_pages_6_18(struct zone *zone);
 int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp);
 void drain_zone_pages_6_18(struct zone *zone, struct per_cpu_pages *pcp);

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * drain_all_pages() of Linux 6.18 (mm/page_alloc.c of ../shared/kernel/6.18,
+ * __drain_all_pages 2662-2728): as 6.1's remote row, the caller drains the
+ * lists of every CPU with pages itself, under each pcp->lock, with no IPI;
+ * since then the lists hold high orders too (NR_PCP_LISTS), pcp->high is
+ * tuned at run time, and drain_pages_zone takes pcp->lock for every zone
+ * of a CPU it drains, rounds of batch << CONFIG_PCP_BATCH_SCALE_MAX pages
+ * at a time. It runs on 6.18's own zones and lists (drain/pcp-6.18.c,
+ * counters/vmstat-6.18.c) through its drain world (drain/world-6.18.c):
+ * allocations take get_page_from_freelist's fast path, rmqueue_pcplist
+ * with its trylock, and zone_statistics; frees take __free_frozen_pages'.
+ */
+#include "mmscale/mm/page_alloc.h"
+
+#include "drain_variants.h"
+
+/*
+ * No call at all. The mutex (a trylock and an unlock: two locked ops), a
+ * locked bitop on cpus_with_pcps for every online CPU, then for each CPU
+ * with pages drain_pages: every populated zone's drain_pages_zone takes
+ * that CPU's pcp->lock once, and a list that holds pages adds zone->lock in
+ * free_pcppages_bulk, once while it holds at most batch << 5 pages (as in
+ * every machine the claim is checked on: drain/empty's lists are empty,
+ * test_drain's hold tens of pages; each further batch << 5 costs one more
+ * pcp->lock and zone->lock).
+ */
+static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
+{
+	c->locks = (unsigned long)m->cpus_with_pages * m->zones + m->lists_with_pages;
+	c->locked_ops = 2 + m->cpus + c->locks;
+	c->call_targets = 0;
+}
+
+const struct drain_variant_ops drain_ops_6_18 = {
+	.drain_all_pages = drain_all_pages_6_18_all_zones,
+	.smp = &smp_llist,	/* 6.18's kernel/smp.c (no IPI here) */
+	.claim = drain_claim,
+	.world = &drain_world_6_18,
+};
