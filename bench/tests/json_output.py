@@ -4,6 +4,7 @@ its JSON output carries the run context, the user counters (exact operation
 counts, published per iteration), the trimmed statistics, and a missing PAPI
 event is a notice, not a failure."""
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -209,7 +210,7 @@ check(nxt and not nxt.get("error_occurred"), "the next case ran")
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "r.json")
     rc, stdout, stderr = run("--topology=synthetic:node:1 core:2 pu:1",
-                             "--benchmark_filter=^drain/(swap_cpuset/ipi-mask/drain_every:256/victims:0|empty/ipi-mask/cpus:2)/",
+                             "--benchmark_filter=^drain/(swap_cpuset/(ipi-mask|6.18)/drain_every:256/victims:0|empty/ipi-mask/cpus:2)/",
                              "--threads=1", "--test-leak-page", "--papi-events=none",
                              "--benchmark_min_time=0.01", "--benchmark_out=" + out)
     check(rc == 1, f"leaked page: exit {rc} (want 1): {stderr}")
@@ -219,9 +220,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check(leak.get("error_occurred") and leak.get("error_message", "").startswith(
           "drain/swap_cpuset: check failed after the run: 1 pages marked held, the CPUs hold 0"),
           f"leaked page: the run carries the error: {leak.get('error_message')!r} in {sorted(by)}")
+    # 6.18's own world (drain/world-6.18.c) finds it too: one block short in its pool.
+    leak = by.get("drain/swap_cpuset/6.18/drain_every:256/victims:0/iterations:65536/real_time/threads:1", {})
+    m = re.fullmatch(r"drain/swap_cpuset: check failed after the run: 6\.18 pcp: node 0 zone "
+                     r"DMA32: (\d+) blocks in the buddy and on pcp lists, (\d+) in its pool",
+                     leak.get("error_message", ""))
+    check(leak.get("error_occurred") and m and int(m[1]) + 1 == int(m[2]),
+          f"leaked page, 6.18: the run carries the error: {leak.get('error_message')!r}")
     ok = by.get("drain/empty/ipi-mask/cpus:2/real_time/threads:1", {})
     check(ok and not ok.get("error_occurred"), "leaked page: the other case is valid")
-    check("benchmark failed: drain/swap_cpuset/ipi-mask" in stderr, f"leaked page named: {stderr!r}")
+    failed_line = [l for l in stderr.splitlines() if l.startswith("mmscale: 2 benchmarks failed: ")]
+    check(failed_line and "drain/swap_cpuset/ipi-mask/" in failed_line[0]
+          and "drain/swap_cpuset/6.18/" in failed_line[0], f"leaked pages named: {stderr[-600:]!r}")
 
 # The PAPI path itself, with no PMU: a software-defined event that the test
 # case increments 7 times per iteration is counted exactly that often per
@@ -358,17 +368,19 @@ for sig, status, word in ((signal.SIGINT, (-signal.SIGINT, 130), "interrupted (S
         rc, err, waited, state = interrupt_once(sig, out)
         # CI twice saw a run end normally (status 0, no interrupt line) as if
         # the signal had never arrived; never reproduced here. Where the
-        # kernel showed the handler installed, not ignored and not blocked in
-        # every thread, Linux must deliver the signal, so a lost one is the
-        # environment's: say so, and try once more. Anything else fails.
-        delivered = state["caught"] and not state["ignored"] and state["blocking"] < state["threads"]
+        # kernel showed the handler installed and the signal not ignored,
+        # Linux must deliver it (a thread that blocks it for a moment, as
+        # pthread_create does around clone, leaves it pending until it
+        # unblocks), so a lost one is the environment's: say so, and try
+        # once more. Anything else fails.
+        delivered = state["caught"] and not state["ignored"]
         if rc == 0 and word not in err and delivered:
             print(f"NOTE: {word}: the run ended normally, the signal lost although the handler "
                   f"was installed ({waited}); trying once more")
             os.remove(out)
             rc, err, waited, state = interrupt_once(sig, out)
-        check(state["caught"] and not state["ignored"] and state["blocking"] < state["threads"],
-              f"{word}: the handler is installed and the signal not blocked mid-run ({waited})")
+        check(state["caught"] and not state["ignored"],
+              f"{word}: the handler is installed mid-run ({waited})")
         check(rc in status, f"{word}: exit {rc} ({waited})")
         lines = err.strip().splitlines()
         check(lines and word in lines[-1] and "which is discarded" in lines[-1]
