@@ -107,7 +107,8 @@ def main():
         "",
         big,
         "",
-        f"Peak resident memory of that run (all six variants, 1023 partner threads, 129 zones): "
+        f"Peak resident memory of that run (all {len({r['variant'] for r in big_runs})} variants, "
+        "1023 partner threads, 129 zones): "
         f"{rss}.",
         "",
         "Notices printed by these runs:",
@@ -118,7 +119,10 @@ def main():
         "1024-CPU, 128-node machine the 2.6.32 drain takes 131072 zone locks and sends 1023 "
         "IPIs per call; the seed's quick scan and 2ff754fa's pcp->count check remove every "
         "lock but keep every IPI; 74046494ea68 (IPI only CPUs with pages), the workqueue "
-        "drain and the remote drain send none. On this two-CPU VM the emulated IPI costs what "
+        "drain and the remote drain send none, and neither does 6.18's, which drains remote "
+        "lists itself as 6.1's does (it takes pcp->lock for every zone of a CPU that has pages, "
+        "where 6.1 takes it only for the lists that hold some: with every list empty, both take "
+        "none). On this two-CPU VM the emulated IPI costs what "
         "the cache-line floor costs (spin) or what a signal round trip costs (signal), so the "
         "times above rank the variants by what they do per CPU; the seed's 98 s to 51 s pass "
         "on the UV depends on 127 other nodes' worth of locks and interrupts, which only a "
