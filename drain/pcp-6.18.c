@@ -6,9 +6,11 @@
  * is left out.
  *
  * pcp->count is read without pcp->lock by other CPUs (__drain_all_pages'
- * READ_ONCE); the kernel's plain stores to it, made under the lock, are
- * WRITE_ONCE here (the same store on x86), so that the race the kernel
- * allows is a relaxed atomic in C11, not a data race.
+ * has_pcps test) and by its own CPU's vmstat work (decay_pcp_high,
+ * drain_zone_pages) while a remote drain may hold the lock; the kernel's
+ * plain loads and stores there are READ_ONCE and WRITE_ONCE here (the same
+ * single load or store on x86), so that the race the kernel allows is a
+ * relaxed atomic in C11, not a data race.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -210,13 +212,13 @@ int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp)
 	 * control latency.  This caps pcp->high decrement too.
 	 */
 	if (pcp->high > high_min) {
-		pcp->high = max3(pcp->count - (batch << CONFIG_PCP_BATCH_SCALE_MAX),
+		pcp->high = max3(READ_ONCE(pcp->count) - (batch << CONFIG_PCP_BATCH_SCALE_MAX),
 				 pcp->high - (pcp->high >> 3), high_min);
 		if (pcp->high > high_min)
 			todo++;
 	}
 
-	to_drain = pcp->count - pcp->high;
+	to_drain = READ_ONCE(pcp->count) - pcp->high;
 	if (to_drain > 0) {
 		spin_lock(&pcp->lock);
 		free_pcppages_bulk(zone, to_drain, pcp, 0);
@@ -237,7 +239,7 @@ void drain_zone_pages_6_18(struct zone *zone, struct per_cpu_pages *pcp)
 	int to_drain, batch;
 
 	batch = READ_ONCE(pcp->batch);
-	to_drain = min(pcp->count, batch);
+	to_drain = min(READ_ONCE(pcp->count), batch);
 	if (to_drain > 0) {
 		spin_lock(&pcp->lock);
 		free_pcppages_bulk(zone, to_drain, pcp, 0);
@@ -602,32 +604,44 @@ struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype
  * The order-0 fast path of __alloc_frozen_pages for a movable page
  * (GFP_HIGHUSER_MOVABLE) on the calling CPU's local zone, the first of its
  * zonelist. get_page_from_freelist (3720-3900): the test of ZONE_BELOW_HIGH
- * in zone->flags, then zone_watermark_fast (3604-3650) against the high
- * watermark: NR_FREE_PAGES (zone_page_state) above high_wmark_pages, for
- * order 0 with ALLOC_CMA (movable), so __zone_watermark_unusable_free
- * (3492-3511) adds nr_free_highatomic only. Then rmqueue (3325-3354), and
- * on success zone_statistics (3128-3148: NUMA_HIT and NUMA_LOCAL or
- * NUMA_OTHER, per-CPU, no fold), which 6.18 calls inside rmqueue_pcplist
- * and rmqueue_buddy, and rmqueue's ZONE_BOOSTED_WATERMARK test (the fast
- * path's alloc_flags have ALLOC_KSWAPD: __GFP_KSWAPD_RECLAIM).
+ * in zone->flags (3819), then zone_watermark_fast (3604-3650) against the
+ * high watermark (3822): its _watermark[] and watermark_boost, then
+ * NR_FREE_PAGES (zone_page_state), which for order 0 must be above the
+ * mark, less what __zone_watermark_unusable_free (3492-3511) leaves
+ * unusable (nr_free_highatomic; the CMA term is compiled out: no
+ * CONFIG_CMA). Then rmqueue (3325-3354), and on success zone_statistics
+ * (3128-3148: NUMA_HIT and NUMA_LOCAL or NUMA_OTHER, per-CPU, no fold),
+ * which 6.18 calls inside rmqueue_pcplist and rmqueue_buddy, and rmqueue's
+ * ZONE_BOOSTED_WATERMARK test (the fast path's alloc_flags have
+ * ALLOC_KSWAPD: alloc_flags_nofragment copies __GFP_KSWAPD_RECLAIM).
  *
- * Not in the emulated struct zone, so not read: nr_free_highatomic and
- * lowmem_reserve[] (both 0 on this path: no highatomic reserve, and the
- * local zone is the highest index the allocation asks for). The emulated
- * NR_FREE_PAGES starts at the zone's managed pages, of which the pool is a
- * part, so the check passes; below the high watermark the kernel sets
- * ZONE_BELOW_HIGH and goes on to reclaim, which is not emulated: the
- * allocation fails, and the run with it.
+ * Not read: nr_free_highatomic and lowmem_reserve[], which the emulated
+ * struct zone lacks (both 0 on this path: no highatomic reserve, and the
+ * local zone is the highest index asked for); before the flags test, on a
+ * machine of several nodes, the kswapd wait queue (3804), and with
+ * CONFIG_UNACCEPTED_MEMORY the zone's unaccepted pages (3810).
+ *
+ * Where the emulation stops: at or below the high watermark the kernel
+ * sets ZONE_BELOW_HIGH (a locked bitop) and goes on to check_alloc_wmark,
+ * allocating still above the low watermark; that flag also shrinks
+ * pcp->high in nr_pcp_high and the free path, which the port leaves out
+ * (pcp-6.18.h). So the emulation returns NULL there, as it does where the
+ * kernel would reclaim: the drain/ cases fail their run rather than time
+ * another path. The emulated NR_FREE_PAGES starts at the zone's managed
+ * pages, of which the pools are a small part, so no case comes near it.
  */
 struct page *alloc_local_page_6_18(void)
 {
 	struct zone *zone = local_zone_6_18(smp_processor_id());
 	struct page *page;
-	long usable_free = (long)zone_page_state(zone, NR_FREE_PAGES);
+	long mark, usable_free;
 
-	if (test_bit(ZONE_BELOW_HIGH, &zone->flags) ||
-	    usable_free <= (long)wmark_pages(zone, WMARK_HIGH))
-		return NULL;
+	if (test_bit(ZONE_BELOW_HIGH, &zone->flags))
+		return NULL;	/* goto check_alloc_wmark: not emulated (above) */
+	mark = (long)wmark_pages(zone, WMARK_HIGH);
+	usable_free = (long)zone_page_state(zone, NR_FREE_PAGES);
+	if (usable_free <= mark)
+		return NULL;	/* set_bit(ZONE_BELOW_HIGH): not emulated (above) */
 	page = rmqueue_6_18(zone, 0, MIGRATE_MOVABLE);
 	if (page) {
 		/* zone_statistics(preferred_zone = zone, zone, 1) */

@@ -365,8 +365,9 @@ static unsigned long numa_event(struct zone *zone, enum numa_stat_item item)
  * local zone (node 0's DMA32): zone_statistics counts NUMA_HIT and
  * NUMA_LOCAL on this CPU, no fold; ZONE_BOOSTED_WATERMARK is cleared;
  * ZONE_BELOW_HIGH, or NR_FREE_PAGES at the high watermark (the fast check
- * wants more), fails it where the kernel would go on to reclaim, and one
- * page more passes.
+ * wants more), is where the emulation stops (the kernel would go on to
+ * check the low watermark: pcp-6.18.c says why it does not), and one page
+ * more passes.
  */
 static void test_alloc_local(void)
 {

@@ -101,7 +101,10 @@ int pindex_to_order_6_18(unsigned int pindex);
  * take moves n blocks of order from the buddy into pages[] (the number it
  * found); fill puts n of the buddy's blocks of order on cpu's pcp list, as
  * frees would have left them (the number it put). reset's "first state"
- * keeps PCPF_FREE_HIGH_BATCH, as the kernel's pageset does.
+ * keeps PCPF_FREE_HIGH_BATCH, as the kernel's pageset does. None of the
+ * four accounts NR_FREE_PAGES (nor does pcp_6_18_check read it), so they
+ * are not for the drain/ cases' world, whose conservation check does
+ * (drain/world-6.18.c).
  */
 void pcp_6_18_reset(struct zone *zone, unsigned int cpu);
 unsigned long pcp_6_18_take(struct zone *zone, unsigned int order, unsigned long n,
