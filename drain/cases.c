@@ -307,7 +307,7 @@ static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out
 	const struct drain_variant_ops *ops = drain_row(run)->ops;
 	struct drain_shape m = {
 		.cpus = (unsigned int)run->args[0],
-		.zones = ops->world ? ops->world->populated_zones() : (unsigned int)nr_populated_zones(),
+		.zones = drain_populated_zones(ops),
 	};
 
 	if (run->nr_threads != 1)

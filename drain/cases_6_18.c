@@ -181,16 +181,6 @@ static void drain_body(struct mmscale_state *st, struct mmscale_run *run)
 	}
 }
 
-static unsigned int populated_zones(void)
-{
-	struct zone *zone;
-	unsigned int n = 0;
-
-	for_each_populated_zone(zone)
-		n++;
-	return n;
-}
-
 /*
  * One drain_all_pages(NULL) (page_alloc.c 2662-2720). empty: no lock at
  * all (the mutex is not a spin lock; its cmpxchgs and the bitops on
@@ -205,7 +195,7 @@ static unsigned int populated_zones(void)
 static bool drain_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
 	bool full = container_of(run->v, struct drain_6_18_variant, v)->full;
-	u64 zones = populated_zones();
+	u64 zones = nr_populated_zones_6_18();
 	u64 zone_locks = 0, pcp_locks = 0, drained = 0;
 	unsigned int cpu;
 

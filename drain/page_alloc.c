@@ -309,10 +309,9 @@ void drain_free_local(void *page)
 		free_local_page(page);
 }
 
-unsigned int drain_populated_zones(void)
+unsigned int drain_populated_zones(const struct drain_variant_ops *ops)
 {
-	return drain_ops->world ? drain_ops->world->populated_zones() :
-				  (unsigned int)nr_populated_zones();
+	return ops->world ? ops->world->populated_zones() : (unsigned int)nr_populated_zones();
 }
 
 /*

@@ -76,16 +76,6 @@ static int world_conserved(char *err, size_t errlen)
 	return 0;
 }
 
-static unsigned int world_populated_zones(void)
-{
-	struct zone *zone;
-	unsigned int n = 0;
-
-	for_each_populated_zone(zone)
-		n++;
-	return n;
-}
-
 static void *world_alloc_local(void)
 {
 	return alloc_local_page_6_18();
@@ -102,7 +92,7 @@ static void world_shape(struct drain_shape *m)
 	struct zone *zone;
 	unsigned int cpu;
 
-	*m = (struct drain_shape){ .cpus = num_online_cpus(), .zones = world_populated_zones() };
+	*m = (struct drain_shape){ .cpus = num_online_cpus(), .zones = nr_populated_zones_6_18() };
 	for_each_online_cpu(cpu) {
 		bool has_pages = false;
 
@@ -136,7 +126,7 @@ const struct drain_world drain_world_6_18 = {
 	.setup = world_setup,
 	.teardown = world_teardown,
 	.conserved = world_conserved,
-	.populated_zones = world_populated_zones,
+	.populated_zones = nr_populated_zones_6_18,
 	.alloc_local = world_alloc_local,
 	.free_local = world_free_local,
 	.shape = world_shape,

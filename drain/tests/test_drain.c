@@ -205,7 +205,7 @@ static void test_variant(size_t v)
 
 	atomic_store(&stress, false);
 	start_machine(partners, drain_variants[v].ops);
-	CHECK_EQ_LL(drain_populated_zones(), ZONES);
+	CHECK_EQ_LL(drain_populated_zones(drain_ops), ZONES);
 	printf("  %s\n", drain_variants[v].v.name);
 
 	/* Lists on every CPU, then one drain empties them all. */

@@ -61,9 +61,6 @@ struct drain_world {
 void *drain_alloc_local(void);
 void drain_free_local(void *page);
 
-/* The running variant's populated zones, in its world. */
-unsigned int drain_populated_zones(void);
-
 /* Linux 6.18's world (drain/world-6.18.c) and its drain_all_pages(NULL). */
 extern const struct drain_world drain_world_6_18;
 void drain_all_pages_6_18_all_zones(void);

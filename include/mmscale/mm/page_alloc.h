@@ -100,6 +100,9 @@ struct drain_variant_ops {
 
 extern const struct drain_variant_ops *drain_ops;
 
+/* The populated zones of ops's machine: its world's, or the 2.6.x machine's. */
+unsigned int drain_populated_zones(const struct drain_variant_ops *ops);
+
 void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp);
 void __free_one_page(struct page *page, struct zone *zone, unsigned int order,
 		     int migratetype);

@@ -108,6 +108,17 @@ static inline struct zone *local_zone_6_18(int cpu)
 #define for_each_online_pgdat(pgdat)					\
 	for (int __nid = 0; __nid < nr_node_ids_6_18 && ((pgdat) = NODE_DATA(__nid)); __nid++)
 
+/* Number of populated zones (what a drain walks per CPU), as 2.6.31's nr_populated_zones. */
+static inline unsigned int nr_populated_zones_6_18(void)
+{
+	struct zone *zone;
+	unsigned int n = 0;
+
+	for_each_populated_zone(zone)
+		n++;
+	return n;
+}
+
 static inline void zone_numa_event_add(long x, struct zone *zone, enum numa_stat_item item)
 {
 	atomic_long_add(x, &zone->vm_numa_event[item]);
