@@ -18,6 +18,8 @@ struct bdp_variant {
 	/* 2.6.31's (this list), or 3.1's and the IO-less kernels' (counters/iol_bdp.h) */
 	balance_dirty_pages_fn balance_dirty_pages;
 	const struct iol_machine_ops *iol;
+	/* 6.18's call on its own zones (counters/wb_machine-6.18.h) */
+	bool linux_6_18;
 	/* The claim for one unthrottled call (counters/bdp_variants.h). */
 	unsigned int global_reads;
 	unsigned int bdi_reads;

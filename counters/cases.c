@@ -19,6 +19,7 @@
 #include "cases_6_18.h"
 #include "mmscale/mm/percpu_counter-6.18.h"
 #include "iol_bdp.h"
+#include "wb_machine-6.18.h"
 
 int counters_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
@@ -56,6 +57,8 @@ int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	}
 	if (cr->world)
 		writeback_world_stop_flusher(cr->world);
+	if (cr->wb_6_18 && bdp_6_18_teardown(err, errlen) != 0)
+		status = -1;
 	if (cr->vmstat_6_18 && vmstat_6_18_run_teardown(err, errlen) != 0)
 		status = -1;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)

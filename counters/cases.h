@@ -21,6 +21,7 @@ struct counters_run {
 	int nr_threads;
 	bool iol;		/* the IO-less kernels' state (iol_bdp_setup) */
 	bool vmstat_6_18;	/* the 6.18 vmstat world too (counters/cases_6_18.h) */
+	bool wb_6_18;		/* 6.18's writeback state on it (counters/wb_machine-6.18.h) */
 	unsigned long claim_bdi_thresh;	/* bdp/: the row's claim_bdi_thresh, at setup */
 };
 

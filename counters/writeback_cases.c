@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The writeback cases: one unthrottled balance_dirty_pages call per
- * variant (bdp/: 2.6.31's, and 3.1's and the IO-less kernels' on the
- * machine, counters/iol_bdp.h), one throttled pass of the latter
- * (bdp_throttled/), and writers dirtying a file through each 2.6.31 variant
+ * variant (bdp/: 2.6.31's, 3.1's and the IO-less kernels' on the
+ * machine, counters/iol_bdp.h, and 6.18's, counters/wb_machine-6.18.h),
+ * one throttled pass of the last two kinds (bdp_throttled/), and writers dirtying a file through each 2.6.31 variant
  * with a flusher completing writeback (dirty/).
  */
 #define _GNU_SOURCE
@@ -17,7 +17,9 @@
 
 #include "bdp_rows.h"
 #include "cases.h"
+#include "cases_6_18.h"
 #include "iol_bdp.h"
+#include "wb_machine-6.18.h"
 
 /*
  * A run of 3.1's or an IO-less kernel's call (bdp/, bdp_throttled/): the
@@ -43,6 +45,27 @@ static int iol_setup(struct mmscale_run *run, int nr_threads,
 }
 
 /*
+ * A run of 6.18's call (bdp/, bdp_throttled/): the machine, 6.18's zones
+ * and nodes on it (counters/vmstat-6.18.c), then its writeback state.
+ */
+static int wb_6_18_setup(struct mmscale_run *run, int nr_threads, enum iol_bdp_state state,
+			 char *err, size_t errlen)
+{
+	struct counters_run *cr;
+
+	if (counters_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	cr = run->data;
+	if (vmstat_6_18_run_setup(err, errlen) != 0)
+		return counters_setup_failed(run);
+	cr->vmstat_6_18 = true;
+	if (bdp_6_18_setup(state, err, errlen) != 0)
+		return counters_setup_failed(run);
+	cr->wb_6_18 = true;
+	return 0;
+}
+
+/*
  * bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no
  * flusher busy. A 2.6.31 row calls its variant on the writeback world of
  * counters/page-writeback.c; an IO-less row (and 3.1's) its kernel's call
@@ -55,6 +78,8 @@ static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 
 	if (row->iol)
 		return iol_setup(run, nr_threads, row->iol, IOL_BDP_UNTHROTTLED, err, errlen);
+	if (row->linux_6_18)
+		return wb_6_18_setup(run, nr_threads, IOL_BDP_UNTHROTTLED, err, errlen);
 	if (counters_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
@@ -79,9 +104,16 @@ static struct address_space *my_mapping(struct mmscale_run *run)
 
 static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	const struct iol_machine_ops *iol = container_of(run->v, struct bdp_variant, v)->iol;
+	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+	const struct iol_machine_ops *iol = row->iol;
 	struct address_space *mapping;
 
+	if (row->linux_6_18) {
+		bdp_6_18_enter();
+		while (mmscale_keep_running(st))
+			bdp_6_18_call();
+		return;
+	}
 	if (iol) {
 		iol_bdp_enter();
 		while (mmscale_keep_running(st))
@@ -95,9 +127,15 @@ static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
 
 static void bdp_one_op(struct mmscale_run *run)
 {
-	const struct iol_machine_ops *iol = container_of(run->v, struct bdp_variant, v)->iol;
+	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+	const struct iol_machine_ops *iol = row->iol;
 	struct address_space *mapping;
 
+	if (row->linux_6_18) {
+		bdp_6_18_enter();
+		bdp_6_18_call();
+		return;
+	}
 	if (iol) {
 		iol_bdp_enter();
 		iol_bdp_call(iol);
@@ -147,7 +185,7 @@ static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
 	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
-						: row->global_reads;
+						: row->global_reads;	/* 2.6.31, 6.18: swap or not */
 	claim_bdi_reads(out, row->bdi_reads, row->claim_bdi_thresh != NULL, cr->claim_bdi_thresh);
 	return true;
 }
@@ -158,7 +196,7 @@ static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
  */
 struct bdp_throttled_variant {
 	struct mmscale_variant v;
-	const struct iol_machine_ops *iol;
+	const struct iol_machine_ops *iol;	/* NULL: 6.18's call */
 	/* The claim: global_page_state calls and bdi_stat reads ... */
 	unsigned int global_reads;
 	unsigned int bdi_reads;
@@ -168,8 +206,12 @@ struct bdp_throttled_variant {
 
 static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	return iol_setup(run, nr_threads, container_of(run->v, struct bdp_throttled_variant, v)->iol,
-			 IOL_BDP_THROTTLED, err, errlen);
+	const struct iol_machine_ops *iol =
+		container_of(run->v, struct bdp_throttled_variant, v)->iol;
+
+	if (!iol)
+		return wb_6_18_setup(run, nr_threads, IOL_BDP_THROTTLED, err, errlen);
+	return iol_setup(run, nr_threads, iol, IOL_BDP_THROTTLED, err, errlen);
 }
 
 static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -177,6 +219,12 @@ static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run
 	const struct iol_machine_ops *iol =
 		container_of(run->v, struct bdp_throttled_variant, v)->iol;
 
+	if (!iol) {
+		bdp_6_18_enter();
+		while (mmscale_keep_running(st))
+			bdp_6_18_call();
+		return;
+	}
 	iol_bdp_enter();
 	while (mmscale_keep_running(st))
 		iol_bdp_call(iol);
@@ -184,8 +232,16 @@ static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run
 
 static void bdp_throttled_one_op(struct mmscale_run *run)
 {
+	const struct iol_machine_ops *iol =
+		container_of(run->v, struct bdp_throttled_variant, v)->iol;
+
+	if (!iol) {
+		bdp_6_18_enter();
+		bdp_6_18_call();
+		return;
+	}
 	iol_bdp_enter();
-	iol_bdp_call(container_of(run->v, struct bdp_throttled_variant, v)->iol);
+	iol_bdp_call(iol);
 }
 
 /* The row's claim for one throttled pass, its threshold the row's constant. */
@@ -195,7 +251,8 @@ static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_cl
 		container_of(run->v, struct bdp_throttled_variant, v);
 
 	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
-	out->v[MMSCALE_GLOBAL_READS] = iol_global_reads(row->global_reads);
+	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
+						: row->global_reads;
 	claim_bdi_reads(out, row->bdi_reads, true, row->stat_thresh);
 	return true;
 }
@@ -289,20 +346,39 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
  * iol_variant_list.h, and bdp_throttled/'s.
  */
 #define BDP_ROW(symbol, name, summary, source, global, bdi, claim_bdi_thresh)	\
-	{ { name, summary, source }, symbol, NULL, global, bdi, claim_bdi_thresh },
+	{ { name, summary, source }, symbol, NULL, false, global, bdi, claim_bdi_thresh },
 #define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
-	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), global, bdi, NULL },
+	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), false, global, bdi, NULL },
 #define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
 			  unthrottled_bdi, global, bdi, stat_thresh)		\
 	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), global, bdi, stat_thresh },
 const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
 const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
+/*
+ * Linux 6.18's call (counters/page-writeback-6.18.c on counters/wb_machine-6.18.c's
+ * state), its claims worked out from the source:
+ * - unthrottled, one pass to its freerun break: global_node_page_state
+ *   (NR_FILE_DIRTY) at the loop's top (1835), then domain_dirty_avail's
+ *   global_dirtyable_memory (NR_FREE_PAGES, NR_INACTIVE_FILE,
+ *   NR_ACTIVE_FILE: 329-336; no anon LRUs, swap or not) and the domain's
+ *   dirty (NR_FILE_DIRTY, NR_WRITEBACK: 862-864): 6 global reads, no
+ *   wb_stat;
+ * - throttled, one pass up to its sleep: the same 6, then wb_dirty_limits'
+ *   two wb_stat reads (1703-1704), or, where wb_thresh (the whole
+ *   threshold here) is under 2 * wb_stat_error(), the two wb_stat_sums
+ *   (1699-1700).
+ */
+#define BDP_6_18_ROW_NAME	"6.18", "wb-based: dirty_throttle_control, the domain's limits, "	\
+				"pos_ratio with the wb reserve area",				\
+				"Linux 6.18 mm/page-writeback.c (blob 757bc4d3), no CGROUP_WRITEBACK"
 static const struct bdp_variant bdp_call_variants[] = {
 	BDP_VARIANTS(BDP_ROW)
 	IOL_VARIANTS(BDP_IOL_ROW)
+	{ { BDP_6_18_ROW_NAME }, NULL, NULL, true, 6, 0, NULL },
 };
 static const struct bdp_throttled_variant bdp_throttled_variants[] = {
 	IOL_VARIANTS(BDP_THROTTLED_ROW)
+	{ { BDP_6_18_ROW_NAME }, NULL, 6, 2, IOL_BDP_BDI_THRESH },
 };
 #undef BDP_ROW
 #undef BDP_IOL_ROW
@@ -344,8 +420,8 @@ static const struct mmscale_case writeback_cases[] = {
 	},
 	{
 		.name = "bdp_throttled",
-		.summary = "one throttled pass of 3.1's and the IO-less balance_dirty_pages(), "
-			   "up to its sleep",
+		.summary = "one throttled pass of 3.1's, the IO-less and 6.18's "
+			   "balance_dirty_pages(), up to its sleep",
 		COUNTERS_RUN(bdp_throttled_setup, bdp_throttled_body, COUNTS_BDP),
 		MMSCALE_CLAIM(bdp_throttled_claim, bdp_throttled_one_op),
 		MMSCALE_VARIANT_ROWS(bdp_throttled_variants),

@@ -16,14 +16,16 @@ from mmresults import command, machine, replace_section, run_json, setup  # noqa
 
 REPS = ["--benchmark_repetitions=5", "--benchmark_enable_random_interleaving=true",
         "--papi-events=none"]
-HERE = ["--benchmark_filter=^(vmstat/|percpu/|rss/|pcp/)", "--threads=1,2",
+BDP = "bdp/(2.6.31-rc8|3.2|6.18)/|bdp_throttled/(3.2|6.18)/"
+HERE = [f"--benchmark_filter=^(vmstat/|percpu/|rss/|pcp/|{BDP})", "--threads=1,2",
         "--benchmark_min_time=0.05", *REPS]
 TOPO = "--topology=synthetic:node:128 core:8 pu:1"
 STANDIN_1T = [TOPO, "--threads=1", "--mem=1T", "--benchmark_filter=^pcp/autotune/",
               "--benchmark_min_time=0.005", "--papi-events=none"]
 STANDIN = [TOPO, "--threads=1",
            "--benchmark_filter=^(vmstat/shepherd|vmstat/numa_event|percpu/read_vs_sum/(sum|6.18-sum)"
-           "|rss/read|rss/fork_exit/.*/cpus:(2|64|1024)/|pcp/drain/.*/cpus:(2|64|1024)/)",
+           "|rss/read|rss/fork_exit/.*/cpus:(2|64|1024)/|pcp/drain/.*/cpus:(2|64|1024)/|"
+           f"{BDP})",
            "--benchmark_min_time=0.005", "--papi-events=none"]
 
 # Each family's seed-kernel row that a 6.18 row is set beside (the ratio's denominator).
@@ -39,6 +41,8 @@ BASELINE = {
     "vmstat/shepherd": {"6.18-idle": "6.18-busy"},
     "pcp/autotune": {"6.18": "6.18-fixed-high"},
     "pcp/drain": {"6.18-full": "6.18-empty"},
+    "bdp": {"6.18": "3.2", "2.6.31-rc8": "3.2"},
+    "bdp_throttled": {"6.18": "3.2"},
 }
 COUNTS = ["global_reads", "bdi_reads", "percpu_sum_slots", "folds", "lock_acquires",
           "zone_locks", "locked_ops", "pages_moved", "pages_drained"]

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One balance_dirty_pages call of Linux 6.18 (counters/page-writeback-6.18.c)
+ * on pinned threads of the emulated machine: the "6.18" rows of bdp/ and
+ * bdp_throttled/ (counters/writeback_cases.c). This header names no kernel
+ * type, so that 2.6.31's files can hold the rows beside their own.
+ *
+ * The state is the IO-less kernels' (counters/iol_bdp.h says why each
+ * choice): vm.dirty_bytes = IOL_BDP_DIRTY_BYTES, the other sysctls at 6.18's
+ * defaults, one bdi whose wb holds the whole share of the writeback
+ * completions, on the 6.18 zones and nodes of counters/vmstat-6.18.c (its
+ * run setup first):
+ * - IOL_BDP_UNTHROTTLED: nothing dirty, the flusher idle: the call leaves
+ *   at its freerun test (6.18 stores only in the task there);
+ * - IOL_BDP_THROTTLED: dirty and writeback pages halfway between the
+ *   setpoint and the limit, all the wb's, a quarter dirty, the flusher
+ *   running. The call is the pass up to its sleep. A task's pass sleeps
+ *   only once its pause is at least wb_min_pause's (10 ms for one dd at
+ *   INIT_BW), which 32 pages do not reach at the throttled rate: setup
+ *   runs the task's calls, each resumed after its sleep, until it has
+ *   slept once, as a dd task does in its first few calls. The timed calls
+ *   then pass the nr_dirtied_pause that sleep set (its pages: 250 here),
+ *   as a throttled dd does each time.
+ * Every pass of the throttled state stores wb->dirty_exceeded and
+ * bdi->last_bdp_sleep (6.18 writes both unconditionally; 3.2 set
+ * dirty_exceeded only when it changed): the same values each time, so the
+ * state does not change, but the lines are written by every thread.
+ *
+ * totalreserve_pages is 0: the watermarks it sums are drain/pcp-6.18.c's,
+ * which the counters do not build. It lowers the dirtyable memory, so the
+ * background threshold only (the dirty threshold is the bytes'): no read
+ * count depends on it.
+ */
+#ifndef MMSCALE_WB_MACHINE_6_18_H
+#define MMSCALE_WB_MACHINE_6_18_H
+
+#include <stddef.h>
+
+#include "iol_bdp.h"
+
+/* Build the state (vmstat_6_18_run_setup first): -1 with why in err. */
+int bdp_6_18_setup(enum iol_bdp_state state, char *err, size_t errlen);
+/* A thread's task meets the state: before its first call. */
+void bdp_6_18_enter(void);
+/* One balance_dirty_pages call: the pause it would sleep, or -1. */
+long bdp_6_18_call(void);
+/* Free the state: -1 with why in err if a call left the state it was given. */
+int bdp_6_18_teardown(char *err, size_t errlen);
+
+/* For the tests: the pages each timed call passes, and the emulated jiffies. */
+int bdp_6_18_call_pages(void);
+void bdp_6_18_set_jiffies(unsigned long now);
+
+#endif /* MMSCALE_WB_MACHINE_6_18_H */
