@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Regenerate the counters section of RESULTS.md from real runs on this
 machine: one unthrottled balance_dirty_pages call per variant (time and the
-exact counts; 2.6.31's variants, 3.1's and the IO-less kernels'), one
-throttled pass of 3.1's and the IO-less kernels' call, repeated vs cached global reads with and without a CPU
+exact counts; 2.6.31's variants, 3.1's, the IO-less kernels' and 6.18's),
+one throttled pass of 3.1's, the IO-less kernels' and 6.18's call, repeated vs cached global reads with and without a CPU
 folding into the same line, in the kernel's packed vm_stat[] layout and
 padded, and one dirty pass per variant around the dirty threshold. Ten
 repetitions each, the seeds' trimmed statistics.
@@ -108,7 +108,12 @@ def main():
         f"are the difference; the v11 variants run the same lines here (the bdi's dirty "
         f"pages are above each variant's reserve area and freerun point, so neither "
         f"changes the pause). On 1024 CPUs the throttled pass sums instead (the stand-in "
-        f"section).")
+        f"section). Linux 6.18's call (counters/page-writeback-6.18.c, on 6.18's own zones "
+        f"and nodes) leaves an unthrottled call after "
+        f"{reads['bdp/6.18/real_time/threads:1'][0]:.0f} global reads, swap or not, in "
+        f"{call('bdp', '6.18'):.1f} ns, and its throttled pass reads the two wb items as "
+        f"3.2 reads the bdi's, in {call('bdp_throttled', '6.18'):.1f} ns (the 6.18 section "
+        f"has it at two threads, where its two stores per pass show).")
     rep = "vmstat/global_read/repeated/k:8/writers:1/real_time/threads:1"
     cac = "vmstat/global_read/cached/k:8/writers:1/real_time/threads:1"
     rep0 = "vmstat/global_read/repeated/k:8/writers:0/real_time/threads:1"
