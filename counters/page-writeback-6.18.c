@@ -39,24 +39,6 @@
 /* The kernel mixes long and unsigned long in these comparisons; kept as it is. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
-/*
- * Sleep at most 200ms at a time in balance_dirty_pages().
- */
-#define MAX_PAUSE		max(HZ/5, 1)
-
-/*
- * Try to keep balance_dirty_pages() call intervals higher than this many pages
- * by raising pause time to max_pause when falls below it.
- */
-#define DIRTY_POLL_THRESH	(128 >> (PAGE_SHIFT - 10))
-
-/*
- * Estimate write bandwidth or update dirty limit at 200ms intervals.
- */
-#define BANDWIDTH_INTERVAL	max(HZ/5, 1)
-
-#define RATELIMIT_CALC_SHIFT	10
-
 #define rt_or_dl_task(tsk)	((void)(tsk), 0)
 
 /*
@@ -786,7 +768,7 @@ void wb_update_dirty_ratelimit(struct dirty_throttle_control *dtc,
 	wb->balanced_dirty_ratelimit = balanced_dirty_ratelimit;
 }
 
-static void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
+void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
 				  struct dirty_throttle_control *mdtc,
 				  bool update_ratelimit)
 {
@@ -953,7 +935,7 @@ static inline void wb_dirty_limits(struct dirty_throttle_control *dtc)
 	}
 }
 
-static unsigned long domain_poll_intv(struct dirty_throttle_control *dtc,
+unsigned long domain_poll_intv(struct dirty_throttle_control *dtc,
 				      bool strictlimit)
 {
 	unsigned long dirty, thresh;
@@ -996,7 +978,7 @@ static void domain_dirty_freerun(struct dirty_throttle_control *dtc,
 	dtc->freerun = dirty <= dirty_freerun_ceiling(thresh, bg_thresh);
 }
 
-static void balance_domain_limits(struct dirty_throttle_control *dtc,
+void balance_domain_limits(struct dirty_throttle_control *dtc,
 				  bool strictlimit)
 {
 	domain_dirty_avail(dtc, true);
@@ -1036,7 +1018,7 @@ static inline void wb_dirty_exceeded(struct dirty_throttle_control *dtc,
  * The limits fields dirty_exceeded and pos_ratio won't be updated if wb is
  * in freerun state. Please don't use these invalid fields in freerun case.
  */
-static void balance_wb_limits(struct dirty_throttle_control *dtc,
+void balance_wb_limits(struct dirty_throttle_control *dtc,
 			      bool strictlimit)
 {
 	wb_dirty_freerun(dtc, strictlimit);
@@ -1055,9 +1037,10 @@ static void balance_wb_limits(struct dirty_throttle_control *dtc,
  * perform some writeout.
  *
  * Lines 1810-2009, the loop's body up to io_schedule_timeout (1979): the
- * pause to sleep, or -1 when the loop ends (the header says how).
+ * pause to sleep, or -1 when the loop ends (the header says how). A
+ * variant of 6.18's call is a copy of this function (docs/adding-a-variant.md).
  */
-static long balance_dirty_pages_loop(struct bdi_writeback *wb)
+long balance_dirty_pages_loop(struct bdi_writeback *wb)
 {
 	struct dirty_throttle_control * const gdtc = &current->bdp.gdtc;
 	struct dirty_throttle_control *sdtc;
@@ -1186,9 +1169,10 @@ pause:
 	return pause;	/* io_schedule_timeout(pause) */
 }
 
-long balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied,
-			 unsigned int flags)
+long balance_dirty_pages_variant(balance_dirty_pages_loop_fn loop, struct bdi_writeback *wb,
+				 unsigned long pages_dirtied, unsigned int flags)
 {
+	current->bdp.loop = loop;
 	memset(&current->bdp.gdtc, 0, sizeof(current->bdp.gdtc));
 	current->bdp.gdtc.wb = wb;
 	current->bdp.gdtc.wb_completions = &wb->completions;
@@ -1196,7 +1180,13 @@ long balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied,
 	current->bdp.flags = flags;
 	current->bdp.start_time = jiffies;
 	current->bdp.ret = 0;
-	return balance_dirty_pages_loop(wb);
+	return loop(wb);
+}
+
+long balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied,
+			 unsigned int flags)
+{
+	return balance_dirty_pages_variant(balance_dirty_pages_loop, wb, pages_dirtied, flags);
 }
 
 /* Lines 1981-2006, after the sleep: leave, or loop again. */
@@ -1227,7 +1217,7 @@ long balance_dirty_pages_resume(struct bdi_writeback *wb)
 		return -1;
 
 	/* fatal_signal_pending(current): no signals */
-	return balance_dirty_pages_loop(wb);
+	return current->bdp.loop(wb);
 }
 
 /*

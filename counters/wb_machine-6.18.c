@@ -23,6 +23,7 @@ volatile unsigned long wb_6_18_jiffies;
 static struct bdp_6_18_machine {
 	struct backing_dev_info *bdi;	/* the disk's (bdi_alloc: kzalloc_node) */
 	struct wb_domain *dom;		/* global_wb_domain, static data: node 0 */
+	balance_dirty_pages_loop_fn loop;	/* the row's */
 	int nr_dirtied_pause;		/* what the timed calls pass */
 	int dirty_exceeded;		/* as the state set it */
 	/* Not the kernel's: a call that reached what the state excludes. */
@@ -131,7 +132,8 @@ static int settle_throttled(char *err, size_t errlen)
 
 	task_at_fork();
 	for (int call = 0; call < 64 && !slept; call++) {
-		long pause = balance_dirty_pages(wb, (unsigned long)current->nr_dirtied_pause, 0);
+		long pause = balance_dirty_pages_variant(machine.loop, wb,
+							 (unsigned long)current->nr_dirtied_pause, 0);
 
 		while (pause > 0) {
 			slept = true;
@@ -148,12 +150,14 @@ static int settle_throttled(char *err, size_t errlen)
 	return 0;
 }
 
-int bdp_6_18_setup(enum iol_bdp_state state, char *err, size_t errlen)
+int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
+		   char *err, size_t errlen)
 {
 	unsigned long background_thresh, dirty_thresh, freerun, limit, setpoint, nr_dirty;
 	struct bdi_writeback *wb;
 
 	memset(&machine, 0, sizeof(machine));
+	machine.loop = loop;
 	/*
 	 * The sysctls at their defaults but for the seed's thresh=100M,
 	 * written as dirty_bytes_handler does (page-writeback.c 530-546: it
@@ -242,7 +246,8 @@ void bdp_6_18_enter(void)
 
 long bdp_6_18_call(void)
 {
-	return balance_dirty_pages(&machine.bdi->wb, (unsigned long)machine.nr_dirtied_pause, 0);
+	return balance_dirty_pages_variant(machine.loop, &machine.bdi->wb,
+					   (unsigned long)machine.nr_dirtied_pause, 0);
 }
 
 int bdp_6_18_call_pages(void)

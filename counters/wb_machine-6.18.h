@@ -38,11 +38,19 @@
 
 #include "iol_bdp.h"
 
-/* Build the state (vmstat_6_18_run_setup first): -1 with why in err. */
-int bdp_6_18_setup(enum iol_bdp_state state, char *err, size_t errlen);
+/* A row's loop (counters/bdp_variants-6.18.h): 6.18's or a variant's copy. */
+struct bdi_writeback;
+typedef long (*balance_dirty_pages_loop_fn)(struct bdi_writeback *wb);
+
+/*
+ * Build the state (vmstat_6_18_run_setup first) for the row whose loop is
+ * given: -1 with why in err.
+ */
+int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
+		   char *err, size_t errlen);
 /* A thread's task meets the state: before its first call. */
 void bdp_6_18_enter(void);
-/* One balance_dirty_pages call: the pause it would sleep, or -1. */
+/* One balance_dirty_pages call with the row's loop: the pause it would sleep, or -1. */
 long bdp_6_18_call(void);
 /* Free the state: -1 with why in err if a call left the state it was given. */
 int bdp_6_18_teardown(char *err, size_t errlen);

@@ -19,6 +19,7 @@
 #include "cases.h"
 #include "cases_6_18.h"
 #include "iol_bdp.h"
+#include "bdp_variants-6.18.h"
 #include "wb_machine-6.18.h"
 
 /*
@@ -48,7 +49,8 @@ static int iol_setup(struct mmscale_run *run, int nr_threads,
  * A run of 6.18's call (bdp/, bdp_throttled/): the machine, 6.18's zones
  * and nodes on it (counters/vmstat-6.18.c), then its writeback state.
  */
-static int wb_6_18_setup(struct mmscale_run *run, int nr_threads, enum iol_bdp_state state,
+static int wb_6_18_setup(struct mmscale_run *run, int nr_threads,
+			 balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
 			 char *err, size_t errlen)
 {
 	struct counters_run *cr;
@@ -59,7 +61,7 @@ static int wb_6_18_setup(struct mmscale_run *run, int nr_threads, enum iol_bdp_s
 	if (vmstat_6_18_run_setup(err, errlen) != 0)
 		return counters_setup_failed(run);
 	cr->vmstat_6_18 = true;
-	if (bdp_6_18_setup(state, err, errlen) != 0)
+	if (bdp_6_18_setup(loop, state, err, errlen) != 0)
 		return counters_setup_failed(run);
 	cr->wb_6_18 = true;
 	return 0;
@@ -78,8 +80,9 @@ static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 
 	if (row->iol)
 		return iol_setup(run, nr_threads, row->iol, IOL_BDP_UNTHROTTLED, err, errlen);
-	if (row->linux_6_18)
-		return wb_6_18_setup(run, nr_threads, IOL_BDP_UNTHROTTLED, err, errlen);
+	if (row->loop_6_18)
+		return wb_6_18_setup(run, nr_threads, row->loop_6_18, IOL_BDP_UNTHROTTLED,
+				     err, errlen);
 	if (counters_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
@@ -108,7 +111,7 @@ static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
 	const struct iol_machine_ops *iol = row->iol;
 	struct address_space *mapping;
 
-	if (row->linux_6_18) {
+	if (row->loop_6_18) {
 		bdp_6_18_enter();
 		while (mmscale_keep_running(st))
 			bdp_6_18_call();
@@ -131,7 +134,7 @@ static void bdp_one_op(struct mmscale_run *run)
 	const struct iol_machine_ops *iol = row->iol;
 	struct address_space *mapping;
 
-	if (row->linux_6_18) {
+	if (row->loop_6_18) {
 		bdp_6_18_enter();
 		bdp_6_18_call();
 		return;
@@ -196,7 +199,8 @@ static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
  */
 struct bdp_throttled_variant {
 	struct mmscale_variant v;
-	const struct iol_machine_ops *iol;	/* NULL: 6.18's call */
+	const struct iol_machine_ops *iol;	/* NULL: 6.18's call with ... */
+	balance_dirty_pages_loop_fn loop_6_18;	/* ... this loop */
 	/* The claim: global_page_state calls and bdi_stat reads ... */
 	unsigned int global_reads;
 	unsigned int bdi_reads;
@@ -206,11 +210,13 @@ struct bdp_throttled_variant {
 
 static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	const struct iol_machine_ops *iol =
-		container_of(run->v, struct bdp_throttled_variant, v)->iol;
+	const struct bdp_throttled_variant *row =
+		container_of(run->v, struct bdp_throttled_variant, v);
+	const struct iol_machine_ops *iol = row->iol;
 
 	if (!iol)
-		return wb_6_18_setup(run, nr_threads, IOL_BDP_THROTTLED, err, errlen);
+		return wb_6_18_setup(run, nr_threads, row->loop_6_18, IOL_BDP_THROTTLED,
+				     err, errlen);
 	return iol_setup(run, nr_threads, iol, IOL_BDP_THROTTLED, err, errlen);
 }
 
@@ -346,43 +352,39 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
  * iol_variant_list.h, and bdp_throttled/'s.
  */
 #define BDP_ROW(symbol, name, summary, source, global, bdi, claim_bdi_thresh)	\
-	{ { name, summary, source }, symbol, NULL, false, global, bdi, claim_bdi_thresh },
+	{ { name, summary, source }, symbol, NULL, NULL, global, bdi, claim_bdi_thresh },
 #define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
-	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), false, global, bdi, NULL },
+	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, NULL },
 #define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
 			  unthrottled_bdi, global, bdi, stat_thresh)		\
-	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), global, bdi, stat_thresh },
+	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, stat_thresh },
 const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
 const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
 /*
- * Linux 6.18's call (counters/page-writeback-6.18.c on counters/wb_machine-6.18.c's
- * state), its claims worked out from the source:
- * - unthrottled, one pass to its freerun break: global_node_page_state
- *   (NR_FILE_DIRTY) at the loop's top (1835), then domain_dirty_avail's
- *   global_dirtyable_memory (NR_FREE_PAGES, NR_INACTIVE_FILE,
- *   NR_ACTIVE_FILE: 329-336; no anon LRUs, swap or not) and the domain's
- *   dirty (NR_FILE_DIRTY, NR_WRITEBACK: 862-864): 6 global reads, no
- *   wb_stat;
- * - throttled, one pass up to its sleep: the same 6, then wb_dirty_limits'
- *   two wb_stat reads (1703-1704), or, where wb_thresh (the whole
- *   threshold here) is under 2 * wb_stat_error(), the two wb_stat_sums
- *   (1699-1700).
+ * Linux 6.18's call and its variants (counters/bdp_variants-6.18.h: their
+ * claims, worked out from the source there), on counters/wb_machine-6.18.c's
+ * state: the claims of a throttled pass hold where the wb's threshold is
+ * the whole one (IOL_BDP_BDI_THRESH).
  */
-#define BDP_6_18_ROW_NAME	"6.18", "wb-based: dirty_throttle_control, the domain's limits, "	\
-				"pos_ratio with the wb reserve area",				\
-				"Linux 6.18 mm/page-writeback.c (blob 757bc4d3), no CGROUP_WRITEBACK"
+#define BDP_6_18_ROW(symbol, name, summary, source, global, wb, ...)	\
+	{ { name, summary, source }, NULL, NULL, symbol, global, wb, NULL },
+#define BDP_6_18_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
+			       unthrottled_wb, global, wb)				\
+	{ { name, summary, source }, NULL, symbol, global, wb, IOL_BDP_BDI_THRESH },
 static const struct bdp_variant bdp_call_variants[] = {
 	BDP_VARIANTS(BDP_ROW)
 	IOL_VARIANTS(BDP_IOL_ROW)
-	{ { BDP_6_18_ROW_NAME }, NULL, NULL, true, 6, 0, NULL },
+	BDP_6_18_VARIANTS(BDP_6_18_ROW)
 };
 static const struct bdp_throttled_variant bdp_throttled_variants[] = {
 	IOL_VARIANTS(BDP_THROTTLED_ROW)
-	{ { BDP_6_18_ROW_NAME }, NULL, 6, 2, IOL_BDP_BDI_THRESH },
+	BDP_6_18_VARIANTS(BDP_6_18_THROTTLED_ROW)
 };
 #undef BDP_ROW
 #undef BDP_IOL_ROW
 #undef BDP_THROTTLED_ROW
+#undef BDP_6_18_ROW
+#undef BDP_6_18_THROTTLED_ROW
 
 /*
  * The tables of each family's variants (scripts/quick_tables.py), in order.

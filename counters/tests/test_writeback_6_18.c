@@ -35,6 +35,7 @@
 #include "mmscale/mm/vmstat-6.18.h"
 #include "mmscale/mm/writeback-6.18.h"
 
+#include "../bdp_variants-6.18.h"
 #include "../wb_machine-6.18.h"
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
@@ -349,15 +350,16 @@ out:
 	vmstat_6_18_teardown();
 }
 
-static void test_machine_state(enum iol_bdp_state state, long pause, int pages,
+static void test_machine_state(const char *row, balance_dirty_pages_loop_fn loop,
+			       enum iol_bdp_state state, long pause, int pages,
 			       uint64_t global_reads, uint64_t wb_reads)
 {
 	char err[256] = "";
 	uint64_t reads, bdi_reads;
 
 	if (vmstat_6_18_setup(MEM, err, sizeof(err)) != 0 ||
-	    bdp_6_18_setup(state, err, sizeof(err)) != 0) {
-		CHECK_MSG(0, "setup: %s", err);
+	    bdp_6_18_setup(loop, state, err, sizeof(err)) != 0) {
+		CHECK_MSG(0, "%s: setup: %s", row, err);
 		vmstat_6_18_teardown();
 		return;
 	}
@@ -384,10 +386,17 @@ static void tests(void)
 	test_pauses();
 	test_flex_proportions();
 	test_ratelimited();
-	/* the fork's 32 pages; the pass leaves at its freerun test */
-	test_machine_state(IOL_BDP_UNTHROTTLED, -1, 32, 6, 0);
-	/* 250 pages at task_ratelimit 22200: an 11-jiffy period, slept */
-	test_machine_state(IOL_BDP_THROTTLED, 11, 250, 6, 2);
+	/*
+	 * Every row (6.18 and its variants, which change what the pass
+	 * stores, not what it decides): the fork's 32 pages, and the pass
+	 * leaves at its freerun test; 250 pages at task_ratelimit 22200, an
+	 * 11-jiffy period, slept.
+	 */
+#define X(symbol, name, ...)							\
+	test_machine_state(name, symbol, IOL_BDP_UNTHROTTLED, -1, 32, 6, 0);	\
+	test_machine_state(name, symbol, IOL_BDP_THROTTLED, 11, 250, 6, 2);
+	BDP_6_18_VARIANTS(X)
+#undef X
 }
 
 int main(void)

@@ -56,6 +56,25 @@
 
 #define HZ		1000
 
+/*
+ * mm/page-writeback.c 47-61. Sleep at most 200ms at a time in
+ * balance_dirty_pages().
+ */
+#define MAX_PAUSE		max(HZ/5, 1)
+
+/*
+ * Try to keep balance_dirty_pages() call intervals higher than this many pages
+ * by raising pause time to max_pause when falls below it.
+ */
+#define DIRTY_POLL_THRESH	(128 >> (PAGE_SHIFT - 10))
+
+/*
+ * Estimate write bandwidth or update dirty limit at 200ms intervals.
+ */
+#define BANDWIDTH_INTERVAL	max(HZ/5, 1)
+
+#define RATELIMIT_CALC_SHIFT	10
+
 /* include/linux/backing-dev-defs.h 24-37 */
 enum wb_state {
 	WB_registered,		/* bdi_register() was done */
@@ -224,12 +243,17 @@ struct dirty_throttle_control {
  * balance_dirty_pages' locals that live across its sleep: the function is
  * split there (see balance_dirty_pages_6_18).
  */
+struct bdi_writeback;
+/* balance_dirty_pages' loop up to its sleep: 6.18's, or a variant's copy of it. */
+typedef long (*balance_dirty_pages_loop_fn)(struct bdi_writeback *wb);
+
 struct task_6_18 {
 	unsigned int flags;
 	int nr_dirtied;
 	int nr_dirtied_pause;
 	unsigned long dirty_paused_when;
 	struct {
+		balance_dirty_pages_loop_fn loop;
 		struct dirty_throttle_control *sdtc;
 		struct dirty_throttle_control gdtc;
 		unsigned long pages_dirtied;
@@ -355,6 +379,12 @@ void writeback_6_18_reset(void);
 #define wb_min_pause			wb_min_pause_6_18
 #define dirty_poll_interval		dirty_poll_interval_6_18
 #define balance_dirty_pages		balance_dirty_pages_6_18
+#define balance_dirty_pages_variant	balance_dirty_pages_variant_6_18
+#define balance_dirty_pages_loop	balance_dirty_pages_loop_6_18
+#define balance_domain_limits		balance_domain_limits_6_18
+#define balance_wb_limits		balance_wb_limits_6_18
+#define domain_poll_intv		domain_poll_intv_6_18
+#define __wb_update_bandwidth		__wb_update_bandwidth_6_18
 #define balance_dirty_pages_resume	balance_dirty_pages_resume_6_18
 #define balance_dirty_pages_ratelimited_flags balance_dirty_pages_ratelimited_flags_6_18
 #define bdp_ratelimits			bdp_ratelimits_6_18
@@ -395,6 +425,19 @@ unsigned long dirty_poll_interval(unsigned long dirty, unsigned long thresh);
 long balance_dirty_pages(struct bdi_writeback *wb, unsigned long pages_dirtied,
 			 unsigned int flags);
 long balance_dirty_pages_resume(struct bdi_writeback *wb);
+/*
+ * The same with a variant's loop (a copy of balance_dirty_pages_loop, the
+ * loop's body up to the sleep); resume then runs that loop again.
+ */
+long balance_dirty_pages_variant(balance_dirty_pages_loop_fn loop, struct bdi_writeback *wb,
+				 unsigned long pages_dirtied, unsigned int flags);
+long balance_dirty_pages_loop(struct bdi_writeback *wb);
+/* What the loop calls (static in the kernel's file): for a variant's copy. */
+void balance_domain_limits(struct dirty_throttle_control *dtc, bool strictlimit);
+void balance_wb_limits(struct dirty_throttle_control *dtc, bool strictlimit);
+unsigned long domain_poll_intv(struct dirty_throttle_control *dtc, bool strictlimit);
+void __wb_update_bandwidth(struct dirty_throttle_control *gdtc,
+			   struct dirty_throttle_control *mdtc, bool update_ratelimit);
 /*
  * balance_dirty_pages_ratelimited_flags (2046-2109) on the bdi's embedded
  * wb, after its caller dirtied a page (current->nr_dirtied counted):
