@@ -101,7 +101,7 @@ free_running:
 
 	/* the experiment: store only a change (6.18 stores every pass) */
 	if (READ_ONCE(wb->dirty_exceeded) != gdtc->dirty_exceeded)
-		WRITE_ONCE(wb->dirty_exceeded, gdtc->dirty_exceeded);
+		WRITE_ONCE_BDI(wb->dirty_exceeded, gdtc->dirty_exceeded);
 	if (time_is_before_jiffies(READ_ONCE(wb->bw_time_stamp) +
 				   BANDWIDTH_INTERVAL))
 		__wb_update_bandwidth(gdtc, NULL, true);
@@ -156,7 +156,7 @@ pause:
 	/* __set_current_state(TASK_KILLABLE): the caller sleeps */
 	/* the experiment: store only a change (at most once a jiffy) */
 	if (READ_ONCE(bdi->last_bdp_sleep) != jiffies)
-		WRITE_ONCE(bdi->last_bdp_sleep, jiffies);
+		WRITE_ONCE_BDI(bdi->last_bdp_sleep, jiffies);
 	current->bdp.sdtc = sdtc;
 	current->bdp.now = now;
 	current->bdp.pause = pause;

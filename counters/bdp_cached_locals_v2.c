@@ -17,7 +17,7 @@
  * assigned, i.e. it reads an uninitialised stack slot on the first pass.
  * Here the read is unconditional ("} else {"), the only reading under which
  * the seed's own count ("bdi_stat 2 fewer") holds, and the form later
- * kernels have. bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE, as in
+ * kernels have. bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE_BDI, as in
  * bdp_rc8.c.
  *
  * The patch's first hunk, get_dirty_limits() without clip_bdi_dirty_limit,
@@ -100,7 +100,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 			break;
 
 		if (!READ_ONCE(bdi->dirty_exceeded))
-			WRITE_ONCE(bdi->dirty_exceeded, 1);
+			WRITE_ONCE_BDI(bdi->dirty_exceeded, 1);
 
 		/* Note: nr_reclaimable denotes nr_dirty + nr_unstable.
 		 * Unstable writes are a feature of certain networked
@@ -122,7 +122,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 	}
 
 	if (!dirty_exceeded && READ_ONCE(bdi->dirty_exceeded))
-		WRITE_ONCE(bdi->dirty_exceeded, 0);
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 0);
 
 	if (writeback_in_progress(bdi))
 		return;		/* pdflush is already working this queue */

@@ -83,7 +83,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 			break;
 
 		if (!READ_ONCE(bdi->dirty_exceeded))
-			WRITE_ONCE(bdi->dirty_exceeded, 1);
+			WRITE_ONCE_BDI(bdi->dirty_exceeded, 1);
 
 		/* Note: nr_reclaimable denotes nr_dirty + nr_unstable.
 		 * Unstable writes are a feature of certain networked
@@ -105,7 +105,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 	}
 
 	if (!dirty_exceeded && READ_ONCE(bdi->dirty_exceeded))
-		WRITE_ONCE(bdi->dirty_exceeded, 0);
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 0);
 
 	if (writeback_in_progress(bdi))
 		return;		/* pdflush is already working this queue */

@@ -8,7 +8,8 @@
  * Ported verbatim but for two things: bdi->dirty_exceeded, which other CPUs
  * read in balance_dirty_pages_ratelimited_nr(), is accessed with
  * READ_ONCE/WRITE_ONCE (the same single mov; ThreadSanitizer then sees the
- * kernel's intended race as atomic), and the call goes through
+ * kernel's intended race as atomic; a store, WRITE_ONCE_BDI, also counts
+ * MMSCALE_BDI_STORES), and the call goes through
  * mapping->balance_dirty_pages so variants can be swapped.
  */
 #include "mmscale/mm/writeback.h"
@@ -62,7 +63,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 			break;
 
 		if (!READ_ONCE(bdi->dirty_exceeded))
-			WRITE_ONCE(bdi->dirty_exceeded, 1);
+			WRITE_ONCE_BDI(bdi->dirty_exceeded, 1);
 
 		/* Note: nr_reclaimable denotes nr_dirty + nr_unstable.
 		 * Unstable writes are a feature of certain networked
@@ -108,7 +109,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 
 	if (bdi_nr_reclaimable + bdi_nr_writeback < bdi_thresh &&
 			READ_ONCE(bdi->dirty_exceeded))
-		WRITE_ONCE(bdi->dirty_exceeded, 0);
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 0);
 
 	if (writeback_in_progress(bdi))
 		return;		/* pdflush is already working this queue */

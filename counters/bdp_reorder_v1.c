@@ -17,7 +17,7 @@
  * measured on 2.6.31-rc3 (seed 001). What it does to dirty_exceeded is tested in
  * counters/tests/test_bdp.c (Morton's question).
  *
- * bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE, as in bdp_rc8.c.
+ * bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE_BDI, as in bdp_rc8.c.
  */
 #include "mmscale/mm/writeback.h"
 
@@ -59,7 +59,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 
 		if (bdi_nr_reclaimable + bdi_nr_writeback <= bdi_thresh) {
 			if (READ_ONCE(bdi->dirty_exceeded))
-				WRITE_ONCE(bdi->dirty_exceeded, 0);
+				WRITE_ONCE_BDI(bdi->dirty_exceeded, 0);
 			break;
 		}
 
@@ -73,7 +73,7 @@ static void balance_dirty_pages(struct address_space *mapping)
 			break;
 
 		if (!READ_ONCE(bdi->dirty_exceeded))
-			WRITE_ONCE(bdi->dirty_exceeded, 1);
+			WRITE_ONCE_BDI(bdi->dirty_exceeded, 1);
 
 		/* Note: nr_reclaimable denotes nr_dirty + nr_unstable.
 		 * Unstable writes are a feature of certain networked

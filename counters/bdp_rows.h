@@ -19,7 +19,10 @@ struct bdp_variant {
 	/* 2.6.31's (this list), or 3.1's and the IO-less kernels' (counters/iol_bdp.h) */
 	balance_dirty_pages_fn balance_dirty_pages;
 	const struct iol_machine_ops *iol;
-	/* 6.18's call on its own zones with this loop (counters/bdp_variants-6.18.h) */
+	/*
+	 * 6.18's call on its own zones with this loop (a
+	 * balance_dirty_pages_loop_fn, counters/bdp_variants-6.18.h)
+	 */
 	long (*loop_6_18)(struct bdi_writeback *wb);
 	/* The claim for one unthrottled call (counters/bdp_variants.h). */
 	unsigned int global_reads;

@@ -2,24 +2,31 @@
 /*
  * Linux 6.18's balance_dirty_pages and variants of it (bdp/ and
  * bdp_throttled/, on counters/wb_machine-6.18.c's state): one row each
- * below, 6.18's first. A variant is a file counters/bdp-6.18-NAME.c that
- * copies balance_dirty_pages_loop from counters/page-writeback-6.18.c (the
- * loop's body up to its sleep), changes it, and exports it under the
- * symbol of its row (docs/adding-a-variant.md); the rest of the call, the
- * limits and the pauses, is 6.18's.
+ * below, 6.18's first, whose symbol is counters/page-writeback-6.18.c's
+ * balance_dirty_pages_loop (named _6_18 by writeback-6.18.h's define). A
+ * variant is a file counters/bdp-6.18-NAME.c, a copy of
+ * counters/bdp-6.18-store-if-changed.c: 6.18's loop (the body up to its
+ * sleep) made static under the kernel's name (#undef), changed where
+ * marked, exported under the symbol of its row (docs/adding-a-variant.md);
+ * the rest of the call, the limits and the pauses, is 6.18's. Every row
+ * runs in both cases: a variant that changes only the throttled pass runs
+ * 6.18's code in bdp/, where the call leaves before the change.
  *
  * A row: the loop's symbol, its name, a one-line summary, what it mirrors,
  * and its claims: global reads and wb_stat reads of one unthrottled call,
  * and of one throttled pass (where the wb's threshold, IOL_BDP_BDI_THRESH,
  * is at least twice wb_stat_error; below, the two reads are two sums over
- * every online CPU). tests/test_claims.c checks every row.
+ * every online CPU), and the throttled pass's stores to the wb's and bdi's
+ * shared fields (WRITE_ONCE_BDI; an unthrottled call makes none).
+ * tests/test_claims.c checks every row.
  *
  * 6.18's claims, from the source: unthrottled, global_node_page_state
  * (NR_FILE_DIRTY) at the loop's top (1835), global_dirtyable_memory's
- * NR_FREE_PAGES, NR_INACTIVE_FILE and NR_ACTIVE_FILE (329-336; no anon
+ * NR_FREE_PAGES, NR_INACTIVE_FILE and NR_ACTIVE_FILE (329-338; no anon
  * LRUs, swap or not) and the domain's NR_FILE_DIRTY and NR_WRITEBACK
  * (862-864): 6, and no wb_stat; throttled, the same 6 and wb_dirty_limits'
- * two wb_stat reads (1703-1704) or sums (1699-1700).
+ * two wb_stat reads (1704-1705) or sums (1701-1702), and two stores:
+ * wb->dirty_exceeded (1908) and bdi->last_bdp_sleep (1978).
  *
  * This list includes nothing, so that the writeback cases can walk it
  * beside their own types; it declares each symbol.
@@ -29,16 +36,17 @@
 
 /*	  symbol,		name,		summary,
  *	  source,
- *	  unthrottled: global reads, wb_stat reads; throttled: global reads, wb_stat reads */
+ *	  unthrottled: global reads, wb_stat reads;
+ *	  throttled: global reads, wb_stat reads, stores to shared wb and bdi fields */
 #define BDP_6_18_VARIANTS(X)						\
 	X(balance_dirty_pages_loop_6_18, "6.18",			\
 	  "wb-based: dirty_throttle_control, the domain's limits, pos_ratio with the wb reserve area", \
 	  "Linux 6.18 mm/page-writeback.c (blob 757bc4d3), no CGROUP_WRITEBACK", \
-	  6, 0, 6, 2)							\
+	  6, 0, 6, 2, 2)						\
 	X(bdp_6_18_store_if_changed, "6.18-store-if-changed",		\
 	  "6.18 storing wb->dirty_exceeded and bdi->last_bdp_sleep only when they change", \
 	  "an experiment on Linux 6.18, not a posted patch",		\
-	  6, 0, 6, 2)							\
+	  6, 0, 6, 2, 0)						\
 	/* new rows go above this line */
 
 struct bdi_writeback;

@@ -4,7 +4,8 @@
  * (counters/bdp_*.c, defining its balance_dirty_pages under the symbol of
  * its row), one row each below, oldest first: the first row is the
  * baseline of every comparison table. bdp/ also runs 3.1's and the IO-less
- * kernels' call, each row of counters/iol_variant_list.h after these.
+ * kernels' call, each row of counters/iol_variant_list.h after these, then
+ * 6.18's and its variants', each row of counters/bdp_variants-6.18.h.
  *
  * A row: the symbol its file defines, its name, a one-line summary, the
  * kernel version or posting it mirrors, and its claim for one unthrottled

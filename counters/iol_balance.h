@@ -104,7 +104,7 @@ static long balance_dirty_pages_tail(struct address_space *mapping)
 	unsigned long pages_dirtied = f->pages_dirtied;
 
 	if (!f->dirty_exceeded && bdi->dirty_exceeded)
-		bdi->dirty_exceeded = 0;
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 0);
 
 #ifndef IOL_THINK_TIME	/* 07/18 resets it where the period restarts instead */
 	current->nr_dirtied = 0;
@@ -197,7 +197,7 @@ static long balance_dirty_pages_loop(struct address_space *mapping)
 	f->dirty_exceeded = (f->bdi_dirty > f->bdi_thresh) ||
 			    (f->nr_dirty > f->dirty_thresh);
 	if (f->dirty_exceeded && !bdi->dirty_exceeded)
-		bdi->dirty_exceeded = 1;
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 1);
 
 	bdi_update_bandwidth(bdi, f->dirty_thresh, f->background_thresh,
 			     f->nr_dirty, f->bdi_thresh, f->bdi_dirty,

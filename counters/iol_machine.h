@@ -43,6 +43,7 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/mm/vmstat.h"
+#include "mmscale/opcount.h"
 #include "mmscale/mm/writeback-3.2.h"
 
 extern _Thread_local struct throttle_task iol_machine_task;

@@ -113,7 +113,7 @@ static long balance_dirty_pages_tail(struct address_space *mapping)
 	f->stage = BDP31_LOOP;
 	/* Clear dirty_exceeded flag only when no task can exceed the limit */
 	if (f->clear_dirty_exceeded && bdi->dirty_exceeded)
-		bdi->dirty_exceeded = 0;
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 0);
 
 	if (writeback_in_progress(bdi))
 		return -1;
@@ -195,7 +195,7 @@ static long balance_dirty_pages_loop(struct address_space *mapping)
 		return balance_dirty_pages_tail(mapping);
 
 	if (!bdi->dirty_exceeded)
-		bdi->dirty_exceeded = 1;
+		WRITE_ONCE_BDI(bdi->dirty_exceeded, 1);
 
 	bdi_update_bandwidth(bdi, f->dirty_thresh, f->nr_dirty,
 			     f->bdi_thresh, f->bdi_dirty, f->start_time);

@@ -4,11 +4,11 @@
  * ../shared/kernel/6.18 (blob 757bc4d3), line by line, in the
  * configuration include/mmscale/mm/writeback-6.18.h names (no
  * CONFIG_CGROUP_WRITEBACK, no HIGHMEM):
- * - the globals and sysctls (69-114), global_dirtyable_memory (325-341),
+ * - the globals and sysctls (68-120), global_dirtyable_memory (325-341),
  *   domain_dirty_limits (355-419), global_dirty_limits (428-437);
  * - the completions' period (549-640: wp_next_time, wb_domain_writeout_add,
  *   __wb_writeout_add, wb_writeout_inc, writeout_period, wb_domain_init);
- * - wb_min_max_ratio (218-224), dirty_freerun_ceiling, hard_dirty_limit,
+ * - wb_min_max_ratio (218-223), dirty_freerun_ceiling, hard_dirty_limit,
  *   domain_dirty_avail (821-880, its global branch), __wb_calc_thresh and
  *   wb_calc_thresh (900-951), pos_ratio_polynom and wb_position_ratio
  *   (979-1232), the bandwidth and ratelimit updates (1234-1540),
@@ -90,7 +90,7 @@ unsigned long totalreserve_pages;
 
 /*
  * bdi_min_ratio keeps the sum of the minimum dirty shares of all
- * registered backing devices (652): none here sets one.
+ * registered backing devices (654): none here sets one.
  */
 static unsigned int bdi_min_ratio;
 
@@ -115,7 +115,7 @@ void writeback_6_18_reset(void)
  */
 #define VM_COMPLETIONS_PERIOD_LEN (3*HZ)
 
-/* Without CONFIG_CGROUP_WRITEBACK (182-236): one domain, no memcg dtc. */
+/* Without CONFIG_CGROUP_WRITEBACK (191-225): one domain, no memcg dtc. */
 #define GDTC_INIT(__wb)		.wb = (__wb),				\
 				.wb_completions = &(__wb)->completions
 
@@ -475,7 +475,7 @@ void wb_position_ratio(struct dirty_throttle_control *dtc)
 	 * from growing a large number of dirty pages before throttling. For
 	 * such filesystems balance_dirty_pages always checks wb counters
 	 * against wb limits. Even if global "nr_dirty" is under "freerun".
-	 * (1096-1115 give the example of fuse's 1% max_ratio.)
+	 * (1098-1120 give the example of fuse's 1% max_ratio.)
 	 */
 	if (unlikely(wb->bdi->capabilities & BDI_CAP_STRICTLIMIT)) {
 		long long wb_pos_ratio;
@@ -496,7 +496,7 @@ void wb_position_ratio(struct dirty_throttle_control *dtc)
 		 * Typically, for strictlimit case, wb_setpoint << setpoint
 		 * and pos_ratio >> wb_pos_ratio; min() gives the global
 		 * pos_ratio precedence where global limits are exceeded
-		 * (1131-1153).
+		 * (1136-1157).
 		 */
 		dtc->pos_ratio = (unsigned long)min(pos_ratio, wb_pos_ratio);
 		return;
@@ -1107,7 +1107,7 @@ free_running:
 		goto free_running;
 	sdtc = gdtc;
 
-	WRITE_ONCE(wb->dirty_exceeded, gdtc->dirty_exceeded);
+	WRITE_ONCE_BDI(wb->dirty_exceeded, gdtc->dirty_exceeded);
 	if (time_is_before_jiffies(READ_ONCE(wb->bw_time_stamp) +
 				   BANDWIDTH_INTERVAL))
 		__wb_update_bandwidth(gdtc, NULL, true);
@@ -1160,7 +1160,7 @@ pause:
 		return -1;	/* break */
 	}
 	/* __set_current_state(TASK_KILLABLE): the caller sleeps */
-	WRITE_ONCE(bdi->last_bdp_sleep, jiffies);
+	WRITE_ONCE_BDI(bdi->last_bdp_sleep, jiffies);
 	current->bdp.sdtc = sdtc;
 	current->bdp.now = now;
 	current->bdp.pause = pause;

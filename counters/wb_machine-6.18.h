@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One balance_dirty_pages call of Linux 6.18 (counters/page-writeback-6.18.c)
- * on pinned threads of the emulated machine: the "6.18" rows of bdp/ and
- * bdp_throttled/ (counters/writeback_cases.c). This header names no kernel
- * type, so that 2.6.31's files can hold the rows beside their own.
+ * on pinned threads of the emulated machine: the rows of
+ * counters/bdp_variants-6.18.h in bdp/ and bdp_throttled/
+ * (counters/writeback_cases.c), each with its loop. This header names no
+ * kernel type but as an incomplete pointer, so that 2.6.31's files can
+ * hold the rows beside their own.
  *
  * The state is the IO-less kernels' (counters/iol_bdp.h says why each
  * choice): vm.dirty_bytes = IOL_BDP_DIRTY_BYTES, the other sysctls at 6.18's
@@ -21,10 +23,11 @@
  *   slept once, as a dd task does in its first few calls. The timed calls
  *   then pass the nr_dirtied_pause that sleep set (its pages: 250 here),
  *   as a throttled dd does each time.
- * Every pass of the throttled state stores wb->dirty_exceeded and
- * bdi->last_bdp_sleep (6.18 writes both unconditionally; 3.2 set
- * dirty_exceeded only when it changed): the same values each time, so the
- * state does not change, but the lines are written by every thread.
+ * 6.18's throttled pass stores wb->dirty_exceeded and bdi->last_bdp_sleep
+ * every time (3.2 set dirty_exceeded only when it changed): the same
+ * values each time, so the state does not change, but the lines are
+ * written by every thread (the row 6.18-store-if-changed stores neither
+ * once settled).
  *
  * totalreserve_pages is 0: the watermarks it sums are drain/pcp-6.18.c's,
  * which the counters do not build. It lowers the dirtyable memory, so the

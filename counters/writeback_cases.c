@@ -149,10 +149,11 @@ static void bdp_one_op(struct mmscale_run *run)
 }
 
 /*
- * bdi_stat_error of 2.6.31 and 3.2: nr_cpu_ids * BDI_STAT_BATCH, each
+ * bdi_stat_error of 2.6.31 and 3.2, and 6.18's wb_stat_error, the same
+ * formula: nr_cpu_ids * BDI_STAT_BATCH (WB_STAT_BATCH), each
  * 8 * (1 + ilog2(nr_cpu_ids)). Under twice that, a threshold is summed
- * against: both bdi items over every online CPU, under each counter's lock,
- * instead of two reads.
+ * against: both bdi (wb) items over every online CPU, under each counter's
+ * lock, instead of two reads.
  */
 static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool sums,
 			    unsigned long thresh)
@@ -186,26 +187,34 @@ static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
 	const struct counters_run *cr = run->data;
 
-	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	/* and no store to the bdi's (wb's) shared fields: nothing is near a limit */
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_STORES);
 	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
 						: row->global_reads;	/* 2.6.31, 6.18: swap or not */
+	out->v[MMSCALE_BDI_STORES] = 0;
 	claim_bdi_reads(out, row->bdi_reads, row->claim_bdi_thresh != NULL, cr->claim_bdi_thresh);
 	return true;
 }
 
 /*
- * bdp_throttled/: one throttled pass of 3.1's and the IO-less kernels'
- * balance_dirty_pages, up to the sleep it would take (counters/iol_bdp.h).
+ * bdp_throttled/: one throttled pass of 3.1's, the IO-less kernels' and
+ * 6.18's balance_dirty_pages, up to the sleep it would take
+ * (counters/iol_bdp.h, counters/wb_machine-6.18.h).
  */
 struct bdp_throttled_variant {
 	struct mmscale_variant v;
 	const struct iol_machine_ops *iol;	/* NULL: 6.18's call with ... */
 	balance_dirty_pages_loop_fn loop_6_18;	/* ... this loop */
-	/* The claim: global_page_state calls and bdi_stat reads ... */
+	/* The claim: global reads and bdi_stat (wb_stat) reads ... */
 	unsigned int global_reads;
 	unsigned int bdi_reads;
-	/* ... where this threshold is at least 2 * bdi_stat_error; else sums. */
+	/* ... where this threshold is at least 2 * bdi_stat_error; else sums ... */
 	unsigned long stat_thresh;
+	/*
+	 * ... and stores to the bdi's (wb's) shared fields: 3.x's store
+	 * dirty_exceeded only when it changes, which a settled pass does not.
+	 */
+	unsigned int bdi_stores;
 };
 
 static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
@@ -256,9 +265,10 @@ static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_cl
 	const struct bdp_throttled_variant *row =
 		container_of(run->v, struct bdp_throttled_variant, v);
 
-	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_STORES);
 	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
 						: row->global_reads;
+	out->v[MMSCALE_BDI_STORES] = row->bdi_stores;
 	claim_bdi_reads(out, row->bdi_reads, true, row->stat_thresh);
 	return true;
 }
@@ -349,7 +359,8 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 /*
  * The balance_dirty_pages variants: one row each in bdp_variants.h (dirty/
  * runs those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
- * iol_variant_list.h, and bdp_throttled/'s.
+ * iol_variant_list.h, then 6.18's and its variants', one each in
+ * bdp_variants-6.18.h; and bdp_throttled/'s, the last two kinds.
  */
 #define BDP_ROW(symbol, name, summary, source, global, bdi, claim_bdi_thresh)	\
 	{ { name, summary, source }, symbol, NULL, NULL, global, bdi, claim_bdi_thresh },
@@ -357,7 +368,7 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, NULL },
 #define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
 			  unthrottled_bdi, global, bdi, stat_thresh)		\
-	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, stat_thresh },
+	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, stat_thresh, 0 },
 const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
 const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
 /*
@@ -369,8 +380,8 @@ const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
 #define BDP_6_18_ROW(symbol, name, summary, source, global, wb, ...)	\
 	{ { name, summary, source }, NULL, NULL, symbol, global, wb, NULL },
 #define BDP_6_18_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
-			       unthrottled_wb, global, wb)				\
-	{ { name, summary, source }, NULL, symbol, global, wb, IOL_BDP_BDI_THRESH },
+			       unthrottled_wb, global, wb, stores)			\
+	{ { name, summary, source }, NULL, symbol, global, wb, IOL_BDP_BDI_THRESH, stores },
 static const struct bdp_variant bdp_call_variants[] = {
 	BDP_VARIANTS(BDP_ROW)
 	IOL_VARIANTS(BDP_IOL_ROW)
@@ -391,14 +402,18 @@ static const struct bdp_throttled_variant bdp_throttled_variants[] = {
  * The global reads of 2.6.31 and 3.x compare as the machine's swap has them.
  */
 #define METRIC_BDP_GLOBAL_READS							\
-	{ "global_reads", "global_page_state calls per call (exact; 2.6.31 reads all four "	\
-	  "LRUs, 3.x the anon two only with swap: swap= in mmscale_params)", true }
+	{ "global_reads", "global counter reads per call (exact; 2.6.31 reads all four "	\
+	  "LRUs, 3.x the anon two only with swap: swap= in mmscale_params; 6.18 neither)", true }
+#define METRIC_BDP_BDI_READS							\
+	{ "bdi_reads", "bdi_stat (6.18: wb_stat) reads per call (exact)", true }
 static const struct mmscale_metric bdp_metrics[] = {
-	METRIC_TIME, METRIC_BDP_GLOBAL_READS, METRIC_BDI_READS,
+	METRIC_TIME, METRIC_BDP_GLOBAL_READS, METRIC_BDP_BDI_READS,
 };
 static const struct mmscale_metric bdp_throttled_metrics[] = {
-	METRIC_TIME, METRIC_BDP_GLOBAL_READS, METRIC_BDI_READS,
-	{ "percpu_sum_slots", "per-CPU slots bdi_stat_sum walked per call (exact)", true },
+	METRIC_TIME, METRIC_BDP_GLOBAL_READS, METRIC_BDP_BDI_READS,
+	{ "percpu_sum_slots", "per-CPU slots bdi_stat_sum (wb_stat_sum) walked per call (exact)",
+	  true },
+	{ "bdi_stores", "stores to the bdi's (wb's) shared fields per call (exact)", true },
 };
 static const struct mmscale_metric dirty_metrics[] = {
 	{ "MiB_per_s", "MiB/s (higher is better)", false },

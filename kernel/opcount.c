@@ -22,6 +22,7 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_CALL_FUNCTION_LOCKS]	= "call_function_locks",
 	[MMSCALE_LOCKED_OPS]		= "locked_ops",
 	[MMSCALE_ZONE_LOCKS]		= "zone_locks",
+	[MMSCALE_BDI_STORES]		= "bdi_stores",
 };
 
 const char *mmscale_count_name(enum mmscale_count c)

@@ -87,10 +87,10 @@ def main():
         "bdi_stat_error from 201 CPUs on (3.1's task limit, 1/8 lower, from 176), so on 1024 every throttled pass of 3.1 and of the "
         "IO-less variants sums both bdi items, 2048 slots under two locks, with 3 GiB or "
         "1 TiB alike; the virtual-time world shows how often a pass is throttled (the "
-        "IO-less section). 6.18's call does as 3.2's: 6 global reads unthrottled (swap or "
-        "not), and its throttled pass sums both wb items from 201 CPUs on, since "
-        "wb_stat_error is bdi_stat_error's formula. Each of these rows checks its claim as it "
-        "runs.",
+        "IO-less section). 6.18's call leaves an unthrottled call after 6 global reads, swap "
+        "or not, and its throttled pass sums both wb items from 201 CPUs on, as 3.2's sums "
+        "the bdi's (wb_stat_error is bdi_stat_error's formula). Each of these rows checks its "
+        "claim as it runs.",
     ])
     return 0
 

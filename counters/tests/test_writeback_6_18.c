@@ -5,10 +5,10 @@
  * state), against values worked out by hand from ../shared/kernel/6.18's
  * mm/page-writeback.c:
  *
- * 1. pos_ratio_polynom at its points: 1.0 at the setpoint, 2.0 at and
- *    before freerun, 0 at and past the limit; and the `| 1` on the
- *    divisor, which leaves 2/1024 at the limit and 2045/1024 at freerun
- *    when limit - setpoint is even.
+ * 1. pos_ratio_polynom at its points: 1.0 at the setpoint, the clamp's 2.0
+ *    before freerun and 0 past the limit, and exactly 0 at the limit when
+ *    limit - setpoint is odd; when it is even, the `| 1` on the divisor
+ *    leaves 2/1024 at the limit and 2045/1024 at freerun.
  * 2. wb_position_ratio: the bench's state (888), at the limit (0), in the
  *    wb reserve area (times 8), strictlimit past the wb's threshold (0).
  * 3. domain_dirty_limits: the ratios per PAGE_SIZE (20% of 1000 pages is
@@ -141,7 +141,8 @@ static void test_position_ratio(void)
 	/* below it: min(domain's 896, the wb's polynomial at 24000 of 19200..25600) */
 	dtc = bench_dtc();
 	wb_position_ratio(&dtc);
-	CHECK_EQ_LL(dtc.pos_ratio, (unsigned long)pos_ratio_polynom(19200, 24000, 25600));
+	/* (19200 - 24000) << 10 / (6400 | 1) = -767: 1024 + (-767)^3 >> 20 = 594 */
+	CHECK_EQ_LL(dtc.pos_ratio, 594);
 	CHECK(dtc.pos_ratio < 896);
 	test_bdi.capabilities &= ~BDI_CAP_STRICTLIMIT;
 	dom_and_bdi_down();
@@ -249,7 +250,7 @@ static void test_flex_proportions(void)
 	fprop_fraction_percpu_6_18(&p, &pl, &num, &den);
 	CHECK_EQ_LL(num, 100);
 	CHECK_EQ_LL(den, 101);
-	/* one period: the global 101 - 50 - ... = 50, the local aged to 50 */
+	/* one period: the global's 101 loses 101 - 101 / 2 = 51, leaving 50; the local aged to 50 */
 	CHECK(fprop_new_period_6_18(&p, 1));
 	fprop_fraction_percpu_6_18(&p, &pl, &num, &den);
 	CHECK_EQ_LL(num, 50);
@@ -279,8 +280,9 @@ static void test_flex_proportions(void)
  * dirtied pages reach its ratelimit (8 pages once dirty_exceeded is set),
  * when its CPU's bdp_ratelimits reaches ratelimit_pages, and the pages an
  * exited task leaked on this CPU. Nothing is dirty: a call leaves at
- * freerun (-1 either way), so whether it was made shows in the task's
- * nr_dirtied, which freerun zeroes, and in the global reads.
+ * freerun (-1 either way: those checks only pin the return), so whether it
+ * was made shows in the task's nr_dirtied, which freerun zeroes, and in the
+ * global reads.
  */
 static void test_ratelimited(void)
 {
@@ -352,10 +354,10 @@ out:
 
 static void test_machine_state(const char *row, balance_dirty_pages_loop_fn loop,
 			       enum iol_bdp_state state, long pause, int pages,
-			       uint64_t global_reads, uint64_t wb_reads)
+			       uint64_t global_reads, uint64_t wb_reads, uint64_t stores)
 {
 	char err[256] = "";
-	uint64_t reads, bdi_reads;
+	uint64_t reads, bdi_reads, bdi_stores;
 
 	if (vmstat_6_18_setup(MEM, err, sizeof(err)) != 0 ||
 	    bdp_6_18_setup(loop, state, err, sizeof(err)) != 0) {
@@ -367,9 +369,11 @@ static void test_machine_state(const char *row, balance_dirty_pages_loop_fn loop
 	bdp_6_18_enter();
 	reads = test_count(MMSCALE_GLOBAL_READS);
 	bdi_reads = test_count(MMSCALE_BDI_READS);
+	bdi_stores = test_count(MMSCALE_BDI_STORES);
 	CHECK_EQ_LL(bdp_6_18_call(), pause);
-	CHECK_EQ_LL(test_count(MMSCALE_GLOBAL_READS) - reads, global_reads);
-	CHECK_EQ_LL(test_count(MMSCALE_BDI_READS) - bdi_reads, wb_reads);
+	CHECK_MSG(test_count(MMSCALE_GLOBAL_READS) - reads == global_reads, "%s: global reads", row);
+	CHECK_MSG(test_count(MMSCALE_BDI_READS) - bdi_reads == wb_reads, "%s: wb reads", row);
+	CHECK_MSG(test_count(MMSCALE_BDI_STORES) - bdi_stores == stores, "%s: stores", row);
 	/* the same again: the call leaves the state as it found it */
 	CHECK_EQ_LL(bdp_6_18_call(), pause);
 	CHECK_MSG(bdp_6_18_teardown(err, sizeof(err)) == 0, "teardown: %s", err);
@@ -389,12 +393,13 @@ static void tests(void)
 	/*
 	 * Every row (6.18 and its variants, which change what the pass
 	 * stores, not what it decides): the fork's 32 pages, and the pass
-	 * leaves at its freerun test; 250 pages at task_ratelimit 22200, an
-	 * 11-jiffy period, slept.
+	 * leaves at its freerun test, storing nothing; 250 pages at
+	 * task_ratelimit 22200, an 11-jiffy period, slept, with the row's
+	 * stores (6.18: dirty_exceeded and last_bdp_sleep).
 	 */
-#define X(symbol, name, ...)							\
-	test_machine_state(name, symbol, IOL_BDP_UNTHROTTLED, -1, 32, 6, 0);	\
-	test_machine_state(name, symbol, IOL_BDP_THROTTLED, 11, 250, 6, 2);
+#define X(symbol, name, summary, source, ug, uw, tg, tw, stores)			\
+	test_machine_state(name, symbol, IOL_BDP_UNTHROTTLED, -1, 32, 6, 0, 0);		\
+	test_machine_state(name, symbol, IOL_BDP_THROTTLED, 11, 250, 6, 2, stores);
 	BDP_6_18_VARIANTS(X)
 #undef X
 }

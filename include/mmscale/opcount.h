@@ -41,6 +41,7 @@ enum mmscale_count {
 	MMSCALE_CALL_FUNCTION_LOCKS,	/* call_function.lock acquisitions (2.6.32-3.4 smp.c) */
 	MMSCALE_LOCKED_OPS,		/* locked read-modify-writes (see below) */
 	MMSCALE_ZONE_LOCKS,		/* zone->lock acquisitions (the 6.18 pcp code) */
+	MMSCALE_BDI_STORES,		/* balance_dirty_pages' stores to shared bdi/wb fields */
 	MMSCALE_NR_COUNTS
 };
 
@@ -72,6 +73,16 @@ static __always_inline void mmscale_count_inc(enum mmscale_count c)
 {
 	mmscale_count_add(c, 1);
 }
+
+/*
+ * A store balance_dirty_pages makes to a field of the bdi or wb that every
+ * CPU's call reads (dirty_exceeded, last_bdp_sleep): the kernel's plain
+ * store, WRITE_ONCE here, counted as MMSCALE_BDI_STORES.
+ */
+#define WRITE_ONCE_BDI(x, val) do {					\
+	WRITE_ONCE(x, val);						\
+	mmscale_count_inc(MMSCALE_BDI_STORES);				\
+} while (0)
 
 /* The stable name of a count ("global_reads", ...). */
 const char *mmscale_count_name(enum mmscale_count c);

@@ -145,6 +145,14 @@ s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item);
 s64 bdi_stat_sum(struct backing_dev_info *bdi, enum bdi_stat_item item);
 s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item);
 unsigned long bdi_stat_error(struct backing_dev_info *bdi);
+/*
+ * A store to the bdi's shared fields (opcount.h's WRITE_ONCE_BDI on the
+ * machine): the world has one thread and counts no stores. (A file that
+ * also includes opcount.h, the harness's throttle_cases.c, keeps its.)
+ */
+#ifndef WRITE_ONCE_BDI
+#define WRITE_ONCE_BDI(x, val)	((x) = (val))
+#endif
 /* The world's counts of balance_dirty_pages' calls, passes and bandwidth samples. */
 void throttle_count_bdp_call(void);
 void throttle_count_bdp_pass(bool past_freerun);

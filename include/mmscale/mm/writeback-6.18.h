@@ -14,7 +14,7 @@
  * and 3.2 ports and the seeds' kernels; Debian's amd64 kernels build
  * HZ=250, which scales MAX_PAUSE, BANDWIDTH_INTERVAL, the completions'
  * period and wb_min_pause's pages), no HIGHMEM, and
- * without CONFIG_CGROUP_WRITEBACK (page-writeback.c 182-236): one global
+ * without CONFIG_CGROUP_WRITEBACK (page-writeback.c 191-225): one global
  * wb_domain, every inode on its bdi's embedded wb. Distribution kernels
  * set CONFIG_CGROUP_WRITEBACK; a task in the root cgroup (as the bench's)
  * then takes the same path but for three things left out here:
