@@ -16,7 +16,11 @@
  *   wb_dirty_limits to balance_wb_limits (1668-1808);
  * - balance_dirty_pages (1810-2009), split where it sleeps (the header
  *   says how), balance_dirty_pages_ratelimited_flags (2046-2109) and
- *   writeback_set_ratelimit (2245-2256).
+ *   writeback_set_ratelimit (2245-2256);
+ * - built for the throttle world only (MMSCALE_WB_6_18_WORLD, at the end):
+ *   the flusher's side, wb_update_bandwidth and wb_bandwidth_estimate_start
+ *   (1532-1555), wb_over_bg_thresh (2121-2172), do_writepages (2593-2629)
+ *   and the inode writeback count (2963-2981).
  * And mm/backing-dev.c's bdi_init and wb_init for the fields these read.
  *
  * Emulated, beside the header's configuration:
@@ -33,7 +37,11 @@
 
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
+#ifdef MMSCALE_WB_6_18_WORLD
+#include "mmscale/mm/mmzone-6.18.h"	/* the items; the world keeps the counts */
+#else
 #include "mmscale/mm/vmstat-6.18.h"
+#endif
 #include "mmscale/mm/writeback-6.18.h"
 
 /* The kernel mixes long and unsigned long in these comparisons; kept as it is. */
@@ -1341,3 +1349,119 @@ void bdi_exit_6_18(struct backing_dev_info *bdi)
 	percpu_counter_destroy_many_6_18(bdi->wb.stat, NR_WB_STAT_ITEMS);
 	fprop_local_destroy_percpu_6_18(&bdi->wb.completions);
 }
+
+#ifdef MMSCALE_WB_6_18_WORLD
+/*
+ * The flusher's side, which only the virtual-time world drives
+ * (counters/throttle-6.18.c): the bandwidth updates writeback makes
+ * (1532-1555), the background threshold test (2121-2172), do_writepages
+ * (2593-2629) split around the filesystem's ->writepages, which is the
+ * world's, and the inode writeback count (2963-2981).
+ */
+void wb_update_bandwidth(struct bdi_writeback *wb)
+{
+	struct dirty_throttle_control gdtc = { GDTC_INIT(wb) };
+
+	__wb_update_bandwidth(&gdtc, NULL, false);
+}
+
+/* Interval after which we consider wb idle and don't estimate bandwidth */
+#define WB_BANDWIDTH_IDLE_JIF (HZ)
+
+static void wb_bandwidth_estimate_start(struct bdi_writeback *wb)
+{
+	unsigned long now = jiffies;
+	unsigned long elapsed = now - READ_ONCE(wb->bw_time_stamp);
+
+	if (elapsed > WB_BANDWIDTH_IDLE_JIF &&
+	    !atomic_load(&wb->writeback_inodes)) {
+		spin_lock(&wb->list_lock);
+		wb->dirtied_stamp = (unsigned long)wb_stat(wb, WB_DIRTIED);
+		wb->written_stamp = (unsigned long)wb_stat(wb, WB_WRITTEN);
+		WRITE_ONCE(wb->bw_time_stamp, now);
+		spin_unlock(&wb->list_lock);
+	}
+}
+
+/*
+ * Similar to wb_dirty_limits, wb_bg_dirty_limits also calculates dirty
+ * and thresh, but it's for background writeback.
+ */
+static void wb_bg_dirty_limits(struct dirty_throttle_control *dtc)
+{
+	struct bdi_writeback *wb = dtc->wb;
+
+	dtc->wb_bg_thresh = __wb_calc_thresh(dtc, dtc->bg_thresh);
+	if (dtc->wb_bg_thresh < 2 * wb_stat_error())
+		dtc->wb_dirty = (unsigned long)wb_stat_sum(wb, WB_RECLAIMABLE);
+	else
+		dtc->wb_dirty = (unsigned long)wb_stat(wb, WB_RECLAIMABLE);
+}
+
+static bool domain_over_bg_thresh(struct dirty_throttle_control *dtc)
+{
+	domain_dirty_avail(dtc, false);
+	domain_dirty_limits(dtc);
+	if (dtc->dirty > dtc->bg_thresh)
+		return true;
+
+	wb_bg_dirty_limits(dtc);
+	if (dtc->wb_dirty > dtc->wb_bg_thresh)
+		return true;
+
+	return false;
+}
+
+/* wb_over_bg_thresh - does @wb need to be written back? (no memcg domain: mdtc_valid is false) */
+bool wb_over_bg_thresh(struct bdi_writeback *wb)
+{
+	struct dirty_throttle_control gdtc = { GDTC_INIT(wb) };
+
+	if (domain_over_bg_thresh(&gdtc))
+		return true;
+
+	return false;
+}
+
+/* do_writepages up to ->writepages (wbc->nr_to_write > 0: the world's chunk is not empty). */
+void do_writepages_start(struct bdi_writeback *wb)
+{
+	wb_bandwidth_estimate_start(wb);
+}
+
+/* ... and after it (the WB_SYNC_ALL -ENOMEM retry never happens: background work). */
+void do_writepages_end(struct bdi_writeback *wb)
+{
+	/*
+	 * Usually few pages are written by now from those we've just submitted
+	 * but if there's constant writeback being submitted, this makes sure
+	 * writeback bandwidth is updated once in a while.
+	 */
+	if (time_is_before_jiffies(READ_ONCE(wb->bw_time_stamp) +
+				   BANDWIDTH_INTERVAL))
+		wb_update_bandwidth(wb);
+}
+
+void wb_inode_writeback_start(struct bdi_writeback *wb)
+{
+	atomic_fetch_add(&wb->writeback_inodes, 1);
+}
+
+void wb_inode_writeback_end(struct bdi_writeback *wb)
+{
+	unsigned long flags;
+
+	atomic_fetch_sub(&wb->writeback_inodes, 1);
+	/*
+	 * Make sure estimate of writeback throughput gets updated after
+	 * writeback completed. We delay the update by BANDWIDTH_INTERVAL
+	 * (which is the interval other bandwidth updates use for batching) so
+	 * that if multiple inodes end writeback at a similar time, they get
+	 * batched into one bandwidth update.
+	 */
+	spin_lock_irqsave(&wb->work_lock, flags);
+	if (test_bit(WB_registered, &wb->state))
+		wb_6_18_queue_bw_dwork(wb, BANDWIDTH_INTERVAL);
+	spin_unlock_irqrestore(&wb->work_lock, flags);
+}
+#endif

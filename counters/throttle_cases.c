@@ -21,15 +21,20 @@
 #include "iol_variants.h"
 #include "throttle_scenarios.h"
 
+/* A row: a 3.x variant's ops, or a generation with its own types (throttle_kernel.h). */
 struct iol_variant {
 	struct mmscale_variant v;
 	const struct iol_variant_ops *ops;
+	const struct throttle_kernel *kernel;
 };
 
 static const struct iol_variant iol_variants[] = {
-#define X(symbol, name, summary, source, ...) { { name, summary, source }, &symbol },
+#define X(symbol, name, summary, source, ...) { { name, summary, source }, &symbol, NULL },
 	IOL_VARIANTS(X)
 #undef X
+	{ { "6.18", "as 6.18 has it: wb-based, dirty_throttle_control, 3 s writeout periods",
+	    "Linux 6.18 mm/page-writeback.c (blob 757bc4d3) in the world: counters/throttle-6.18.c" },
+	  NULL, &throttle_kernel_6_18 },
 };
 
 static const struct mmscale_metric throttle_metrics[] = {
@@ -157,15 +162,20 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 				"balanced_dirty_ratelimit,write_bw,pause_ms,pos_ratio\n");
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		rc = throttle_run(sc, v->ops, &params, &res, tr.f ? write_sample : NULL, &tr,
-				  err, sizeof(err));
+		if (v->kernel)
+			rc = throttle_run_kernel(sc, v->kernel, &params, &res,
+						 tr.f ? write_sample : NULL, &tr, err, sizeof(err));
+		else
+			rc = throttle_run(sc, v->ops, &params, &res, tr.f ? write_sample : NULL,
+					  &tr, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (tr.f && fclose(tr.f) != 0 && !rc) {
 			snprintf(err, sizeof(err), "--throttle-trace: writing %s's trace failed",
 				 sc->name);
 			rc = -1;
 		}
-		if (tr.f && !rc && v->ops->bdi_position_ratio) {	/* 3.1 has no control lines */
+		/* 3.1 has no control lines; 6.18's are not drawn (its own pos_ratio is in the trace) */
+		if (tr.f && !rc && v->ops && v->ops->bdi_position_ratio) {
 			FILE *lines = open_trace(sc->name, v->v.name, ".lines.csv", err, sizeof(err));
 
 			if (!lines) {

@@ -72,6 +72,16 @@
  *   dirtying; background writeback is what runs), metadata and journal IO,
  *   page reclaim's own writeback, the block layer's merging and sorting
  *   across files.
+ *
+ * A kernel whose types are not 3.2's (6.18: counters/throttle-6.18.c)
+ * runs here through include/mmscale/mm/throttle_kernel.h: the tasks, the
+ * disks, the request queue and the counts are the same; the generation's
+ * code takes the calls where it differs - balance_dirty_pages and its
+ * ratelimit, the wb counts it keeps, the flusher's background test and
+ * chunk, the bandwidth updates writeback makes, its timers (a 3 s
+ * writeout period, a bandwidth work 200 ms after an inode's writeback
+ * ends) - and its flusher tests the background threshold before each
+ * inode's chunk rather than each request (flusher_run_kernel says why).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -79,6 +89,17 @@
 #include <string.h>
 
 #include "mmscale/mm/throttle.h"
+
+/* throttle_kernel.h names the world's items for a generation with its own names. */
+BUILD_BUG_ON(THROTTLE_FREE_PAGES != (int)NR_FREE_PAGES);
+BUILD_BUG_ON(THROTTLE_ACTIVE_FILE != (int)NR_ACTIVE_FILE);
+BUILD_BUG_ON(THROTTLE_INACTIVE_FILE != (int)NR_INACTIVE_FILE);
+BUILD_BUG_ON(THROTTLE_FILE_DIRTY != (int)NR_FILE_DIRTY);
+BUILD_BUG_ON(THROTTLE_WRITEBACK != (int)NR_WRITEBACK);
+BUILD_BUG_ON(THROTTLE_DISK_RECLAIMABLE != (int)BDI_RECLAIMABLE);
+BUILD_BUG_ON(THROTTLE_DISK_WRITEBACK != (int)BDI_WRITEBACK);
+BUILD_BUG_ON(THROTTLE_DISK_DIRTIED != (int)BDI_DIRTIED);
+BUILD_BUG_ON(THROTTLE_DISK_WRITTEN != (int)BDI_WRITTEN);
 
 #define PAGES_PER_MIB	256UL
 #define WRITE_PAGES	256	/* dd bs=1M */
@@ -119,6 +140,7 @@ enum event_kind {
 	EV_FLUSH,		/* a flusher runs */
 	EV_SAMPLE,		/* the trace */
 	EV_VMSTAT,		/* percpu_error: the vmstat work folds every CPU (each HZ) */
+	EV_TIMER,		/* a generation's timer (throttle_arm_timer) */
 };
 
 struct event {
@@ -131,6 +153,7 @@ struct event {
 struct tw_file {
 	int disk;
 	long dirty;		/* dirty pages not yet submitted */
+	long writeback;		/* submitted, not yet completed */
 };
 
 struct tw_request {
@@ -180,6 +203,20 @@ struct throttle_world {
 	const struct throttle_scenario *sc;
 	const struct throttle_params *p;
 	const struct iol_variant_ops *ops;
+	/*
+	 * Or a generation with its own types (throttle_kernel.h: 6.18), where
+	 * the code below says "kernel": the world keeps its own counts (the
+	 * bdi's bdi_stat[] are its record of each disk's, but for
+	 * BDI_WRITTEN, which only 3.x's completions count), and the
+	 * generation's code is called where 3.x's would be.
+	 */
+	const struct throttle_kernel *kernel;
+	bool kernel_up;
+	long kernel_ratelimit;	/* its ratelimit_pages, as its boot set it */
+	uint64_t *timer_at;	/* per timer id: when armed (ns), or UINT64_MAX */
+	int *timer_cpu;		/* ... and the CPU that armed it, where it runs */
+	int nr_timers;
+	const char *fail_why;	/* the run failed other than out of memory */
 	uint64_t now;		/* ns */
 	uint64_t seq;
 	struct event *heap;
@@ -307,6 +344,53 @@ static unsigned long vm_read(enum throttle_stat_item item)
 		return tw->stat[item];
 	x = tw->vm_global[item];
 	return vm_gap(item, x < 0 ? 0 : (unsigned long)x);
+}
+
+/* ---- what a generation with its own types reads and calls (throttle_kernel.h) ---- */
+
+bool throttle_percpu_error(void)
+{
+	return tw->p->percpu_error;
+}
+
+unsigned long throttle_global_read(enum throttle_world_item item)
+{
+	return vm_read((enum throttle_stat_item)item);
+}
+
+void throttle_note_disk_read_gap(uint64_t gap)
+{
+	if (gap > tw->res->max_bdi_error)
+		tw->res->max_bdi_error = gap;
+}
+
+void throttle_count_reads(uint64_t global_reads, uint64_t disk_reads, uint64_t sum_slots)
+{
+	tw->res->global_reads += global_reads;
+	tw->res->bdi_reads += disk_reads;
+	tw->res->bdi_sum_slots += sum_slots;
+}
+
+void throttle_fail(const char *why)
+{
+	if (!tw->failed)
+		tw->fail_why = why;
+	tw->failed = true;
+}
+
+void throttle_arm_timer(int id, unsigned long expires)
+{
+	uint64_t t = (uint64_t)expires * NS_PER_JIFFY;
+
+	if (id < 0 || id >= tw->nr_timers) {
+		throttle_fail("a generation armed a timer the world did not give it");
+		return;
+	}
+	if (t < tw->now)
+		t = tw->now;
+	tw->timer_at[id] = t;
+	tw->timer_cpu[id] = tw->cpu;
+	schedule(t, EV_TIMER, id);
 }
 
 unsigned long global_page_state(enum throttle_stat_item item)
@@ -466,12 +550,27 @@ static void vm_fold_all(void)
 		}
 }
 
+/* A generation's hook runs on the CPU the world says it runs on. */
+static int on_cpu(int cpu)
+{
+	int was = tw->cpu;
+
+	tw->cpu = cpu;
+	return was;
+}
+
 static void bdi_mod(struct tw_disk *d, int cpu, enum bdi_stat_item item, s32 amount)
 {
 	s32 *pcount;
 	s64 count;
 
 	d->bdi.bdi_stat[item] += amount;
+	if (tw->kernel) {	/* the generation keeps its own wb counts, per CPU */
+		int was = on_cpu(cpu);
+
+		tw->kernel->disk_stat_mod((int)(d - tw->disks), (enum throttle_disk_item)item, amount);
+		tw->cpu = was;
+	}
 	if (!tw->p->percpu_error)
 		return;
 	pcount = &d->bdi_diff[(size_t)cpu * NR_BDI_STAT_ITEMS + item];
@@ -495,14 +594,27 @@ int writeback_in_progress(struct backing_dev_info *bdi)
 	return disk_of(bdi)->flusher_active;
 }
 
-void bdi_start_background_writeback(struct backing_dev_info *bdi)
+/* writeback_in_progress: the flusher's running bit, which a generation keeps too. */
+static void set_flusher_active(struct tw_disk *d, bool active)
 {
-	struct tw_disk *d = disk_of(bdi);
+	d->flusher_active = active;
+	if (tw->kernel)
+		tw->kernel->flusher_running((int)(d - tw->disks), active);
+}
+
+void throttle_start_flusher(int disk)
+{
+	struct tw_disk *d = &tw->disks[disk];
 
 	if (d->flusher_active)
 		return;
-	d->flusher_active = true;
-	schedule(tw->now, EV_FLUSH, (int)(d - tw->disks));
+	set_flusher_active(d, true);
+	schedule(tw->now, EV_FLUSH, disk);
+}
+
+void bdi_start_background_writeback(struct backing_dev_info *bdi)
+{
+	throttle_start_flusher((int)(disk_of(bdi) - tw->disks));
 }
 
 void throttle_count_bdp_call(void)
@@ -610,10 +722,18 @@ static int calc_period_shift(void)
 /* ---- the flusher ---- */
 
 /* The world's own reads: not counted as balance_dirty_pages' reads. */
-static bool over_bground_thresh(void)
+static bool over_bground_thresh(struct tw_disk *d)
 {
 	unsigned long background, dirty;
 	uint64_t reads = tw->res->global_reads;
+
+	if (tw->kernel) {	/* 6.18: wb_over_bg_thresh, the disk's share too */
+		int was = on_cpu(disk_cpu(d));
+		bool over = tw->kernel->over_bg_thresh((int)(d - tw->disks));
+
+		tw->cpu = was;
+		return over;
+	}
 
 	global_dirty_limits(&background, &dirty);
 	tw->res->global_reads = reads;
@@ -628,6 +748,9 @@ static bool over_bground_thresh(void)
 static unsigned long writeback_chunk_size(struct backing_dev_info *bdi, unsigned long nr_pages)
 {
 	unsigned long pages;
+
+	if (tw->kernel)
+		return tw->kernel->writeback_chunk_size((int)(disk_of(bdi) - tw->disks), nr_pages);
 
 	pages = min(bdi->avg_write_bandwidth / 2, global_dirty_limit / DIRTY_SCOPE);
 	pages = min(pages, nr_pages);
@@ -749,6 +872,12 @@ static int submit(struct tw_disk *d, int file, unsigned long pages, int cpu)
 		bdi_mod(d, cpu, BDI_RECLAIMABLE, -1);
 		vm_inc(cpu, NR_WRITEBACK);
 		bdi_mod(d, cpu, BDI_WRITEBACK, 1);
+		if (!f->writeback++ && tw->kernel) {	/* the inode's first page under writeback */
+			int was = on_cpu(cpu);
+
+			tw->kernel->inode_writeback_start(f->disk);
+			tw->cpu = was;
+		}
 	}
 	disk_start(d);
 	return 0;
@@ -772,14 +901,18 @@ static int next_dirty_file(struct tw_disk *d)
 	return -1;
 }
 
+static int flusher_run_kernel(struct tw_disk *d);
+
 static int flusher_run(struct tw_disk *d)
 {
+	if (tw->kernel)
+		return flusher_run_kernel(d);
 	for (;;) {
 		struct tw_file *f;
 		unsigned long k;
 
-		if (!over_bground_thresh()) {
-			d->flusher_active = false;
+		if (!over_bground_thresh(d)) {
+			set_flusher_active(d, false);
 			return 0;
 		}
 		if (!request_allowed(d, &d->flusher_batch)) {	/* get_request_wait */
@@ -789,7 +922,7 @@ static int flusher_run(struct tw_disk *d)
 		if (!d->chunk_left) {
 			d->cur_file = next_dirty_file(d);
 			if (d->cur_file < 0) {
-				d->flusher_active = false;
+				set_flusher_active(d, false);
 				return 0;
 			}
 			d->chunk_left = writeback_chunk_size(&d->bdi, (unsigned long)LONG_MAX);
@@ -807,6 +940,59 @@ static int flusher_run(struct tw_disk *d)
 		d->chunk_left -= k;
 		if (!f->dirty)
 			d->chunk_left = 0;	/* the inode is clean: the next one */
+	}
+}
+
+/*
+ * A generation's flusher (6.18's wb_writeback): an inode's chunk is one
+ * do_writepages, written whole - its start (wb_bandwidth_estimate_start)
+ * before the first request, waiting for requests inside it, its end (a
+ * bandwidth update if due) after the last - and the background test
+ * (wb_over_bg_thresh) comes before each chunk, not before each request:
+ * the kernel tests it once a pass over the inodes, which may be more than
+ * one chunk, so this flusher stops a little sooner than 6.18's.
+ */
+static int flusher_run_kernel(struct tw_disk *d)
+{
+	int disk = (int)(d - tw->disks);
+
+	for (;;) {
+		struct tw_file *f;
+		unsigned long k;
+		int was;
+
+		if (!d->chunk_left) {
+			if (!over_bground_thresh(d)) {
+				set_flusher_active(d, false);
+				return 0;
+			}
+			d->cur_file = next_dirty_file(d);
+			if (d->cur_file < 0) {
+				set_flusher_active(d, false);
+				return 0;
+			}
+			d->chunk_left = writeback_chunk_size(&d->bdi, (unsigned long)LONG_MAX);
+			was = on_cpu(disk_cpu(d));
+			tw->kernel->writepages_start(disk);
+			tw->cpu = was;
+		}
+		if (!request_allowed(d, &d->flusher_batch)) {	/* inside ->writepages */
+			d->flusher_blocked = true;
+			return wait_for_request(d, FLUSHER_WAITER);
+		}
+		f = &tw->files[d->cur_file];
+		k = min(tw->p->request_pages, d->chunk_left);
+		if ((unsigned long)f->dirty < k)
+			k = (unsigned long)f->dirty;
+		if (k && submit(d, d->cur_file, k, disk_cpu(d)))
+			return -1;
+		d->chunk_left -= k;
+		if (!d->chunk_left || !f->dirty) {	/* the chunk is written, or the inode is clean */
+			d->chunk_left = 0;
+			was = on_cpu(disk_cpu(d));
+			tw->kernel->writepages_end(disk);
+			tw->cpu = was;
+		}
 	}
 }
 
@@ -878,7 +1064,18 @@ static void disk_done(struct tw_disk *d)
 	for (unsigned long i = 0; i < r.pages; i++) {
 		bdi_mod(d, disk_cpu(d), BDI_WRITEBACK, -1);
 		vm_dec(disk_cpu(d), NR_WRITEBACK);
-		bdi_writeout_inc(&d->bdi, disk_cpu(d));
+		if (tw->kernel) {	/* __folio_end_writeback: __wb_writeout_add, the inode's end */
+			struct tw_file *f = &tw->files[r.file];
+			int was = on_cpu(disk_cpu(d));
+
+			tw->kernel->writeout(f->disk);
+			if (!--f->writeback)
+				tw->kernel->inode_writeback_end(f->disk);
+			tw->cpu = was;
+		} else {
+			tw->files[r.file].writeback--;
+			bdi_writeout_inc(&d->bdi, disk_cpu(d));
+		}
 	}
 	tw->res->nr_written += r.pages;
 	d->idle_since = tw->now;
@@ -931,11 +1128,15 @@ static int pages_until_check(struct tw_task *t)
 	int ratelimit = t->t.nr_dirtied_pause;
 	long until_task, until_cpu, n;
 
-	if (bdi->dirty_exceeded)
-		ratelimit = min(ratelimit, 32 >> (12 - 10));
-	until_task = (long)ratelimit - t->t.nr_dirtied;
-	until_cpu = ratelimit_pages - tw->bdp_ratelimits[t->cpu];
-	n = min(until_task, until_cpu);
+	if (tw->kernel) {
+		n = tw->kernel->pages_until_check((int)(t - tw->tasks));
+	} else {
+		if (bdi->dirty_exceeded)
+			ratelimit = min(ratelimit, 32 >> (12 - 10));
+		until_task = (long)ratelimit - t->t.nr_dirtied;
+		until_cpu = ratelimit_pages - tw->bdp_ratelimits[t->cpu];
+		n = min(until_task, until_cpu);
+	}
 	if (n < 1)
 		n = 1;
 	return (int)min(n, (long)WRITE_PAGES);
@@ -961,7 +1162,7 @@ static void account_page_dirtied(struct tw_task *t)
 	bdi_mod(disk_of(bdi), t->cpu, BDI_RECLAIMABLE, 1);
 	/* 3.2's; 3.1 has not the item, and no reader of it */
 	bdi_mod(disk_of(bdi), t->cpu, BDI_DIRTIED, 1);
-	if (tw->ops->counts_task_dirties)
+	if (tw->ops && tw->ops->counts_task_dirties)
 		task_dirty_inc(&t->t);	/* 3.1 */
 	tw->files[t->mapping.file].dirty++;
 	tw->res->nr_dirtied++;
@@ -973,7 +1174,10 @@ static void task_dirtied(struct tw_task *t)
 		long pause;
 
 		account_page_dirtied(t);
-		pause = tw->ops->balance_dirty_pages_ratelimited_nr(&t->mapping, 1);
+		if (tw->kernel)
+			pause = tw->kernel->dirtied((int)(t - tw->tasks));
+		else
+			pause = tw->ops->balance_dirty_pages_ratelimited_nr(&t->mapping, 1);
 		if (pause == THROTTLE_WAIT_QUEUE) {
 			wait_for_request(&tw->disks[t->disk], (int)(t - tw->tasks));
 			return;
@@ -990,7 +1194,8 @@ static void task_dirtied(struct tw_task *t)
 
 static void task_wake(struct tw_task *t)
 {
-	long pause = tw->ops->balance_dirty_pages_resume(&t->mapping);
+	long pause = tw->kernel ? tw->kernel->resume((int)(t - tw->tasks))
+				: tw->ops->balance_dirty_pages_resume(&t->mapping);
 
 	if (pause == THROTTLE_WAIT_QUEUE)
 		wait_for_request(&tw->disks[t->disk], (int)(t - tw->tasks));
@@ -1013,11 +1218,27 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 	memset(&s, 0, sizeof(s));
 	s.t_s = (double)tw->now / 1e9;
 	s.nr_dirty = tw->stat[NR_FILE_DIRTY] + tw->stat[NR_UNSTABLE_NFS] + tw->stat[NR_WRITEBACK];
+	s.bdi_dirty = (unsigned long)(bdi->bdi_stat[BDI_RECLAIMABLE] + bdi->bdi_stat[BDI_WRITEBACK]);
+	s.pause_ms = d->sample_pauses ? (double)d->sample_pause_ms / (double)d->sample_pauses : 0;
+	for (int i = 0; i < d->nr_files; i++)
+		s.files_under_writeback += tw->files[d->first_file + i].writeback > 0;
+	d->sample_pause_ms = 0;
+	d->sample_pauses = 0;
+	if (tw->kernel) {	/* its own limits and control values; it counts no reads here */
+		int was = on_cpu(disk_cpu(d));
+		uint64_t vm_error = tw->res->max_vm_error, bdi_error = tw->res->max_bdi_error;
+
+		tw->kernel->sample(0, &s);
+		tw->cpu = was;
+		tw->res->max_vm_error = vm_error;	/* the trace's reads are not the kernel's */
+		tw->res->max_bdi_error = bdi_error;
+		fn(&s, arg);
+		return;
+	}
 	global_dirty_limits(&s.bg_thresh, &s.thresh);
 	s.freerun = dirty_freerun_ceiling(s.thresh, s.bg_thresh);
 	s.limit = hard_dirty_limit(s.thresh);
 	s.setpoint = (s.freerun + s.limit) / 2;
-	s.bdi_dirty = (unsigned long)(bdi->bdi_stat[BDI_RECLAIMABLE] + bdi->bdi_stat[BDI_WRITEBACK]);
 	s.bdi_thresh = bdi_dirty_limit(bdi, s.thresh);
 	/* bdi_position_ratio's bdi_setpoint (3.2 lines 614-615), before any floor */
 	x = ((u64)min(s.bdi_thresh, s.thresh) << 16) / (u32)(s.thresh + 1);
@@ -1025,12 +1246,9 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 	s.dirty_ratelimit = bdi->dirty_ratelimit;
 	s.balanced_dirty_ratelimit = bdi->balanced_dirty_ratelimit;
 	s.write_bw = bdi->avg_write_bandwidth;
-	s.pause_ms = d->sample_pauses ? (double)d->sample_pause_ms / (double)d->sample_pauses : 0;
 	if (tw->ops->bdi_position_ratio)	/* none in 3.1 */
 		s.pos_ratio = tw->ops->bdi_position_ratio(bdi, s.thresh, s.bg_thresh, s.nr_dirty,
 							   s.bdi_thresh, s.bdi_dirty);
-	d->sample_pause_ms = 0;
-	d->sample_pauses = 0;
 	tw->res->global_reads = reads;	/* the trace's reads are not the kernel's */
 	tw->res->bdi_reads = bdi_reads;
 	fn(&s, arg);
@@ -1040,6 +1258,10 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 
 static void world_free(struct throttle_world *w)
 {
+	if (w->kernel_up)
+		w->kernel->exit();
+	free(w->timer_at);
+	free(w->timer_cpu);
 	if (w->disks)
 		for (int i = 0; i < w->sc->nr_disks; i++) {
 			free(w->disks[i].q);
@@ -1096,13 +1318,38 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	w->nr_tasks = nr_tasks;
 
 	/* The sysctls: vm.dirty_bytes, or the ratio; background at its default. */
-	writeback_3_2_reset();
-	dirty_background_ratio = 10;
-	dirty_background_bytes = 0;
-	vm_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio;
-	vm_dirty_bytes = sc->dirty_mib * 1024 * 1024;
-	w->completion_shift = calc_period_shift();
-	w->ops->writeback_set_ratelimit();
+	if (w->kernel) {
+		struct throttle_kernel_setup setup = {
+			.nr_disks = sc->nr_disks,
+			.nr_tasks = nr_tasks,
+			.dd_per_disk = sc->dd_per_disk,
+			.nr_cpus = sc->nr_cpus,
+			.sysctl_dirty_bytes = sc->dirty_mib * 1024 * 1024,
+			.sysctl_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio,
+			.sysctl_dirty_background_ratio = 10,
+		};
+
+		w->nr_timers = w->kernel->nr_timers(&setup);
+		w->timer_at = malloc((size_t)w->nr_timers * sizeof(*w->timer_at));
+		w->timer_cpu = calloc((size_t)w->nr_timers, sizeof(*w->timer_cpu));
+		if (!w->timer_at || !w->timer_cpu) {
+			snprintf(err, errlen, "throttle scenario %s: out of memory", sc->name);
+			return -1;
+		}
+		for (int i = 0; i < w->nr_timers; i++)
+			w->timer_at[i] = UINT64_MAX;
+		if (w->kernel->init(&setup, &w->kernel_ratelimit, err, errlen))
+			return -1;
+		w->kernel_up = true;
+	} else {
+		writeback_3_2_reset();
+		dirty_background_ratio = 10;
+		dirty_background_bytes = 0;
+		vm_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio;
+		vm_dirty_bytes = sc->dirty_mib * 1024 * 1024;
+		w->completion_shift = calc_period_shift();
+		w->ops->writeback_set_ratelimit();
+	}
 
 	for (int i = 0; i < sc->nr_disks; i++) {
 		struct tw_disk *d = &w->disks[i];
@@ -1134,11 +1381,13 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	return 0;
 }
 
-int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_ops *ops,
-		 const struct throttle_params *params, struct throttle_result *res,
-		 throttle_sample_fn sample, void *arg, char *err, size_t errlen)
+static int run(const struct throttle_scenario *sc, const struct iol_variant_ops *ops,
+	       const struct throttle_kernel *kernel, const struct throttle_params *params,
+	       struct throttle_result *res, throttle_sample_fn sample, void *arg, char *err,
+	       size_t errlen)
 {
-	struct throttle_world w = { .sc = sc, .p = params, .ops = ops, .res = res };
+	struct throttle_world w = { .sc = sc, .p = params, .ops = ops, .kernel = kernel,
+				    .res = res };
 	uint64_t end = params->run_us * 1000;
 	int rc = -1;
 
@@ -1147,7 +1396,7 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 	if (world_init(&w, err, errlen))
 		goto out;
 	memset(res, 0, sizeof(*res));	/* the boot's reads (writeback_set_ratelimit) are not bdp's */
-	res->ratelimit_pages = ratelimit_pages;
+	res->ratelimit_pages = kernel ? w.kernel_ratelimit : ratelimit_pages;
 	res->stat_threshold = w.stat_threshold;
 	res->bdi_stat_batch = w.bdi_stat_batch;
 	for (int i = 0; i < w.nr_tasks; i++)
@@ -1194,6 +1443,13 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 			vm_fold_all();
 			schedule(w.now + NS_PER_JIFFY * HZ, EV_VMSTAT, 0);
 			break;
+		case EV_TIMER:	/* fires at the time last armed; earlier armings are stale */
+			if (w.timer_at[e.id] == e.t) {
+				w.timer_at[e.id] = UINT64_MAX;
+				w.cpu = w.timer_cpu[e.id];
+				kernel->timer(e.id);
+			}
+			break;
 		}
 		if (w.failed)
 			goto oom;
@@ -1226,9 +1482,26 @@ int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_op
 	rc = 0;
 	goto out;
 oom:
-	snprintf(err, errlen, "throttle scenario %s: out of memory", sc->name);
+	if (w.fail_why)
+		snprintf(err, errlen, "throttle scenario %s: %s", sc->name, w.fail_why);
+	else
+		snprintf(err, errlen, "throttle scenario %s: out of memory", sc->name);
 out:
 	world_free(&w);
 	tw = NULL;
 	return rc;
+}
+
+int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_ops *ops,
+		 const struct throttle_params *params, struct throttle_result *res,
+		 throttle_sample_fn sample, void *arg, char *err, size_t errlen)
+{
+	return run(sc, ops, NULL, params, res, sample, arg, err, errlen);
+}
+
+int throttle_run_kernel(const struct throttle_scenario *sc, const struct throttle_kernel *kernel,
+			const struct throttle_params *params, struct throttle_result *res,
+			throttle_sample_fn sample, void *arg, char *err, size_t errlen)
+{
+	return run(sc, NULL, kernel, params, res, sample, arg, err, errlen);
 }

@@ -516,8 +516,9 @@ if mmscale and os.access(mmscale, os.X_OK):
         p = script("plot", "--throttle-trace", trace, "--out", os.path.join(tmp, "plots"))
         pngs = sorted(f for f in os.listdir(os.path.join(tmp, "plots")) if f.endswith(".png")) \
             if p.returncode == 0 else []
-        # Four variants' traces; the control lines of the three IO-less ones, in one picture.
-        check(len(pngs) == 5 and sum(f.startswith("throttle-lines-") for f in pngs) == 1,
+        # Five variants' traces (6.18's too); the control lines of the three IO-less ones of
+        # 2011, in one picture.
+        check(len(pngs) == 6 and sum(f.startswith("throttle-lines-") for f in pngs) == 1,
               f"plot --throttle-trace: exit {p.returncode}, {pngs}\n{p.stderr}")
         p = script("plot", "--throttle-trace", os.path.join(tmp, "no-such"))
         check(p.returncode == 2, f"plot --throttle-trace of no folder: exit {p.returncode}")

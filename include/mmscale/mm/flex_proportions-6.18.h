@@ -45,6 +45,18 @@
 #include "../kernel/spinlock.h"
 #include "percpu_counter-6.18.h"
 
+#ifdef MMSCALE_WB_6_18_WORLD
+/* Built again for the virtual-time world (percpu_counter-6.18.h says how). */
+#define fprop_global_init_6_18		fprop_global_init_6_18_world
+#define fprop_global_destroy_6_18	fprop_global_destroy_6_18_world
+#define fprop_new_period_6_18		fprop_new_period_6_18_world
+#define fprop_local_init_percpu_6_18	fprop_local_init_percpu_6_18_world
+#define fprop_local_destroy_percpu_6_18	fprop_local_destroy_percpu_6_18_world
+#define __fprop_add_percpu_6_18		__fprop_add_percpu_6_18_world
+#define __fprop_add_percpu_max_6_18	__fprop_add_percpu_max_6_18_world
+#define fprop_fraction_percpu_6_18	fprop_fraction_percpu_6_18_world
+#endif
+
 /*
  * When maximum proportion of some event type is specified, this is the
  * precision with which we allow limitting. Note that this creates an upper

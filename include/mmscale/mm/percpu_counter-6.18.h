@@ -33,6 +33,34 @@
 
 #include "percpu_counter.h"
 
+#ifdef MMSCALE_WB_6_18_WORLD
+/*
+ * Built for the virtual-time world (counters/throttle-6.18.c runs 6.18's
+ * dirty throttling there, on one thread): the counters are
+ * counters/throttle_percpu_counter-6.18.c's, each CPU's s32 in a plain
+ * array indexed by the world's CPU (exact unless the world models the
+ * per-CPU error), and nr_cpu_ids is the world's.
+ */
+#include "../kernel/cpumask.h"
+#include "throttle_kernel.h"
+#define nr_cpu_ids				((unsigned int)throttle_nr_cpus())
+#define percpu_counter_batch_6_18		percpu_counter_batch_6_18_world
+#define compute_batch_value_6_18		compute_batch_value_6_18_world
+#define __percpu_counter_init_many_6_18		__percpu_counter_init_many_6_18_world
+#define percpu_counter_destroy_many_6_18	percpu_counter_destroy_many_6_18_world
+#define percpu_counter_add_batch_6_18		percpu_counter_add_batch_6_18_world
+#define __percpu_counter_sum_6_18		__percpu_counter_sum_6_18_world
+/* Not in the world (nothing there calls them): a use fails to link. */
+#define __percpu_counter_compare_6_18		__percpu_counter_compare_6_18_world
+#define __percpu_counter_limited_add_6_18	__percpu_counter_limited_add_6_18_world
+#define percpu_counter_set			percpu_counter_set_6_18_world
+void percpu_counter_set(struct percpu_counter *fbc, s64 amount);
+/* The reads: counted as below, and the gap from the exact count noted. */
+s64 percpu_counter_read_6_18_world(struct percpu_counter *fbc);
+#define percpu_counter_read_positive_6_18	percpu_counter_read_positive_6_18_world
+s64 percpu_counter_read_positive_6_18(struct percpu_counter *fbc);
+#endif
+
 /* percpu_counter_batch of 6.18: compute_batch_value at every CPU up/down. */
 extern int percpu_counter_batch_6_18;
 void compute_batch_value_6_18(void);
@@ -50,6 +78,7 @@ static inline void percpu_counter_add_6_18(struct percpu_counter *fbc, s64 amoun
 	percpu_counter_add_batch_6_18(fbc, amount, percpu_counter_batch_6_18);
 }
 
+#ifndef MMSCALE_WB_6_18_WORLD
 /* 6.18 returns 0 for a negative count (2.6.31: 1). */
 static inline s64 percpu_counter_read_positive_6_18(struct percpu_counter *fbc)
 {
@@ -61,6 +90,7 @@ static inline s64 percpu_counter_read_positive_6_18(struct percpu_counter *fbc)
 		return ret;
 	return 0;
 }
+#endif
 
 static inline s64 percpu_counter_sum_positive_6_18(struct percpu_counter *fbc)
 {

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "throttle_kernel.h"
 #include "writeback-3.2.h"
 
 /* One of the seed's test cases (../shared/seeds/004_*). */
@@ -91,18 +92,6 @@ struct throttle_result {
 	int stat_threshold, bdi_stat_batch;	/* the world's, for the bounds */
 };
 
-/* One sample of the trace (every sample_us): what the thread plotted. */
-struct throttle_sample {
-	double t_s;
-	unsigned long nr_dirty;		/* dirty + writeback + unstable */
-	unsigned long freerun, setpoint, limit, thresh, bg_thresh;
-	/* disk 0 */
-	unsigned long bdi_dirty, bdi_thresh, bdi_setpoint;
-	unsigned long dirty_ratelimit, balanced_dirty_ratelimit, write_bw;
-	double pause_ms;		/* mean pause of disk 0's tasks in the period */
-	unsigned long pos_ratio;	/* disk 0's, now */
-};
-
 typedef void (*throttle_sample_fn)(const struct throttle_sample *s, void *arg);
 
 /*
@@ -113,6 +102,10 @@ typedef void (*throttle_sample_fn)(const struct throttle_sample *s, void *arg);
 int throttle_run(const struct throttle_scenario *sc, const struct iol_variant_ops *ops,
 		 const struct throttle_params *params, struct throttle_result *res,
 		 throttle_sample_fn sample, void *arg, char *err, size_t errlen);
+/* The same with a generation that names its own types (throttle_kernel.h): 6.18's. */
+int throttle_run_kernel(const struct throttle_scenario *sc, const struct throttle_kernel *kernel,
+			const struct throttle_params *params, struct throttle_result *res,
+			throttle_sample_fn sample, void *arg, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------------
  * What the ported kernel code (counters/iol_balance.h) reads and calls, as
@@ -135,10 +128,7 @@ enum throttle_stat_item {
 /* The running world's view for the kernel code (valid inside throttle_run). */
 extern struct throttle_task *throttle_current;
 #define current throttle_current
-unsigned long throttle_jiffies(void);
-#define jiffies throttle_jiffies()
-int throttle_this_cpu(void);
-int throttle_nr_cpus(void);
+#define jiffies throttle_jiffies()	/* throttle_kernel.h: the world's clock, CPUs and counts */
 int *throttle_bdp_ratelimits(void);	/* this CPU's bdp_ratelimits */
 unsigned long global_page_state(enum throttle_stat_item item);
 s64 bdi_stat(struct backing_dev_info *bdi, enum bdi_stat_item item);
@@ -153,9 +143,5 @@ unsigned long bdi_stat_error(struct backing_dev_info *bdi);
 #ifndef WRITE_ONCE_BDI
 #define WRITE_ONCE_BDI(x, val)	((x) = (val))
 #endif
-/* The world's counts of balance_dirty_pages' calls, passes and bandwidth samples. */
-void throttle_count_bdp_call(void);
-void throttle_count_bdp_pass(bool past_freerun);
-void throttle_count_bw_sample(void);
 
 #endif /* MMSCALE_MM_THROTTLE_H */

@@ -54,6 +54,69 @@
 #include "mmzone-6.18.h"
 #include "percpu_counter-6.18.h"
 
+#ifdef MMSCALE_WB_6_18_WORLD
+/*
+ * Built a second time (CMakeLists.txt: mmscale_wb_6_18_world) for the
+ * virtual-time world of throttle/ (counters/throttle-6.18.c): the same
+ * code under the suffix _6_18_world, its environment the world's
+ * (throttle_kernel.h) - the world's clock, CPUs and counts; the running
+ * task; the counters of percpu_counter-6.18.h's world build.
+ */
+#include "../kernel/percpu.h"
+#include "throttle_kernel.h"
+#define __wb_calc_thresh_6_18			__wb_calc_thresh_6_18_world
+#define __wb_update_bandwidth_6_18		__wb_update_bandwidth_6_18_world
+#define balance_dirty_pages_6_18		balance_dirty_pages_6_18_world
+#define balance_dirty_pages_loop_6_18		balance_dirty_pages_loop_6_18_world
+#define balance_dirty_pages_ratelimited_flags_6_18 balance_dirty_pages_ratelimited_flags_6_18_world
+#define balance_dirty_pages_resume_6_18		balance_dirty_pages_resume_6_18_world
+#define balance_dirty_pages_variant_6_18	balance_dirty_pages_variant_6_18_world
+#define balance_domain_limits_6_18		balance_domain_limits_6_18_world
+#define balance_wb_limits_6_18			balance_wb_limits_6_18_world
+#define bdi_exit_6_18				bdi_exit_6_18_world
+#define bdi_init_6_18				bdi_init_6_18_world
+#define bdp_ratelimits_6_18			bdp_ratelimits_6_18_world
+#define dirty_background_bytes_6_18		dirty_background_bytes_6_18_world
+#define dirty_background_ratio_6_18		dirty_background_ratio_6_18_world
+#define dirty_poll_interval_6_18		dirty_poll_interval_6_18_world
+#define dirty_throttle_leaks_6_18		dirty_throttle_leaks_6_18_world
+#define domain_dirty_limits_6_18		domain_dirty_limits_6_18_world
+#define domain_poll_intv_6_18			domain_poll_intv_6_18_world
+#define global_dirty_limits_6_18		global_dirty_limits_6_18_world
+#define global_wb_domain_6_18			global_wb_domain_6_18_world
+#define laptop_mode_6_18			laptop_mode_6_18_world
+#define pos_ratio_polynom_6_18			pos_ratio_polynom_6_18_world
+#define ratelimit_pages_6_18			ratelimit_pages_6_18_world
+#define totalreserve_pages_6_18			totalreserve_pages_6_18_world
+#define vm_dirty_bytes_6_18			vm_dirty_bytes_6_18_world
+#define vm_dirty_ratio_6_18			vm_dirty_ratio_6_18_world
+#define wb_calc_thresh_6_18			wb_calc_thresh_6_18_world
+#define wb_domain_exit_6_18			wb_domain_exit_6_18_world
+#define wb_domain_init_6_18			wb_domain_init_6_18_world
+#define wb_max_pause_6_18			wb_max_pause_6_18_world
+#define wb_min_pause_6_18			wb_min_pause_6_18_world
+#define wb_position_ratio_6_18			wb_position_ratio_6_18_world
+#define wb_update_dirty_ratelimit_6_18		wb_update_dirty_ratelimit_6_18_world
+#define wb_writeout_inc_6_18			wb_writeout_inc_6_18_world
+#define writeback_6_18_reset			writeback_6_18_reset_world
+#define writeback_set_ratelimit_6_18		writeback_set_ratelimit_6_18_world
+#define writeout_period_6_18			writeout_period_6_18_world
+#define wb_start_background_writeback_6_18	wb_start_background_writeback_6_18_world
+#define wb_6_18_mod_period_timer		wb_6_18_mod_period_timer_world
+/* The global reads: the world's counts (counters/throttle-6.18.c). */
+#define global_zone_page_state			global_zone_page_state_6_18_world
+#define global_node_page_state			global_node_page_state_6_18_world
+unsigned long global_zone_page_state(enum zone_stat_item item);
+unsigned long global_node_page_state(enum node_stat_item item);
+/* __wb_update_bandwidth's reads of the wb counts. */
+#define percpu_counter_read(fbc)		percpu_counter_read_6_18_world(fbc)
+/* DEFINE_PER_CPU ints as the world's plain arrays, one int per CPU. */
+#undef this_cpu_ptr
+#define this_cpu_ptr(ptr)			((ptr) + throttle_this_cpu())
+#undef num_online_cpus
+#define num_online_cpus()			((unsigned int)throttle_nr_cpus())
+#endif
+
 #define HZ		1000
 
 /*
@@ -271,10 +334,17 @@ struct task_6_18 {
  * The environment the code runs in (counters/bdp_6_18.c on pinned threads
  * of the emulated machine): current, jiffies, the flusher's wakeup.
  */
+#ifdef MMSCALE_WB_6_18_WORLD
+/* The task the world is running (counters/throttle-6.18.c), and the world's clock. */
+extern struct task_6_18 *wb_6_18_world_current;
+#define current wb_6_18_world_current
+#define jiffies throttle_jiffies()
+#else
 extern _Thread_local struct task_6_18 wb_6_18_current;
 #define current (&wb_6_18_current)
 extern volatile unsigned long wb_6_18_jiffies;
 #define jiffies wb_6_18_jiffies
+#endif
 void wb_start_background_writeback_6_18(struct bdi_writeback *wb);
 struct wb_domain;
 /* mod_timer(&dom->period_timer, expires): writeout_period runs when it expires. */
@@ -460,5 +530,31 @@ extern int *dirty_throttle_leaks;
 #define INIT_BW		(100 << (20 - PAGE_SHIFT))
 int bdi_init_6_18(struct backing_dev_info *bdi);
 void bdi_exit_6_18(struct backing_dev_info *bdi);
+
+#ifdef MMSCALE_WB_6_18_WORLD
+/*
+ * The flusher's side of page-writeback.c, which only the world drives
+ * (the end of counters/page-writeback-6.18.c): wb_update_bandwidth
+ * (1532-1537), wb_over_bg_thresh (2160-2172), do_writepages (2593-2629)
+ * split around ->writepages, wb_inode_writeback_start and _end
+ * (2963-2981). Its environment: queue_delayed_work(bdi_wq, &wb->bw_dwork,
+ * delay), which does nothing while the work is pending.
+ */
+#define wb_update_bandwidth		wb_update_bandwidth_6_18_world
+#define wb_over_bg_thresh		wb_over_bg_thresh_6_18_world
+#define do_writepages_start		do_writepages_start_6_18_world
+#define do_writepages_end		do_writepages_end_6_18_world
+#define wb_inode_writeback_start	wb_inode_writeback_start_6_18_world
+#define wb_inode_writeback_end		wb_inode_writeback_end_6_18_world
+void wb_update_bandwidth(struct bdi_writeback *wb);
+bool wb_over_bg_thresh(struct bdi_writeback *wb);
+void do_writepages_start(struct bdi_writeback *wb);
+void do_writepages_end(struct bdi_writeback *wb);
+void wb_inode_writeback_start(struct bdi_writeback *wb);
+void wb_inode_writeback_end(struct bdi_writeback *wb);
+void wb_6_18_queue_bw_dwork(struct bdi_writeback *wb, unsigned long delay);
+/* The world's disk's bdi, inside a throttle_run_kernel of 6.18's (for the tests). */
+struct backing_dev_info *throttle_6_18_bdi(int disk);
+#endif
 
 #endif /* MMSCALE_MM_WRITEBACK_6_18_H */
