@@ -229,7 +229,7 @@ struct throttle_world {
 	int bdi_stat_batch;
 	unsigned long memory;	/* free + page cache, pages */
 	int *bdp_ratelimits;	/* per CPU */
-	int cpu;		/* the running task's */
+	int cpu;		/* the running event's: its task's, its disk's, the timer's arming one */
 	struct tw_disk *disks;
 	struct tw_file *files;
 	struct tw_task *tasks;
@@ -550,27 +550,14 @@ static void vm_fold_all(void)
 		}
 }
 
-/* A generation's hook runs on the CPU the world says it runs on. */
-static int on_cpu(int cpu)
-{
-	int was = tw->cpu;
-
-	tw->cpu = cpu;
-	return was;
-}
-
 static void bdi_mod(struct tw_disk *d, int cpu, enum bdi_stat_item item, s32 amount)
 {
 	s32 *pcount;
 	s64 count;
 
 	d->bdi.bdi_stat[item] += amount;
-	if (tw->kernel) {	/* the generation keeps its own wb counts, per CPU */
-		int was = on_cpu(cpu);
-
+	if (tw->kernel)	/* the generation keeps its own wb counts, on tw->cpu (== cpu) */
 		tw->kernel->disk_stat_mod((int)(d - tw->disks), (enum throttle_disk_item)item, amount);
-		tw->cpu = was;
-	}
 	if (!tw->p->percpu_error)
 		return;
 	pcount = &d->bdi_diff[(size_t)cpu * NR_BDI_STAT_ITEMS + item];
@@ -727,13 +714,8 @@ static bool over_bground_thresh(struct tw_disk *d)
 	unsigned long background, dirty;
 	uint64_t reads = tw->res->global_reads;
 
-	if (tw->kernel) {	/* 6.18: wb_over_bg_thresh, the disk's share too */
-		int was = on_cpu(disk_cpu(d));
-		bool over = tw->kernel->over_bg_thresh((int)(d - tw->disks));
-
-		tw->cpu = was;
-		return over;
-	}
+	if (tw->kernel)	/* 6.18: wb_over_bg_thresh, the disk's share too */
+		return tw->kernel->over_bg_thresh((int)(d - tw->disks));
 
 	global_dirty_limits(&background, &dirty);
 	tw->res->global_reads = reads;
@@ -872,12 +854,8 @@ static int submit(struct tw_disk *d, int file, unsigned long pages, int cpu)
 		bdi_mod(d, cpu, BDI_RECLAIMABLE, -1);
 		vm_inc(cpu, NR_WRITEBACK);
 		bdi_mod(d, cpu, BDI_WRITEBACK, 1);
-		if (!f->writeback++ && tw->kernel) {	/* the inode's first page under writeback */
-			int was = on_cpu(cpu);
-
+		if (!f->writeback++ && tw->kernel)	/* the inode's first page under writeback */
 			tw->kernel->inode_writeback_start(f->disk);
-			tw->cpu = was;
-		}
 	}
 	disk_start(d);
 	return 0;
@@ -959,7 +937,6 @@ static int flusher_run_kernel(struct tw_disk *d)
 	for (;;) {
 		struct tw_file *f;
 		unsigned long k;
-		int was;
 
 		if (!d->chunk_left) {
 			if (!over_bground_thresh(d)) {
@@ -972,9 +949,7 @@ static int flusher_run_kernel(struct tw_disk *d)
 				return 0;
 			}
 			d->chunk_left = writeback_chunk_size(&d->bdi, (unsigned long)LONG_MAX);
-			was = on_cpu(disk_cpu(d));
 			tw->kernel->writepages_start(disk);
-			tw->cpu = was;
 		}
 		if (!request_allowed(d, &d->flusher_batch)) {	/* inside ->writepages */
 			d->flusher_blocked = true;
@@ -989,9 +964,7 @@ static int flusher_run_kernel(struct tw_disk *d)
 		d->chunk_left -= k;
 		if (!d->chunk_left || !f->dirty) {	/* the chunk is written, or the inode is clean */
 			d->chunk_left = 0;
-			was = on_cpu(disk_cpu(d));
 			tw->kernel->writepages_end(disk);
-			tw->cpu = was;
 		}
 	}
 }
@@ -1066,12 +1039,10 @@ static void disk_done(struct tw_disk *d)
 		vm_dec(disk_cpu(d), NR_WRITEBACK);
 		if (tw->kernel) {	/* __folio_end_writeback: __wb_writeout_add, the inode's end */
 			struct tw_file *f = &tw->files[r.file];
-			int was = on_cpu(disk_cpu(d));
 
 			tw->kernel->writeout(f->disk);
 			if (!--f->writeback)
 				tw->kernel->inode_writeback_end(f->disk);
-			tw->cpu = was;
 		} else {
 			tw->files[r.file].writeback--;
 			bdi_writeout_inc(&d->bdi, disk_cpu(d));
@@ -1225,11 +1196,9 @@ static void take_sample(throttle_sample_fn fn, void *arg)
 	d->sample_pause_ms = 0;
 	d->sample_pauses = 0;
 	if (tw->kernel) {	/* its own limits and control values; it counts no reads here */
-		int was = on_cpu(disk_cpu(d));
 		uint64_t vm_error = tw->res->max_vm_error, bdi_error = tw->res->max_bdi_error;
 
 		tw->kernel->sample(0, &s);
-		tw->cpu = was;
 		tw->res->max_vm_error = vm_error;	/* the trace's reads are not the kernel's */
 		tw->res->max_bdi_error = bdi_error;
 		fn(&s, arg);
@@ -1429,13 +1398,16 @@ static int run(const struct throttle_scenario *sc, const struct iol_variant_ops 
 			break;
 		}
 		case EV_DISK_DONE:
+			w.cpu = disk_cpu(&w.disks[e.id]);
 			disk_done(&w.disks[e.id]);
 			break;
 		case EV_FLUSH:
+			w.cpu = disk_cpu(&w.disks[e.id]);
 			if (flusher_run(&w.disks[e.id]))
 				goto oom;
 			break;
 		case EV_SAMPLE:
+			w.cpu = disk_cpu(&w.disks[0]);	/* the trace looks from disk 0's CPU */
 			take_sample(sample, arg);
 			schedule(w.now + params->sample_us * 1000, EV_SAMPLE, 0);
 			break;
