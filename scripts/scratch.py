@@ -1,7 +1,10 @@
 """A scratch copy of the tree, for the scripts that change files and build
 (scripts/mutants, scripts/walkthrough): the files git tracks or would
-track, as they are in the working tree, copied with their times so that a
-build there stays incremental."""
+track, as they are in the working tree. Only the files that differ are
+written, and they get the time of the copy, not their own: a build there
+stays incremental, and never takes an object built from an earlier copy
+(newer than the file's own time, when the file was edited while a scratch
+build ran) for one of the new text."""
 import os
 import shutil
 import subprocess
@@ -29,7 +32,8 @@ def sync_tree(dst, prune=False):
                 if f.read() == data:
                     continue
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        shutil.copy2(src, out)
+        shutil.copyfile(src, out)
+        shutil.copymode(src, out)
     if prune:
         keep = set(files)
         for folder, _, names in os.walk(dst):
