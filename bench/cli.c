@@ -94,6 +94,12 @@ const char mmscale_help[] =
 "                       (default: each drain variant's own kernel's; the ipi/ cases and\n"
 "                       c2c run percpu), or one of:\n"
 "@GENERATIONS\n"
+"  --set NAME=VALUE     (or --set=NAME=VALUE) a number the kernel computes or defaults, by\n"
+"                       its kernel name:\n"
+"                       auto (the default: what that generation computes on the run's\n"
+"                       machine; --describe shows it) or a number in its range; repeat\n"
+"                       for several. Each result's context records it. NAME is one of:\n"
+"@KNOBS\n"
 "  --throttle-seconds=N virtual seconds each throttle/ run simulates (default 60; 1 to 3600)\n"
 "  --throttle-cpus=N    CPUs of the throttle/ world instead of the scenarios' 16 (1 to 4096):\n"
 "                       ratelimit_pages and bdi_stat_error scale with them, and so do\n"
@@ -163,6 +169,16 @@ void mmscale_print_help(FILE *out)
 		if (len == 10 && strncmp(p, "@DOORBELLS", len) == 0) {
 			for (size_t i = 0; i < mmscale_nr_doorbells; i++)
 				help_row(out, mmscale_doorbells[i].name, mmscale_doorbells[i].summary);
+		} else if (len == 6 && strncmp(p, "@KNOBS", len) == 0) {
+			for (size_t i = 0; i < mmscale_nr_knobs; i++) {
+				const struct mmscale_knob *k = &mmscale_knobs[i];
+				char text[1024];
+
+				snprintf(text, sizeof(text), "(%s; auto or %d to %d) %s",
+					 k->generations, k->lo, k->hi, k->summary);
+				fprintf(out, "%*s%s\n", 25, "", k->name);
+				help_row(out, "", text);
+			}
 		} else if (len == 12 && strncmp(p, "@GENERATIONS", len) == 0) {
 			for (size_t i = 0; i < smp_nr_generations; i++)
 				help_row(out, smp_generations[i]->name, smp_generations[i]->summary);
@@ -379,10 +395,20 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 	o->gb_argv[o->gb_argc++] = argv[0];
 	for (int i = 1; i < argc && !status; i++) {
 		const char *a = argv[i];
+		char joined[256];
 
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			o->help = true;
 			continue;
+		}
+		if (strcmp(a, "--set") == 0) {
+			/* "--set NAME=VALUE", as sweep and compare write it: "--set=NAME=VALUE". */
+			if (i + 1 == argc)
+				return mmscale_usage_error("%s", "--set: give NAME=VALUE");
+			if (snprintf(joined, sizeof(joined), "--set=%s", argv[++i]) >=
+			    (int)sizeof(joined))
+				return mmscale_usage_error("--set: '%.40s...' is too long", argv[i]);
+			a = joined;
 		}
 		{
 			char perr[256];

@@ -6,6 +6,7 @@
 #include <hwloc.h>
 
 #include "mmscale/harness.h"
+#include "mmscale/params.h"
 #include "mmscale/topology.h"
 
 /* Distance matrices are printed in full up to this many nodes, summarised beyond. */
@@ -218,6 +219,7 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 		fprintf(out, "%6d %6d %6d %6d %8d %12d\n", i, t->pus[c->pu].os_index,
 			c->node, c->core, c->run_pu, c->mem_node);
 	}
+	mmscale_knobs_describe(out);
 }
 
 void mmscale_json_string(FILE *out, const char *s)
@@ -244,7 +246,9 @@ void mmscale_json_string(FILE *out, const char *s)
  * cpulist, nodelist (null: all), sample, oversubscribe, used_pus, cpus_per_node[],
  * oversubscribed_from}; threads[]; nodes[] {node, os_index, pus,
  * memory_bytes, memory_node, memory_allowed, cpus}; distances (matrix or null); cpus[] {cpu, pu, node,
- * core, llc (-1: none shown), runs_on, memory_node} for every CPU of the plan.
+ * core, llc (-1: none shown), runs_on, memory_node} for every CPU of the plan;
+ * knobs[] {name, value ("auto" or the number), min, max, generations, auto
+ * (what auto resolves to here)}.
  */
 void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 			   const int *threads, int nr_threads)
@@ -349,7 +353,9 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 			t->pus[c->pu].os_index, c->node, c->core, t->pus[c->pu].llc, c->run_pu,
 			c->mem_node);
 	}
-	fputs("]}\n", out);
+	fputs("],\n \"knobs\": ", out);
+	mmscale_knobs_describe_json(out);
+	fputs("}\n", out);
 	free(per_node);
 	hwloc_bitmap_free(set);
 }

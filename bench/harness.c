@@ -471,6 +471,10 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_papi", mmscale_papi_status());
 	mmscale_params_describe(buf, sizeof(buf));
 	mmscale_gbench_add_context("mmscale_params", buf);
+	mmscale_knobs_context(buf, sizeof(buf));
+	mmscale_gbench_add_context("mmscale_knobs", buf);
+	mmscale_knobs_auto_context(buf, sizeof(buf));	/* on the set-up machine */
+	mmscale_gbench_add_context("mmscale_knobs_auto", buf);
 	if (uname(&u) == 0) {
 		snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release, u.machine);
 		mmscale_gbench_add_context("mmscale_kernel", buf);

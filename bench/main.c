@@ -223,6 +223,13 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 	if (status)
 		goto out;
 	if (o->describe) {
+		/* The emulated machine, for what each knob's auto resolves to. */
+		if (!o->describe_xml &&
+		    mmscale_machine_setup(plan, MMSCALE_SPIN_AUTO, err, sizeof(err)) != 0) {
+			fprintf(stderr, "mmscale: %s\n", err);
+			status = 1;
+			goto out;
+		}
 		mmscale_notices_release();
 		if (o->describe_xml)
 			status = mmscale_describe_xml(stdout, plan->topo);
@@ -230,6 +237,8 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 			mmscale_describe_json(stdout, plan, threads, nr_threads);
 		else
 			mmscale_describe(stdout, plan, threads, nr_threads);
+		if (!o->describe_xml)
+			mmscale_machine_teardown();
 		goto out;
 	}
 	if ((o->c2c_matrix || o->verify_placement) && mmscale_topology_stand_in(plan->topo)) {

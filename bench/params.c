@@ -106,6 +106,125 @@ static const char *value_of(const char *arg, const char *name)
 	return strncmp(arg, name, len) == 0 && arg[len] == '=' ? arg + len + 1 : NULL;
 }
 
+/*
+ * --set NAME=VALUE: the kernel's numbers that design discussions argue
+ * about, by the kernel's names, each auto (what the kernel computes or
+ * defaults to) or a number in its range. One row each; the emulated
+ * kernel code reads the value from mm_config() (mmscale_mm_config).
+ */
+const struct mmscale_knob mmscale_knobs[] = {
+	{ "stat_threshold", 0, MM_STAT_THRESHOLD_MAX, &mmscale_params.stat_threshold,
+	  "2.6.31, 6.18",
+	  "every zone's (6.18: and node's) per-CPU vmstat threshold: a CPU's s8 delta "
+	  "folds into the shared counters once it passes it (0: every update folds). "
+	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
+	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
+	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto },
+};
+const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
+
+static int parse_knob(const char *nv, char *err, size_t errlen)
+{
+	const char *eq = strchr(nv, '=');
+	size_t len = eq ? (size_t)(eq - nv) : strlen(nv);
+	char names[256] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
+		const struct mmscale_knob *k = &mmscale_knobs[i];
+		unsigned int v;
+
+		if (strlen(k->name) != len || strncmp(nv, k->name, len) != 0)
+			continue;
+		if (!eq)
+			return mmscale_errorf(err, errlen, "--set: '%s' has no value (NAME=VALUE)",
+					      nv);
+		if (strcmp(eq + 1, "auto") == 0) {
+			*k->value = MM_KNOB_AUTO;
+			return 1;
+		}
+		if (parse_uint(eq + 1, (unsigned int)k->lo, (unsigned int)k->hi, &v) != 0)
+			return mmscale_errorf(err, errlen, "--set: %s '%s' is not auto or %d to %d",
+					      k->name, eq + 1, k->lo, k->hi);
+		*k->value = (int)v;
+		return 1;
+	}
+	for (size_t i = 0; i < mmscale_nr_knobs && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      mmscale_knobs[i].name);
+	return mmscale_errorf(err, errlen, "--set: '%.*s' is not a knob (%s)", (int)len, nv, names);
+}
+
+/* "auto" or the number. */
+const char *mmscale_knob_value(const struct mmscale_knob *k, char *buf, size_t len)
+{
+	if (*k->value == MM_KNOB_AUTO)
+		return "auto";
+	snprintf(buf, len, "%d", *k->value);
+	return buf;
+}
+
+void mmscale_knobs_context(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < mmscale_nr_knobs && n < len; i++) {
+		char v[16];
+
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? " " : "",
+				      mmscale_knobs[i].name,
+				      mmscale_knob_value(&mmscale_knobs[i], v, sizeof(v)));
+	}
+}
+
+void mmscale_knobs_auto_context(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < mmscale_nr_knobs && n < len; i++) {
+		char resolved[256];
+
+		mmscale_knobs[i].resolve_auto(resolved, sizeof(resolved));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s: %s", i ? "; " : "",
+				      mmscale_knobs[i].name, resolved);
+	}
+}
+
+void mmscale_knobs_describe(FILE *out)
+{
+	fputs("knobs (--set NAME=VALUE; auto: what the kernel computes, here with every planned "
+	      "CPU online):\n", out);
+	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
+		const struct mmscale_knob *k = &mmscale_knobs[i];
+		char v[16], resolved[256];
+
+		k->resolve_auto(resolved, sizeof(resolved));
+		fprintf(out, "  %-16s %-6s auto = %s (%s)\n", k->name,
+			mmscale_knob_value(k, v, sizeof(v)), resolved, k->generations);
+	}
+}
+
+void mmscale_knobs_describe_json(FILE *out)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
+		const struct mmscale_knob *k = &mmscale_knobs[i];
+		char resolved[256];
+
+		k->resolve_auto(resolved, sizeof(resolved));
+		fprintf(out, "%s\n  {\"name\": \"%s\", \"value\": ", i ? "," : "", k->name);
+		if (*k->value == MM_KNOB_AUTO)
+			fputs("\"auto\"", out);
+		else
+			fprintf(out, "%d", *k->value);
+		fprintf(out, ", \"min\": %d, \"max\": %d, \"generations\": \"%s\", "
+			"\"auto\": \"%s\"}", k->lo, k->hi, k->generations, resolved);
+	}
+	fputc(']', out);
+}
+
 /* The flags that take a whole number in a range: one row each. */
 static const struct uint_flag {
 	const char *name;
@@ -222,6 +341,8 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen)
 		return 1;
 	}
 
+	if ((v = value_of(arg, "--set")))
+		return parse_knob(v, err, errlen);
 	if ((v = value_of(arg, "--mem"))) {
 		if (parse_size(v, &mmscale_params.mem_bytes) != 0 ||
 		    mmscale_params.mem_bytes < (64ULL << 20))
@@ -276,20 +397,23 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->congestion_wait_us = mmscale_params.congestion_wait_us;
 	cfg->device_pages_per_ms = mmscale_params.device_pages_per_ms;
 	cfg->swap = mmscale_params.swap;
+	cfg->stat_threshold = mmscale_params.stat_threshold;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 
 void mmscale_params_describe(char *buf, size_t len)
 {
-	char cpus[40] = "";
+	char cpus[40] = "", knobs[256];
 	struct mm_machine_config mm;
 
 	mmscale_mm_config(&mm);
 	if (mmscale_params.throttle_cpus)
 		snprintf(cpus, sizeof(cpus), " throttle_cpus=%u", mmscale_params.throttle_cpus);
+	knobs[0] = ' ';
+	mmscale_knobs_context(knobs + 1, sizeof(knobs) - 1);
 	snprintf(buf, len, "mem=%lluMiB swap=%s counter_layout=%s congestion_wait=%uus "
 		 "vmstat_interval=%ums (dirty/: %lluus) device=%upages/ms "
-		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us throttle_percpu_error=%s%s",
+		 "ipi=%s ipi_timeout=%ums smp_model=%s throttle=%us throttle_percpu_error=%s%s%s",
 		 (unsigned long long)(mmscale_params.mem_bytes >> 20),
 		 mmscale_params.swap ? "yes" : "no", counter_layout_words[mmscale_params.counter_layout],
 		 mmscale_params.congestion_wait_us, mmscale_params.vmstat_interval_ms,
@@ -297,5 +421,5 @@ void mmscale_params_describe(char *buf, size_t len)
 		 mmscale_params.device_pages_per_ms,
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
 		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds,
-		 mmscale_params.throttle_percpu_error ? "yes" : "no", cpus);
+		 mmscale_params.throttle_percpu_error ? "yes" : "no", cpus, knobs);
 }

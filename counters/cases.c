@@ -46,6 +46,49 @@ int counters_setup_numbered(struct mmscale_run *run, enum mm_vm_stat_numbering n
 	return 0;
 }
 
+/*
+ * --describe: stat_threshold=auto on the set-up machine with every planned
+ * CPU online, as refresh_zone_stat_thresholds sets it for each populated
+ * zone ("24 in 1 zone", "14 in 127 zones, 12 in 1 zone"). 6.18's
+ * calculate_normal_threshold counts managed pages where 2.6.31 counted
+ * present ones; the emulation manages every present page, so one answer
+ * holds for both.
+ */
+void vmstat_stat_threshold_auto(char *buf, size_t len)
+{
+	struct mm_machine_config cfg;
+	int value[8], zones[8], distinct = 0;
+	char err[256];
+	struct zone *zone;
+	size_t n = 0;
+
+	mmscale_mm_config(&cfg);
+	cfg.stat_threshold = MM_KNOB_AUTO;
+	machine_online_cpus(nr_cpu_ids);
+	if (mm_machine_setup_config(&cfg, err, sizeof(err)) != 0) {
+		snprintf(buf, len, "not resolved: %s", err);
+		return;
+	}
+	for_each_populated_zone(zone) {
+		int t = zone_pcp(zone, 0)->stat_threshold, d;
+
+		for (d = 0; d < distinct && value[d] != t; d++)
+			;
+		if (d == distinct && distinct == (int)ARRAY_SIZE(value))
+			continue;	/* more than 8 values: the first 8 are shown */
+		if (d == distinct) {
+			value[distinct] = t;
+			zones[distinct++] = 0;
+		}
+		zones[d]++;
+	}
+	mm_machine_teardown();
+	buf[0] = '\0';
+	for (int d = 0; d < distinct && n < len; d++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%d in %d zone%s", d ? ", " : "",
+				      value[d], zones[d], zones[d] == 1 ? "" : "s");
+}
+
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = run->data;
@@ -244,7 +287,21 @@ struct mod_variant {
 	struct mmscale_variant v;
 	void (*mod)(void *where);
 	bool linux_6_18;
+	/* claim: passing the threshold folds half of it more (the inc forms) */
+	bool overstep;
+	/*
+	 * claim: the s8 delta is incremented in place before the compare
+	 * (2.6.31's (*p)++), so at a threshold of 127 it wraps to -128 and
+	 * never passes it; the other forms add in a long.
+	 */
+	bool s8_increment;
 };
+
+/* What the row's update is made on: the calling CPU's zone (2.6.31) or node (6.18). */
+static void *mod_where(const struct mod_variant *row)
+{
+	return row->linux_6_18 ? vmstat_6_18_local_node() : (void *)local_zone(smp_processor_id());
+}
 
 static int mod_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
@@ -261,8 +318,7 @@ static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 	void (*fn)(void *where) = row->mod;
 	void (*work_tick)(u64 interval_ns) = row->linux_6_18 ? vmstat_6_18_work_tick :
 							       vmstat_work_tick;
-	void *where = row->linux_6_18 ? vmstat_6_18_local_node() :
-					(void *)local_zone(smp_processor_id());
+	void *where = mod_where(row);
 	u64 vmstat_period = mm_config()->vmstat_interval_ns;	/* read once, not per batch */
 
 	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
@@ -270,6 +326,43 @@ static void mod_body(struct mmscale_state *st, struct mmscale_run *run)
 			fn(where);
 		work_tick(vmstat_period);	/* vmstat_update */
 	}
+}
+
+static void mod_one_op(struct mmscale_run *run)
+{
+	const struct mod_variant *row = container_of(run->v, struct mod_variant, v);
+
+	row->mod(mod_where(row));
+}
+
+/*
+ * The folds of nr_ops updates of +1 from a zero delta, at the threshold t
+ * the run has: --set stat_threshold's, or what the generation computed (the
+ * calling CPU's own). The first fold comes at update t + 1; each leaves the
+ * delta at -overstep (t / 2 for the inc forms, else 0), so the next one
+ * t + 1 + overstep updates later.
+ */
+static bool mod_claim_ops(const struct mmscale_run *run, uint64_t nr_ops,
+			  struct mmscale_claim *out)
+{
+	const struct mod_variant *row = container_of(run->v, struct mod_variant, v);
+	int knob = mm_config()->stat_threshold;
+	uint64_t t, period;
+
+	if (knob != MM_KNOB_AUTO)
+		t = (uint64_t)knob;
+	else if (row->linux_6_18)
+		t = (uint64_t)vmstat_6_18_fold_delta(vmstat_6_18_local_node()) - 1;
+	else
+		t = (uint64_t)zone_this_pcp(local_zone(smp_processor_id()))->stat_threshold;
+	period = t + 1 + (row->overstep ? t / 2 : 0);
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_FOLDS) | MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_GLOBAL_READS] = 0;
+	if (row->s8_increment && t == MM_STAT_THRESHOLD_MAX)
+		out->v[MMSCALE_FOLDS] = 0;
+	else
+		out->v[MMSCALE_FOLDS] = nr_ops < t + 1 ? 0 : 1 + (nr_ops - (t + 1)) / period;
+	return true;
 }
 
 /* percpu/read_vs_sum: the bdi_stat read against the exact sum over every CPU. */
@@ -375,19 +468,19 @@ static const struct global_read_variant global_read_variants[] = {
 static const struct mod_variant mod_variants[] = {
 	{ { "inc", "__inc_zone_state: fold past the threshold with a half-threshold overstep",
 	    "mm/vmstat.c 2.6.31" },
-	  mod_inc, false },
+	  mod_inc, false, true, true },
 	{ { "mod", "__mod_zone_page_state(+1): fold past the threshold, no overstep",
 	    "mm/vmstat.c 2.6.31" },
-	  mod_mod, false },
+	  mod_mod, false, false, false },
 	{ { "6.18-inc", "inc_node_state: this_cpu_try_cmpxchg, half-threshold overstep",
 	    "mm/vmstat.c 6.18 mod_node_state" },
-	  vmstat_6_18_inc, true },
+	  vmstat_6_18_inc, true, true, false },
 	{ { "6.18-mod", "mod_node_page_state(+1): this_cpu_try_cmpxchg, no overstep",
 	    "mm/vmstat.c 6.18 mod_node_state" },
-	  vmstat_6_18_mod, true },
+	  vmstat_6_18_mod, true, false, false },
 	{ { "6.18-__mod", "__mod_node_page_state(+1): irqs off, a plain read-modify-write",
 	    "mm/vmstat.c 6.18" },
-	  vmstat_6_18_mod_irqoff, true },
+	  vmstat_6_18_mod_irqoff, true, false, false },
 };
 
 static const struct percpu_read_variant percpu_variants[] = {
@@ -431,6 +524,7 @@ static const struct mmscale_case counter_cases[] = {
 		.name = "vmstat/mod",
 		.summary = "one per-CPU vmstat update per call, and the folds it causes",
 		COUNTERS_RUN(mod_setup, mod_body, COUNTS_VMSTAT),
+		MMSCALE_CLAIM_OPS(mod_claim_ops, mod_one_op),
 		MMSCALE_VARIANT_ROWS(mod_variants), MMSCALE_METRICS(mod_metrics),
 	},
 	{

@@ -177,7 +177,8 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 }
 
 /* The running machine's parameters (mm_machine_setup_config keeps a copy). */
-static struct mm_machine_config machine_config;
+/* Before any setup (6.18's worlds refresh thresholds on their own): every knob auto. */
+static struct mm_machine_config machine_config = { .stat_threshold = MM_KNOB_AUTO };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
 {
@@ -196,6 +197,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.congestion_wait_us = MM_DEFAULT_CONGESTION_WAIT_US,
 		.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,
 		.swap = MM_DEFAULT_SWAP,
+		.stat_threshold = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }

@@ -18,6 +18,7 @@
 
 #include "mmscale/errorf.h"
 #include "mmscale/kernel/machine.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/pcp-6.18.h"
 #include "mmscale/mm/vmstat-6.18.h"
 
@@ -130,6 +131,9 @@ void refresh_zone_stat_thresholds(void)
 		pgdat = zone->zone_pgdat;
 
 		threshold = calculate_normal_threshold(zone);
+		/* mmscale: --set stat_threshold=N (no kernel knob; mm/config.h). */
+		if (mm_config()->stat_threshold != MM_KNOB_AUTO)
+			threshold = mm_config()->stat_threshold;
 
 		for_each_online_cpu(cpu) {
 			int pgdat_threshold;

@@ -66,6 +66,9 @@ void refresh_zone_stat_thresholds(void)
 			continue;
 
 		threshold = calculate_threshold(zone);
+		/* mmscale: --set stat_threshold=N (no kernel knob; mm/config.h). */
+		if (mm_config()->stat_threshold != MM_KNOB_AUTO)
+			threshold = mm_config()->stat_threshold;
 
 		for_each_online_cpu(cpu)
 			zone_pcp(zone, cpu)->stat_threshold = (s8)threshold;

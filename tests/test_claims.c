@@ -8,8 +8,12 @@
  * machine-wide or the calling CPU's own, as the case publishes them -
  * against what its row claims; then the case's teardown and its checks.
  *
+ * A case whose operations fold a per-CPU delta every so many (vmstat/mod)
+ * claims the counts of several numbers of operations in a row instead.
+ *
  * Then the same on a machine without swap (--swap=no: 3.x's dirty limits
- * read two global items fewer).
+ * read two global items fewer), and at several values of --set
+ * stat_threshold, its edges included.
  *
  * Then the same on a 1024-CPU, 128-node stand-in for every case that runs
  * alone on a machine whose every CPU is online (no partner CPUs), where
@@ -41,15 +45,22 @@
 /* 2 * bdi_stat_error passes 22400 pages at 176 CPUs and 25600 at 201. */
 static const int threshold_edges[] = { 175, 176, 200, 201 };
 
+/* --set stat_threshold: every update folds, the smallest, the kernel's cap, an s8's largest. */
+static const int stat_thresholds[] = { 0, 1, 2, 32, 125, 126, MM_STAT_THRESHOLD_MAX };
+
 static int claims_checked;
 
-static void check_one(const struct mmscale_case *c, const struct mmscale_variant *v,
-		      const int64_t *args, int cpus)
+/* claim_ops cases: nr_ops in a row, across the fold points of every threshold tried. */
+static const uint64_t ops_in_a_row[] = { 1, 2, 3, 64, 127, 128, 129, 1000 };
+
+static void check_one_ops(const struct mmscale_case *c, const struct mmscale_variant *v,
+			  const int64_t *args, int cpus, uint64_t nr_ops)
 {
 	struct mmscale_run run = { .c = c, .v = v, .nr_threads = 1 };
 	struct mmscale_counts before, after;
 	struct mmscale_claim claim = { 0 };
 	char name[256], err[256] = "";
+	bool claimed;
 	int len;
 
 	if (args)
@@ -61,6 +72,9 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 	for (int a = 0; args && a < c->nr_args && len < (int)sizeof(name); a++)
 		len += snprintf(name + len, sizeof(name) - (size_t)len, "/%s:%lld",
 				c->arg_names[a], (long long)args[a]);
+	if (c->claim_ops && len < (int)sizeof(name))
+		snprintf(name + len, sizeof(name) - (size_t)len, " x%llu",
+			 (unsigned long long)nr_ops);
 	if (c->setup && c->setup(&run, 1, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: setup failed: %s\n", name, err);
 		CHECK(!"setup failed");
@@ -71,12 +85,14 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 		mmscale_counts_sum_all(&before);
 	else
 		mmscale_counts_snapshot(&before);
-	c->one_op(&run);
+	for (uint64_t op = 0; op < nr_ops; op++)
+		c->one_op(&run);
 	if (c->counts_machine_wide)
 		mmscale_counts_sum_all(&after);
 	else
 		mmscale_counts_snapshot(&after);
-	if (c->claim(&run, &claim)) {
+	claimed = c->claim_ops ? c->claim_ops(&run, nr_ops, &claim) : c->claim(&run, &claim);
+	if (claimed) {
 		printf("  %-44s", name);
 		for (int i = 0; i < MMSCALE_NR_COUNTS; i++) {
 			unsigned long long got = after.v[i] - before.v[i];
@@ -99,6 +115,18 @@ static void check_one(const struct mmscale_case *c, const struct mmscale_variant
 	machine_online_cpus(nr_cpu_ids);
 }
 
+/* One operation (claim), or each count of operations in a row (claim_ops). */
+static void check_one(const struct mmscale_case *c, const struct mmscale_variant *v,
+		      const int64_t *args, int cpus)
+{
+	if (!c->claim_ops) {
+		check_one_ops(c, v, args, cpus, 1);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ops_in_a_row); i++)
+		check_one_ops(c, v, args, cpus, ops_in_a_row[i]);
+}
+
 /* Every row of every case with a claim that `wanted` takes, on this machine of `cpus`. */
 static void check_all(int cpus, bool (*wanted)(const struct mmscale_case *c))
 {
@@ -108,7 +136,7 @@ static void check_all(int cpus, bool (*wanted)(const struct mmscale_case *c))
 		for (size_t i = 0; i < tab->nr_cases; i++) {
 			const struct mmscale_case *c = &tab->cases[i];
 
-			if (!c->claim || !wanted(c))
+			if (!(c->claim || c->claim_ops) || !wanted(c))
 				continue;
 			/* A claim must be checkable: a case with a claim has one_op. */
 			CHECK(c->one_op != NULL);
@@ -135,6 +163,12 @@ static bool every_case(const struct mmscale_case *c)
 	return true;
 }
 
+/* The claims whose counts depend on the operations before (a threshold's folds). */
+static bool claims_ops_in_a_row(const struct mmscale_case *c)
+{
+	return c->claim_ops != NULL;
+}
+
 /* Alone on the machine, every CPU online: nothing answers it, so 1024 CPUs cost nothing. */
 static bool runs_alone_all_online(const struct mmscale_case *c)
 {
@@ -158,6 +192,23 @@ int main(void)
 	printf("the same without swap:\n");
 	check_all(CPUS, every_case);
 	mmscale_params.swap = true;
+	/*
+	 * --set stat_threshold at its edges and between: the claims that
+	 * depend on it (vmstat/mod's folds) compute it from the knob, so the
+	 * code must fold where the knob says; at the edges (0, an s8's
+	 * largest) every other claim must hold too.
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(stat_thresholds); i++) {
+		int t = stat_thresholds[i], before = claims_checked;
+		bool edge = t == 0 || t == MM_STAT_THRESHOLD_MAX;
+
+		mmscale_params.stat_threshold = t;
+		printf("with --set stat_threshold=%d, %s:\n", t,
+		       edge ? "every claim" : "the claims of operations in a row");
+		check_all(CPUS, edge ? every_case : claims_ops_in_a_row);
+		CHECK(claims_checked - before >= (edge ? 20 : 5));
+	}
+	mmscale_params.stat_threshold = MM_KNOB_AUTO;
 	test_machine_down(&m);
 
 	on_few = claims_checked;

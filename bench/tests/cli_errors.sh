@@ -87,6 +87,13 @@ cases=(
   "--vmstat-interval-ms: '0' is not 1 to 3600000|--vmstat-interval-ms=0"
   "--throttle-seconds: '0' is not 1 to 3600|--throttle-seconds=0"
   "--throttle-seconds: 'a minute' is not 1 to 3600|--throttle-seconds=a minute"
+  "--set: stat_threshold '128' is not auto or 0 to 127|--set|stat_threshold=128"
+  "--set: stat_threshold '-1' is not auto or 0 to 127|--set=stat_threshold=-1"
+  "--set: stat_threshold 'x' is not auto or 0 to 127|--set=stat_threshold=x"
+  "--set: stat_threshold '' is not auto or 0 to 127|--set=stat_threshold="
+  "--set: 'stat_thresh' is not a knob (stat_threshold)|--set=stat_thresh=3"
+  "--set: 'stat_threshold' has no value (NAME=VALUE)|--set=stat_threshold"
+  "--set: give NAME=VALUE|--set"
   "--throttle-trace: give a directory|--throttle-trace="
   "--throttle-cpus: '0' is not 1 to 4096|--throttle-cpus=0"
   "--throttle-trace: '/nonexistent/trace' is not a writable directory|--throttle-trace=/nonexistent/trace"
@@ -152,6 +159,7 @@ declare -A sample=(
   [--throttle-trace]="--throttle-trace=/tmp --describe"
   [--throttle-cpus]="--throttle-cpus=1024 --describe"
   [--verify-placement]="--verify-placement"
+  [--set]="--set stat_threshold=0 --describe"
 )
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do
   # shellcheck disable=SC2086

@@ -208,6 +208,16 @@ struct mmscale_case {
 	bool (*claim)(const struct mmscale_run *run, struct mmscale_claim *out);
 	/* Optional, with claim: one operation of the body, on the calling (set up) CPU, outside GB. */
 	void (*one_op)(struct mmscale_run *run);
+	/*
+	 * Optional, instead of claim, with one_op (MMSCALE_CLAIM_OPS): where
+	 * an operation's counts depend on the ones before it (a per-CPU delta
+	 * folds once every so many updates, as its --set knob says): what
+	 * nr_ops consecutive one_op calls right after setup cost in exact
+	 * counts. tests/test_claims.c checks it for several nr_ops at every
+	 * knob value it tries; runs do not (their vmstat work folds by time).
+	 */
+	bool (*claim_ops)(const struct mmscale_run *run, uint64_t nr_ops,
+			  struct mmscale_claim *out);
 	/* Optional: the tables of its variants (MMSCALE_METRICS); none: no variant table. */
 	const struct mmscale_metric *metrics;
 	size_t nr_metrics;
@@ -219,6 +229,9 @@ struct mmscale_case {
 /* A case's claim and the one operation it claims for (they go together). */
 #define MMSCALE_CLAIM(claim_fn, one_op_fn)				\
 	.claim = (claim_fn), .one_op = (one_op_fn)
+/* A claim for nr_ops operations in a row, and the one operation. */
+#define MMSCALE_CLAIM_OPS(claim_ops_fn, one_op_fn)			\
+	.claim_ops = (claim_ops_fn), .one_op = (one_op_fn)
 
 /* Variant i of case c (its generic part, in its typed row). */
 static inline const struct mmscale_variant *mmscale_case_variant(const struct mmscale_case *c,

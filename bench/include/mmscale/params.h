@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mmscale/mm/config.h"
 
@@ -28,6 +29,7 @@ struct smp_generation;
 	.ipi_timeout_ms = 10000,					\
 	/* throttle/: a minute of virtual time per run. */		\
 	.throttle_seconds = 60,						\
+	.stat_threshold = MM_KNOB_AUTO,					\
 }
 
 struct mmscale_params {
@@ -46,10 +48,42 @@ struct mmscale_params {
 	unsigned int throttle_cpus;	/* throttle/: the world's CPUs (0: the scenario's 16) */
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
 	bool throttle_percpu_error;	/* throttle/: reads carry the per-CPU counters' error */
+	int stat_threshold;		/* --set stat_threshold= (MM_KNOB_AUTO: the kernel's) */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
 };
+
+/*
+ * A --set knob (bench/params.c has the table): the kernel's name, its
+ * range, where its value lives (MM_KNOB_AUTO: what the kernel computes),
+ * the generations whose rows honour it, and what it is (--help).
+ */
+struct mmscale_knob {
+	const char *name;
+	int lo, hi;
+	int *value;
+	const char *generations;
+	const char *summary;
+	/*
+	 * What auto resolves to on the set-up machine (every planned CPU
+	 * online), by the emulated kernel's own code: for --describe.
+	 */
+	void (*resolve_auto)(char *buf, size_t len);
+};
+extern const struct mmscale_knob mmscale_knobs[];
+extern const size_t mmscale_nr_knobs;
+/* "auto", or the value written into buf. */
+const char *mmscale_knob_value(const struct mmscale_knob *k, char *buf, size_t len);
+/* "stat_threshold=auto ...": every knob and its value, the results' mmscale_knobs. */
+void mmscale_knobs_context(char *buf, size_t len);
+/* "stat_threshold: 24 in 1 zone; ...": what auto resolves to, the results' mmscale_knobs_auto. */
+void mmscale_knobs_auto_context(char *buf, size_t len);
+/* --describe's knob lines, and its JSON "knobs" array (after mmscale_machine_setup). */
+void mmscale_knobs_describe(FILE *out);
+void mmscale_knobs_describe_json(FILE *out);
+/* counters/cases.c: each populated zone's stat_threshold when left to the kernel. */
+void vmstat_stat_threshold_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

@@ -51,8 +51,21 @@ struct mm_machine_config {
 	 */
 	bool swap;
 	enum mm_vm_stat_numbering vm_stat_numbering;	/* the variant's kernel's */
+	/*
+	 * --set stat_threshold=N: every zone's (and 6.18 node's) per-CPU
+	 * stat_threshold, in place of what calculate_threshold (2.6.31) or
+	 * calculate_normal_threshold (6.18) computes; MM_KNOB_AUTO: computed.
+	 * The kernel has no such knob: refresh_zone_stat_thresholds is where
+	 * the emulation puts it. 0 to MM_STAT_THRESHOLD_MAX (an s8's largest).
+	 */
+	int stat_threshold;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
+
+/* A knob left to the kernel's own formula. */
+#define MM_KNOB_AUTO		(-1)
+/* The largest stat_threshold an s8 holds (the kernel caps its own at 125). */
+#define MM_STAT_THRESHOLD_MAX	127
 
 /* The defaults (the flags start from them too). */
 #define MM_DEFAULT_MEM_BYTES		(3ULL << 30)	/* the seeds' box: dirty threshold ~600 MB */
