@@ -338,6 +338,31 @@ def mm_param(ctx, key):
     return None
 
 
+def knobs_of(rec):
+    """{knob: value} of the run (mmscale_knobs; results from before knobs: {})."""
+    return dict(w.split("=", 1) for w in rec["context"].get("mmscale_knobs", "").split()
+                if "=" in w)
+
+
+def swept_knob(records):
+    """The knob whose value differs between the runs, or None; ValueError
+    when several do (one knob table at a time)."""
+    values = {}
+    for r in records:
+        for k, v in knobs_of(r).items():
+            values.setdefault(k, set()).add(v)
+    swept = sorted(k for k, vs in values.items() if len(vs) > 1)
+    if len(swept) > 1:
+        raise ValueError(f"the runs differ in several knobs ({', '.join(swept)}): "
+                         "compare one knob's sweep at a time")
+    return swept[0] if swept else None
+
+
+def knob_value_order(v):
+    """auto first, then the numbers in order."""
+    return (0, 0) if v == "auto" else (1, int(v)) if v.isdigit() else (2, v)
+
+
 class Results(list):
     """A list (of entries or records) with .unusable: one dict per run that
     could not be used (file, name, repetition, aggregate, why)."""
