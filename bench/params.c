@@ -120,6 +120,11 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
 	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
 	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto },
+	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
+	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
+	  "the batch of percpu_counter_add (percpu/ and rss/ rows): a CPU's s32 delta folds "
+	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
+	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -201,7 +206,7 @@ void mmscale_knobs_describe(FILE *out)
 		char v[16], resolved[256];
 
 		k->resolve_auto(resolved, sizeof(resolved));
-		fprintf(out, "  %-16s %-6s auto = %s (%s)\n", k->name,
+		fprintf(out, "  %-22s %-6s auto = %s (%s)\n", k->name,
 			mmscale_knob_value(k, v, sizeof(v)), resolved, k->generations);
 	}
 }
@@ -398,6 +403,7 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->device_pages_per_ms = mmscale_params.device_pages_per_ms;
 	cfg->swap = mmscale_params.swap;
 	cfg->stat_threshold = mmscale_params.stat_threshold;
+	cfg->percpu_counter_batch = mmscale_params.percpu_counter_batch;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

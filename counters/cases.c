@@ -89,6 +89,22 @@ void vmstat_stat_threshold_auto(char *buf, size_t len)
 				      value[d], zones[d], zones[d] == 1 ? "" : "s");
 }
 
+/*
+ * --describe: percpu_counter_batch=auto, 6.18's compute_batch_value with
+ * every planned CPU online (2.6.31's percpu_counter_init computes the same).
+ */
+void percpu_counter_batch_auto(char *buf, size_t len)
+{
+	struct mm_machine_config was = *mm_config(), cfg = was;
+
+	cfg.percpu_counter_batch = MM_KNOB_AUTO;
+	mm_config_set_knobs(&cfg);
+	machine_online_cpus(nr_cpu_ids);
+	compute_batch_value_6_18();
+	snprintf(buf, len, "%d with %u CPUs online", percpu_counter_batch_6_18, num_online_cpus());
+	mm_config_set_knobs(&was);
+}
+
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = run->data;

@@ -178,7 +178,9 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 
 /* The running machine's parameters (mm_machine_setup_config keeps a copy). */
 /* Before any setup (6.18's worlds refresh thresholds on their own): every knob auto. */
-static struct mm_machine_config machine_config = { .stat_threshold = MM_KNOB_AUTO };
+static struct mm_machine_config machine_config = {
+	.stat_threshold = MM_KNOB_AUTO, .percpu_counter_batch = MM_KNOB_AUTO,
+};
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
 {
@@ -198,6 +200,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,
 		.swap = MM_DEFAULT_SWAP,
 		.stat_threshold = MM_KNOB_AUTO,
+		.percpu_counter_batch = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
@@ -205,6 +208,12 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 const struct mm_machine_config *mm_config(void)
 {
 	return &machine_config;
+}
+
+void mm_config_set_knobs(const struct mm_machine_config *cfg)
+{
+	machine_config.stat_threshold = cfg->stat_threshold;
+	machine_config.percpu_counter_batch = cfg->percpu_counter_batch;
 }
 
 int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)

@@ -12,6 +12,7 @@
 
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/percpu_counter-6.18.h"
 
 /* static LIST_HEAD(percpu_counters); static DEFINE_SPINLOCK(percpu_counters_lock); */
@@ -28,6 +29,9 @@ void compute_batch_value_6_18(void)
 	int nr = (int)num_online_cpus();
 
 	percpu_counter_batch_6_18 = max(32, nr * 2);
+	/* mmscale: --set percpu_counter_batch=N (mm/config.h). */
+	if (mm_config()->percpu_counter_batch != MM_KNOB_AUTO)
+		percpu_counter_batch_6_18 = mm_config()->percpu_counter_batch;
 }
 
 /* this_cpu_try_cmpxchg(*p, &old, new) on the calling CPU's s32. */

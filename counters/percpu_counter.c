@@ -5,6 +5,7 @@
  */
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/percpu_counter.h"
 
 int percpu_counter_batch = 32;	/* compute_batch_value(): max(32, 2 * nr_cpus) */
@@ -74,6 +75,9 @@ int percpu_counter_init(struct percpu_counter *fbc, s64 amount)
 		return -1;
 	/* compute_batch_value(), as the kernel does at boot. */
 	percpu_counter_batch = max(32, (int)(2 * num_online_cpus()));
+	/* mmscale: --set percpu_counter_batch=N (mm/config.h). */
+	if (mm_config()->percpu_counter_batch != MM_KNOB_AUTO)
+		percpu_counter_batch = mm_config()->percpu_counter_batch;
 	return 0;
 }
 

@@ -16,7 +16,9 @@
 #include "mmscale/errorf.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/rss_stat.h"
+#include "mmscale/params.h"
 
 enum rss_kernel { RSS_6_1, RSS_6_18 };
 
@@ -40,6 +42,7 @@ struct rss_variant {
 static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	struct rss_run *rr = calloc(1, sizeof(*rr));
+	struct mm_machine_config cfg;
 
 	(void)nr_threads;
 	if (!rr)
@@ -50,7 +53,10 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	if (!rr->mm_6_18)
 		goto fail;
 	mm_init_rss_6_1(rr->mm_6_1);
-	/* The hotplug callback has run for every CPU online in this run. */
+	/* --set's knobs (no zones here to set up with them), then the hotplug
+	 * callback, as it has run for every CPU online in this run. */
+	mmscale_mm_config(&cfg);
+	mm_config_set_knobs(&cfg);
 	compute_batch_value_6_18();
 	if (mm_init_rss_6_18(rr->mm_6_18) != 0) {
 		mmscale_errorf(err, errlen, "per-CPU units full");
@@ -81,6 +87,11 @@ static int rss_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		atomic_store(&rr->stop, true);
 		mmscale_partner_join(&rr->writer);
 		want = atomic_load(&rr->faults);
+	}
+	/* A task left on this thread by fault_one_op: its exit_mm's sync. */
+	if (current_rss_6_1.mm == rr->mm_6_1) {
+		sync_mm_rss_6_1(rr->mm_6_1);
+		current_rss_6_1.mm = NULL;
 	}
 	if (row->kernel == RSS_6_1)
 		got = check_mm_6_1(rr->mm_6_1);
@@ -146,6 +157,49 @@ static void fault_body(struct mmscale_state *st, struct mmscale_run *run)
 	}
 	faults = (long)mmscale_iterations(st);
 	exit_task(rr, faults);
+}
+
+/* One fault on the calling CPU, by a task of the process that entered on the first. */
+static void fault_one_op(struct mmscale_run *run)
+{
+	struct rss_run *rr = run->data;
+
+	if (current_rss_6_1.mm != rr->mm_6_1)
+		enter_task(rr);
+	if (container_of(run->v, struct rss_variant, v)->kernel == RSS_6_1)
+		fault_6_1(rr);
+	else
+		fault_6_18(rr);
+	atomic_fetch_add(&rr->faults, 1);
+}
+
+/*
+ * nr_ops faults of one task from a fresh mm. 6.1: the task's cache is
+ * synced into the mm's atomics when its events counter was past
+ * TASK_RSS_EVENTS_THRESH (64) before the fault: the 66th fault, then every
+ * 66th (the sync sets events to 0 after its increment); one atomic add.
+ * 6.18: percpu_counter_add folds the CPU's s32 when count + 1 reaches the
+ * batch (--set percpu_counter_batch's, or compute_batch_value's): every
+ * batch-th fault, every fault for a batch of 0 or 1; under fbc->lock.
+ */
+static bool fault_claim_ops(const struct mmscale_run *run, uint64_t nr_ops,
+			    struct mmscale_claim *out)
+{
+	const struct rss_variant *row = container_of(run->v, struct rss_variant, v);
+	int knob = mm_config()->percpu_counter_batch;
+	uint64_t batch = (uint64_t)(knob != MM_KNOB_AUTO ? knob : percpu_counter_batch_6_18);
+	uint64_t folds;
+
+	if (row->kernel == RSS_6_1)
+		folds = nr_ops / (TASK_RSS_EVENTS_THRESH + 2);
+	else
+		folds = nr_ops / (batch > 1 ? batch : 1);
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_FOLDS) | MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) |
+		     MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS);
+	out->v[MMSCALE_FOLDS] = folds;
+	out->v[MMSCALE_LOCK_ACQUIRES] = row->kernel == RSS_6_1 ? 0 : folds;
+	out->v[MMSCALE_LOCKED_OPS] = folds;
+	return true;
 }
 
 /* rss/read's partner: a thread of the process faulting as fast as it can. */
@@ -350,6 +404,7 @@ static const struct mmscale_case rss_cases[] = {
 			   "6.1's task cache vs 6.18's percpu_counter",
 		.setup = rss_setup, .body = fault_body, .teardown = rss_teardown,
 		.threads = MMSCALE_THREADS_SWEEP, .counts = RSS_COUNTS,
+		MMSCALE_CLAIM_OPS(fault_claim_ops, fault_one_op),
 		MMSCALE_VARIANT_ROWS(fault_variants), MMSCALE_METRICS(fault_metrics),
 	},
 	{

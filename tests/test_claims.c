@@ -12,8 +12,8 @@
  * claims the counts of several numbers of operations in a row instead.
  *
  * Then the same on a machine without swap (--swap=no: 3.x's dirty limits
- * read two global items fewer), and at several values of --set
- * stat_threshold, its edges included.
+ * read two global items fewer), and at several values of each --set
+ * knob (stat_threshold, percpu_counter_batch), its edges included.
  *
  * Then the same on a 1024-CPU, 128-node stand-in for every case that runs
  * alone on a machine whose every CPU is online (no partner CPUs), where
@@ -47,6 +47,8 @@ static const int threshold_edges[] = { 175, 176, 200, 201 };
 
 /* --set stat_threshold: every update folds, the smallest, the kernel's cap, an s8's largest. */
 static const int stat_thresholds[] = { 0, 1, 2, 32, 125, 126, MM_STAT_THRESHOLD_MAX };
+/* --set percpu_counter_batch: every add folds (0, 1), 2.6.31's floor, larger, an s32's largest. */
+static const int percpu_batches[] = { 0, 1, 2, 32, 65, 1000, MM_PERCPU_COUNTER_BATCH_MAX };
 
 static int claims_checked;
 
@@ -175,6 +177,22 @@ static bool runs_alone_all_online(const struct mmscale_case *c)
 	return c->cpus == MMSCALE_CPUS_THREADS && c->partner_cpus == 0;
 }
 
+/* Every value of a knob in turn, then auto again. */
+static void check_knob(const char *name, int *value, const int *tries, size_t n, int max)
+{
+	for (size_t i = 0; i < n; i++) {
+		int before = claims_checked;
+		bool edge = tries[i] == 0 || tries[i] == max;
+
+		*value = tries[i];
+		printf("with --set %s=%d, %s:\n", name, tries[i],
+		       edge ? "every claim" : "the claims of operations in a row");
+		check_all(CPUS, edge ? every_case : claims_ops_in_a_row);
+		CHECK(claims_checked - before >= (edge ? 20 : 5));
+	}
+	*value = MM_KNOB_AUTO;
+}
+
 int main(void)
 {
 	struct test_machine m;
@@ -193,22 +211,16 @@ int main(void)
 	check_all(CPUS, every_case);
 	mmscale_params.swap = true;
 	/*
-	 * --set stat_threshold at its edges and between: the claims that
-	 * depend on it (vmstat/mod's folds) compute it from the knob, so the
-	 * code must fold where the knob says; at the edges (0, an s8's
-	 * largest) every other claim must hold too.
+	 * The --set knobs at their edges and between: the claims that depend
+	 * on one (vmstat/mod's folds on stat_threshold, rss/fault's on
+	 * percpu_counter_batch) compute it from the knob, so the code must
+	 * fold where the knob says; at the edges (0, the knob's largest)
+	 * every other claim must hold too.
 	 */
-	for (size_t i = 0; i < ARRAY_SIZE(stat_thresholds); i++) {
-		int t = stat_thresholds[i], before = claims_checked;
-		bool edge = t == 0 || t == MM_STAT_THRESHOLD_MAX;
-
-		mmscale_params.stat_threshold = t;
-		printf("with --set stat_threshold=%d, %s:\n", t,
-		       edge ? "every claim" : "the claims of operations in a row");
-		check_all(CPUS, edge ? every_case : claims_ops_in_a_row);
-		CHECK(claims_checked - before >= (edge ? 20 : 5));
-	}
-	mmscale_params.stat_threshold = MM_KNOB_AUTO;
+	check_knob("stat_threshold", &mmscale_params.stat_threshold, stat_thresholds,
+		   ARRAY_SIZE(stat_thresholds), MM_STAT_THRESHOLD_MAX);
+	check_knob("percpu_counter_batch", &mmscale_params.percpu_counter_batch, percpu_batches,
+		   ARRAY_SIZE(percpu_batches), MM_PERCPU_COUNTER_BATCH_MAX);
 	test_machine_down(&m);
 
 	on_few = claims_checked;

@@ -14,6 +14,7 @@
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/mm/backing-dev.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/notice.h"
 
 #define CPUS	4
@@ -59,6 +60,37 @@ static void check_at_pauses(void)
 		CHECK_EQ_LL(percpu_counter_sum(&fbc), atomic_load(&shadow_total));
 		pthread_barrier_wait(&pause_point);
 	}
+}
+
+/*
+ * percpu_counter_batch: compute_batch_value at init, max(32, 2 x 4 CPUs) =
+ * 32; --set percpu_counter_batch's value in its place, from 0 to an s32's
+ * largest. One add of 1 folds into fbc->count when it reaches the batch.
+ */
+static void check_batch_knob(void)
+{
+	static const int tries[] = { 0, 1, 2, 33, MM_PERCPU_COUNTER_BATCH_MAX };
+	struct mm_machine_config cfg;
+	struct percpu_counter k;
+
+	mmscale_cpu_enter(0, NULL, 0);
+	mm_config_default(&cfg, 1ULL << 30);
+	mm_config_set_knobs(&cfg);
+	CHECK(percpu_counter_init(&k, 0) == 0);
+	CHECK_EQ_LL(percpu_counter_batch, 32);
+	percpu_counter_destroy(&k);
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		cfg.percpu_counter_batch = tries[i];
+		mm_config_set_knobs(&cfg);
+		CHECK(percpu_counter_init(&k, 0) == 0);
+		CHECK_EQ_LL(percpu_counter_batch, tries[i]);
+		percpu_counter_add(&k, 1);
+		CHECK_EQ_LL(k.count, tries[i] <= 1 ? 1 : 0);
+		percpu_counter_destroy(&k);
+	}
+	cfg.percpu_counter_batch = MM_KNOB_AUTO;
+	mm_config_set_knobs(&cfg);
+	mmscale_cpu_leave();
 }
 
 int main(void)
@@ -107,6 +139,7 @@ int main(void)
 	CHECK_EQ_LL(percpu_counter_sum_positive(&fbc), 0);
 
 	percpu_counter_destroy(&fbc);
+	check_batch_knob();
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);
 	mmscale_topology_destroy(&t);

@@ -30,6 +30,7 @@ struct smp_generation;
 	/* throttle/: a minute of virtual time per run. */		\
 	.throttle_seconds = 60,						\
 	.stat_threshold = MM_KNOB_AUTO,					\
+	.percpu_counter_batch = MM_KNOB_AUTO,				\
 }
 
 struct mmscale_params {
@@ -49,6 +50,7 @@ struct mmscale_params {
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
 	bool throttle_percpu_error;	/* throttle/: reads carry the per-CPU counters' error */
 	int stat_threshold;		/* --set stat_threshold= (MM_KNOB_AUTO: the kernel's) */
+	int percpu_counter_batch;	/* --set percpu_counter_batch= (the same) */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -84,6 +86,8 @@ void mmscale_knobs_describe(FILE *out);
 void mmscale_knobs_describe_json(FILE *out);
 /* counters/cases.c: each populated zone's stat_threshold when left to the kernel. */
 void vmstat_stat_threshold_auto(char *buf, size_t len);
+/* counters/cases.c: percpu_counter_batch when left to the kernel. */
+void percpu_counter_batch_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

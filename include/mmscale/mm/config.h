@@ -59,6 +59,14 @@ struct mm_machine_config {
 	 * the emulation puts it. 0 to MM_STAT_THRESHOLD_MAX (an s8's largest).
 	 */
 	int stat_threshold;
+	/*
+	 * --set percpu_counter_batch=N: lib/percpu_counter.c's
+	 * percpu_counter_batch (2.6.31: set at boot; 6.18: by
+	 * compute_batch_value at every CPU up and down), in place of
+	 * max(32, 2 * online CPUs); MM_KNOB_AUTO: computed. The batch of
+	 * percpu_counter_add (percpu/, rss/), not BDI_STAT_BATCH.
+	 */
+	int percpu_counter_batch;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
@@ -66,6 +74,9 @@ struct mm_machine_config {
 #define MM_KNOB_AUTO		(-1)
 /* The largest stat_threshold an s8 holds (the kernel caps its own at 125). */
 #define MM_STAT_THRESHOLD_MAX	127
+
+/* The largest percpu_counter_batch: an s32's, the per-CPU count's type. */
+#define MM_PERCPU_COUNTER_BATCH_MAX	2147483647
 
 /* The defaults (the flags start from them too). */
 #define MM_DEFAULT_MEM_BYTES		(3ULL << 30)	/* the seeds' box: dirty threshold ~600 MB */
@@ -86,6 +97,12 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms);
 /* The running machine's parameters. */
 const struct mm_machine_config *mm_config(void);
+/*
+ * The knobs of cfg (stat_threshold, percpu_counter_batch) into the running
+ * parameters, for the cases that set up no zones (rss/): what
+ * mm_machine_setup_config takes with the rest.
+ */
+void mm_config_set_knobs(const struct mm_machine_config *cfg);
 
 /*
  * The calling CPU's vmstat work timer (counters/vmstat.c): true once per
