@@ -435,11 +435,18 @@ static void percpu_body(struct mmscale_state *st, struct mmscale_run *run)
 		container_of(run->v, struct percpu_read_variant, v)->read;
 	s64 sum = 0;
 
-	/* Leave a delta in this CPU's slot, as a busy bdi has. */
-	if (container_of(run->v, struct percpu_read_variant, v)->linux_6_18)
-		percpu_counter_add_6_18(&cr->fbc, 1);
-	else
+	/*
+	 * Leave a delta in this CPU's slot, as a busy bdi has. Where a batch
+	 * of 0 or 1 folds every add (--set percpu_counter_batch), no slot
+	 * ever holds one: no add (its fold, under fbc->lock, would be counted
+	 * against the reads' claims).
+	 */
+	if (container_of(run->v, struct percpu_read_variant, v)->linux_6_18) {
+		if (percpu_counter_batch_6_18 > 1)
+			percpu_counter_add_6_18(&cr->fbc, 1);
+	} else if (percpu_counter_batch > 1) {
 		percpu_counter_add(&cr->fbc, 1);
+	}
 	while (mmscale_keep_running_batch(st, READ_BATCH))
 		for (int i = 0; i < READ_BATCH; i++)
 			sum += fn(&cr->fbc);
