@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Regenerate the knob section of RESULTS.md: vmstat's stat_threshold as a
-knob table (issue 28, item 3), the seed question of per-CPU deltas folded
+"""Regenerate the knob section of RESULTS.md: vmstat's stat_threshold and
+percpu_counter's batch as knob tables (issue 28, item 3), the seed question of per-CPU deltas folded
 into shared counters asked as "which threshold", the way Kemi Wang's 2017
 NUMA-statistics series asked it (threshold 125, 65533, disabled; cycles per
 operation, "<== system by default").
@@ -12,7 +12,10 @@ per call, 2.6.31 and 6.18) at 1 and 2 threads, and vmstat/global_read's four
 this machine, ten repetitions per value, the values interleaved in rounds
 (one mmscale per value and round: the knob is the process's, so the values
 cannot share a run); and the exact counts of the same rows on a 1024-CPU,
-128-node stand-in (counts only, one repetition).
+128-node stand-in (counts only, one repetition). Then the same for
+--set percpu_counter_batch (auto, 0, 8, 128, an s32's largest): rss/fault's
+two rows (6.1's task cache, 6.18's percpu_counter) at 1 and 2 threads and
+percpu/read_vs_sum's four at 1 thread.
 
 usage: scripts/results_knobs.py [--print]   (default: rewrite RESULTS.md)"""
 import os
@@ -35,20 +38,29 @@ RUN = [f"--benchmark_filter={CASES}", "--threads=1,2", "--benchmark_repetitions=
        "--benchmark_min_time=0.05", "--papi-events=none"]
 STAND_IN = ["--topology=synthetic:node:128 core:8 pu:1", f"--benchmark_filter={CASES}",
             "--threads=1", "--benchmark_min_time=0.01", "--papi-events=none"]
+BATCHES = ["auto", "0", "8", "128", "2147483647"]
+BATCH_CASES = "^rss/fault/|^percpu/read_vs_sum/"
+BATCH_RUN = [f"--benchmark_filter={BATCH_CASES}", *RUN[1:]]
+BATCH_STAND_IN = [STAND_IN[0], f"--benchmark_filter={BATCH_CASES}", *STAND_IN[2:]]
+FAULT = ["6.1-split", "6.18-percpu"]
+SUM = ["read", "sum", "6.18-read", "6.18-sum"]
 MOD = ["inc", "mod", "6.18-inc", "6.18-mod", "6.18-__mod"]
 READ = ["repeated", "cached", "6.18-repeated", "6.18-cached"]
 
 
-def collect(args, rounds):
-    """{(value, family, variant, threads): [records]} over the rounds, and
-    {value: what auto resolved to} (mmscale_knobs_auto)."""
+def collect(args, rounds, knob="stat_threshold", values=VALUES):
+    """{(value, family, variant, threads): [records]} over the rounds,
+    {value: what auto resolved to} (this knob's part of mmscale_knobs_auto),
+    and the last run's context."""
     runs, auto, ctx = {}, {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(rounds):
-            for v in VALUES:
+            for v in values:
                 out = os.path.join(tmp, f"r{r}-{v}.json")
-                recs, ctx, _ = run_json([*args, f"--set=stat_threshold={v}"], out)
-                auto[v] = ctx.get("mmscale_knobs_auto", "")
+                recs, ctx, _ = run_json([*args, f"--set={knob}={v}"], out)
+                auto[v] = next((part.split(": ", 1)[1] for part in
+                                ctx.get("mmscale_knobs_auto", "").split("; ")
+                                if part.startswith(knob + ": ")), "not recorded")
                 for rec in recs:
                     key = (v, rec["family"], rec["variant"], rec["threads"])
                     runs.setdefault(key, []).append(rec)
@@ -89,7 +101,90 @@ def time_cell(runs, v, family, variant, threads):
 def label(v, auto):
     if v != "auto":
         return v
-    return f"auto <== default ({auto['auto'].removeprefix('stat_threshold: ')})"
+    return f"auto <== default ({auto['auto']})"
+
+
+def batch_part():
+    """The percpu_counter_batch tables and their reading, as markdown lines."""
+    here, auto_here, _ = collect(BATCH_RUN, ROUNDS, "percpu_counter_batch", BATCHES)
+    standin, auto_standin, _ = collect(BATCH_STAND_IN, 1, "percpu_counter_batch", BATCHES)
+    fam_fault, fam_sum = "rss/fault", "percpu/read_vs_sum"
+
+    counts = ["| percpu_counter_batch | " +
+              " | ".join(f"{var} folds | {var} lock_acquires" for var in FAULT) + " |",
+              "|---|" + "---:|" * (2 * len(FAULT))]
+    for v in BATCHES:
+        cells = []
+        for var in FAULT:
+            for c in ("folds", "lock_acquires"):
+                a = mean_count(here[(v, fam_fault, var, 1)], c)
+                b = mean_count(standin[(v, fam_fault, var, 1)], c)
+                cells.append(f"{count_text(a)} / {count_text(b)}")
+        counts.append(f"| {v} | " + " | ".join(cells) + " |")
+
+    times = ["| percpu_counter_batch | threads | " + " | ".join(FAULT) + " | " +
+             " | ".join(SUM) + " |", "|---|---:|" + "---:|" * (len(FAULT) + len(SUM))]
+    for v in BATCHES:
+        for t in (1, 2):
+            times.append(f"| {label(v, auto_here) if t == 1 else ''} | {t} | " +
+                         " | ".join(time_cell(here, v, fam_fault, var, t) for var in FAULT) +
+                         " | " +
+                         " | ".join(time_cell(here, v, fam_sum, var, t) for var in SUM) + " |")
+
+    def ratio(v, var, t, family=fam_fault):
+        return (trimmed([r["real_time_ns"] for r in here[(v, family, var, t)]])[0] /
+                trimmed([r["real_time_ns"] for r in here[("auto", family, var, t)]])[0])
+    every = mean_count(here[("0", fam_fault, "6.18-percpu", 1)], "folds")
+    never = mean_count(here[("2147483647", fam_fault, "6.18-percpu", 1)], "folds")
+    split = {count_text(mean_count(runs[(v, fam_fault, "6.1-split", 1)], "folds"))
+             for runs in (here, standin) for v in BATCHES}
+    sum_counts = {(mean_count(runs[(v, fam_sum, "sum", 1)], "percpu_sum_slots"),
+                   mean_count(runs[(v, fam_sum, "sum", 1)], "lock_acquires"))
+                  for runs in (standin,) for v in BATCHES}
+    para = (
+        "Reading: 6.18's rss counter folds its CPU's s32 into fbc->count, under fbc->lock, "
+        "once every batch faults, exactly (1/8 at 8, 1/128 at 128), "
+        f"{count_text(every)} per fault at 0 and {count_text(never)} at an s32's largest; "
+        f"auto is {auto_here['auto']} here and {auto_standin['auto']} on the stand-in "
+        "(compute_batch_value: max(32, 2 x online CPUs)), so a 1024-CPU machine folds "
+        f"{count_text(mean_count(standin[('auto', fam_fault, '6.18-percpu', 1)], 'folds'))} "
+        "times per fault where this one folds "
+        f"{count_text(mean_count(here[('auto', fam_fault, '6.18-percpu', 1)], 'folds'))}. "
+        "With every fault folding (0), a fault costs "
+        f"{ratio('0', '6.18-percpu', 1):.1f} times auto's with one thread and "
+        f"{ratio('0', '6.18-percpu', 2):.1f} times with two threads of one process taking "
+        "the same lock. 6.1's task cache has no percpu_counter: it syncs every 66th fault "
+        f"({' / '.join(sorted(split))} per fault) whatever the batch. percpu/read_vs_sum's "
+        "counts do not move either (one shared load per read; per sum the lock once and "
+        "every online CPU's slot, "
+        f"{', '.join(f'{count_text(a)} slots and {count_text(b)} lock' for a, b in sorted(sum_counts))}"
+        " on the stand-in at every value): the batch decides when adds fold, and so how "
+        "far a read may be from the sum (batch x CPUs), which no count here measures.")
+    return [
+        "## Knob tables: percpu_counter_batch (issue 28)",
+        "",
+        "The same machine and method, for `--set percpu_counter_batch` "
+        f"({', '.join(BATCHES)}). Reproduce: `scripts/results_knobs.py`, which runs, for "
+        "each round and each value V",
+        "",
+        f"    {command(BATCH_RUN)} --set=percpu_counter_batch=V",
+        f"    {command(BATCH_STAND_IN)} --set=percpu_counter_batch=V   (once)",
+        "",
+        "bdp/'s percpu counters (the bdi statistics) fold at BDI_STAT_BATCH, which is not a "
+        "knob yet: their table is still to come.",
+        "",
+        "### rss/fault: folds and fbc->lock acquisitions per fault (exact), this machine / "
+        "the 1024-CPU stand-in",
+        "",
+        *counts,
+        "",
+        "### rss/fault (ns per fault) and percpu/read_vs_sum (ns per call) on this machine, "
+        "against auto",
+        "",
+        *times,
+        "",
+        para,
+    ]
 
 
 def main():
@@ -152,8 +247,8 @@ def main():
         "same vm_stat line; with two threads the kernel's cap, 125, costs "
         f"{(1 - max(cap_2)) * 100:.0f} to {(1 - min(cap_2)) * 100:.0f}% less than auto: on "
         "this 2-CPU VM, a figure of the line shared by two CPUs, not of a large machine. "
-        f"auto resolves to {auto_here['auto'].removeprefix('stat_threshold: ')} here and "
-        f"{auto_standin['auto'].removeprefix('stat_threshold: ')} on the 1024-CPU stand-in "
+        f"auto resolves to {auto_here['auto']} here and "
+        f"{auto_standin['auto']} on the 1024-CPU stand-in "
         f"(2 x fls(CPUs) x (1 + fls(zone size / 128 MiB)), its 128 zones sharing mem={mem}), "
         "so the stand-in's folds at auto differ from this machine's and at every forced value "
         "they are the same. At 127, the largest an s8 holds and two past the kernel's cap "
@@ -169,6 +264,7 @@ def main():
         f"differ from auto's by {min(read_moves):.0f} to {max(read_moves):.0f}% across the "
         "values.")
 
+    batch_lines = batch_part()
     replace_section("knobs (scripts/results_knobs.py)", [
         "## Knob tables: vmstat's stat_threshold (issue 28)",
         "",
@@ -203,6 +299,8 @@ def main():
         *reads,
         "",
         para,
+        "",
+        *batch_lines,
     ])
     return 0
 
