@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "mmscale/doorbell.h"
+#include "mmscale/harness.h"
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
@@ -122,7 +123,8 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto },
 	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
 	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
-	  "the batch of percpu_counter_add (percpu/ and rss/ rows): a CPU's s32 delta folds "
+	  "the batch of percpu_counter_add (percpu/ and rss/ rows, and 2.6.31's proportions "
+	  "in dirty/): a CPU's s32 delta folds "
 	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
 	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto },
 };
@@ -224,8 +226,10 @@ void mmscale_knobs_describe_json(FILE *out)
 			fputs("\"auto\"", out);
 		else
 			fprintf(out, "%d", *k->value);
-		fprintf(out, ", \"min\": %d, \"max\": %d, \"generations\": \"%s\", "
-			"\"auto\": \"%s\"}", k->lo, k->hi, k->generations, resolved);
+		fprintf(out, ", \"min\": %d, \"max\": %d, \"generations\": \"%s\", \"auto\": ",
+			k->lo, k->hi, k->generations);
+		mmscale_json_string(out, resolved);	/* "not resolved: <why>" may quote */
+		fputc('}', out);
 	}
 	fputc(']', out);
 }

@@ -56,7 +56,7 @@ int counters_setup_numbered(struct mmscale_run *run, enum mm_vm_stat_numbering n
  */
 void vmstat_stat_threshold_auto(char *buf, size_t len)
 {
-	struct mm_machine_config cfg;
+	struct mm_machine_config cfg, was = *mm_config();
 	int value[8], zones[8], distinct = 0;
 	char err[256];
 	struct zone *zone;
@@ -67,6 +67,7 @@ void vmstat_stat_threshold_auto(char *buf, size_t len)
 	machine_online_cpus(nr_cpu_ids);
 	if (mm_machine_setup_config(&cfg, err, sizeof(err)) != 0) {
 		snprintf(buf, len, "not resolved: %s", err);
+		mm_config_set_knobs(&was);
 		return;
 	}
 	for_each_populated_zone(zone) {
@@ -83,6 +84,7 @@ void vmstat_stat_threshold_auto(char *buf, size_t len)
 		zones[d]++;
 	}
 	mm_machine_teardown();
+	mm_config_set_knobs(&was);	/* the run's knobs, for what sets up no zones */
 	buf[0] = '\0';
 	for (int d = 0; d < distinct && n < len; d++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%d in %d zone%s", d ? ", " : "",
@@ -103,6 +105,7 @@ void percpu_counter_batch_auto(char *buf, size_t len)
 	compute_batch_value_6_18();
 	snprintf(buf, len, "%d with %u CPUs online", percpu_counter_batch_6_18, num_online_cpus());
 	mm_config_set_knobs(&was);
+	compute_batch_value_6_18();	/* the run's batch again */
 }
 
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)

@@ -65,6 +65,8 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	rr->mm_6_18_live = true;
 	return 0;
 fail:
+	if (rr->mm_6_18)
+		free_on_node(rr->mm_6_18, sizeof(*rr->mm_6_18));
 	if (rr->mm_6_1)
 		free_on_node(rr->mm_6_1, sizeof(*rr->mm_6_1));
 	free(rr);

@@ -61,10 +61,12 @@ struct mm_machine_config {
 	int stat_threshold;
 	/*
 	 * --set percpu_counter_batch=N: lib/percpu_counter.c's
-	 * percpu_counter_batch (2.6.31: set at boot; 6.18: by
-	 * compute_batch_value at every CPU up and down), in place of
+	 * percpu_counter_batch (the kernel's compute_batch_value at boot and
+	 * at every CPU up and down; the emulation's at 2.6.31's
+	 * percpu_counter_init and at 6.18's compute_batch_value), in place of
 	 * max(32, 2 * online CPUs); MM_KNOB_AUTO: computed. The batch of
-	 * percpu_counter_add (percpu/, rss/), not BDI_STAT_BATCH.
+	 * percpu_counter_add (percpu/, rss/, 2.6.31's proportions in dirty/),
+	 * not BDI_STAT_BATCH.
 	 */
 	int percpu_counter_batch;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
