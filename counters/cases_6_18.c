@@ -22,8 +22,7 @@ int vmstat_6_18_run_setup(char *err, size_t errlen)
 	struct mm_machine_config cfg;
 
 	mmscale_mm_config(&cfg);
-	mm_config_set_knobs(&cfg);	/* --set stat_threshold, for its thresholds */
-	return vmstat_6_18_setup(cfg.mem_bytes, err, errlen);
+	return vmstat_6_18_setup(&cfg, err, errlen);
 }
 
 int vmstat_6_18_run_teardown(char *err, size_t errlen)

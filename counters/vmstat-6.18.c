@@ -549,9 +549,10 @@ int vmstat_shepherd(_Atomic unsigned char *work_pending)
 	return queued;
 }
 
-int vmstat_6_18_setup(uint64_t mem_bytes, char *err, size_t errlen)
+int vmstat_6_18_setup(const struct mm_machine_config *cfg, char *err, size_t errlen)
 {
 	static const char *const names[MAX_NR_ZONES] = { "DMA32", "Normal" };
+	const uint64_t mem_bytes = cfg->mem_bytes;
 	/* x86-64: ZONE_DMA32 below 4 GiB, on node 0. */
 	const unsigned long long dma32_limit = (4ULL << 30) >> PAGE_SHIFT;
 	int nodes = the_machine->nr_nodes;
@@ -610,6 +611,7 @@ int vmstat_6_18_setup(uint64_t mem_bytes, char *err, size_t errlen)
 			}
 		}
 	}
+	mm_config_set_knobs(cfg);	/* --set stat_threshold, for the thresholds */
 	refresh_zone_stat_thresholds();
 	/* Boot: every page free. */
 	for_each_populated_zone(zone) {

@@ -43,8 +43,7 @@ static int world_up(struct mmscale_run *run, const struct pcp_6_18_config *pc,
 		return mmscale_errorf(err, errlen, "out of memory");
 	run->data = pr;
 	mmscale_mm_config(&cfg);
-	mm_config_set_knobs(&cfg);	/* --set stat_threshold, for its thresholds */
-	if (vmstat_6_18_setup(cfg.mem_bytes, err, errlen) != 0 ||
+	if (vmstat_6_18_setup(&cfg, err, errlen) != 0 ||
 	    pcp_6_18_setup(pc, err, errlen) != 0) {
 		vmstat_6_18_teardown();
 		free(pr);

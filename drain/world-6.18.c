@@ -27,8 +27,7 @@ static int world_setup(const struct mm_machine_config *cfg, char *err, size_t er
 		.nr_blocks = POOL_BASE_PAGES, .room_for_lists = true,
 	};
 
-	mm_config_set_knobs(cfg);	/* --set stat_threshold, for its thresholds */
-	if (vmstat_6_18_setup(cfg->mem_bytes, err, errlen) != 0)
+	if (vmstat_6_18_setup(cfg, err, errlen) != 0)
 		return -1;
 	if (pcp_6_18_setup(&pc, err, errlen) != 0) {
 		vmstat_6_18_teardown();

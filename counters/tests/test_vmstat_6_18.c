@@ -406,11 +406,45 @@ static void test_proc_vmstat(void)
 	CHECK_EQ_LL(i, ARRAY_SIZE(names_6_18));
 }
 
+/*
+ * --set stat_threshold reaches 6.18's set-up itself (cfg's knobs, whatever
+ * an earlier set-up left in mm_config()): every zone's and node's
+ * threshold is the knob's, at 0 and at an s8's largest.
+ */
+static void test_threshold_knob(void)
+{
+	static const int tries[] = { 0, 7, MM_STAT_THRESHOLD_MAX };
+	struct mm_machine_config cfg;
+	char err[256];
+	struct zone *zone;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tries); i++) {
+		mm_config_default(&cfg, MEM);
+		cfg.stat_threshold = tries[i];
+		if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0) {
+			CHECK_MSG(0, "setup: %s", err);
+			return;
+		}
+		for_each_populated_zone(zone)
+			for (unsigned int cpu = 0; cpu < 4; cpu++) {
+				CHECK_EQ_LL(per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold,
+					    tries[i]);
+				CHECK_EQ_LL(per_cpu_ptr(zone->zone_pgdat->per_cpu_nodestats,
+							cpu)->stat_threshold, tries[i]);
+			}
+		vmstat_6_18_teardown();
+	}
+	mm_config_default(&cfg, MEM);
+	mm_config_set_knobs(&cfg);
+}
+
 static void tests(void)
 {
 	char err[256];
+	struct mm_machine_config cfg;
 
-	if (vmstat_6_18_setup(MEM, err, sizeof(err)) != 0) {
+	mm_config_default(&cfg, MEM);
+	if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0) {
 		CHECK_MSG(0, "setup: %s", err);
 		return;
 	}
@@ -423,6 +457,7 @@ static void tests(void)
 	test_check();
 	test_proc_vmstat();
 	vmstat_6_18_teardown();
+	test_threshold_knob();
 }
 
 int main(void)

@@ -288,8 +288,10 @@ static void test_ratelimited(void)
 {
 	char err[256] = "";
 	uint64_t reads;
+	struct mm_machine_config cfg;
 
-	if (vmstat_6_18_setup(MEM, err, sizeof(err)) != 0) {
+	mm_config_default(&cfg, MEM);
+	if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0) {
 		CHECK_MSG(0, "setup: %s", err);
 		return;
 	}
@@ -358,8 +360,10 @@ static void test_machine_state(const char *row, balance_dirty_pages_loop_fn loop
 {
 	char err[256] = "";
 	uint64_t reads, bdi_reads, bdi_stores;
+	struct mm_machine_config cfg;
 
-	if (vmstat_6_18_setup(MEM, err, sizeof(err)) != 0 ||
+	mm_config_default(&cfg, MEM);
+	if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0 ||
 	    bdp_6_18_setup(loop, state, err, sizeof(err)) != 0) {
 		CHECK_MSG(0, "%s: setup: %s", row, err);
 		vmstat_6_18_teardown();

@@ -463,9 +463,11 @@ static void tests(void)
 	struct pcp_6_18_config pc = { .orders = { 0, 1 }, .nr_orders = 2, .nr_blocks = 400 };
 	char err[256];
 	struct zone *zone;
+	struct mm_machine_config cfg;
 
 	test_pindex();
-	if (vmstat_6_18_setup(3ULL << 30, err, sizeof(err)) != 0 ||
+	mm_config_default(&cfg, 3ULL << 30);
+	if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0 ||
 	    pcp_6_18_setup(&pc, err, sizeof(err)) != 0) {
 		CHECK_MSG(0, "setup: %s", err);
 		return;

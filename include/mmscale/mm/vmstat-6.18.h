@@ -30,6 +30,7 @@
 #include "../kernel/cpumask.h"
 #include "../kernel/percpu.h"
 #include "../opcount.h"
+#include "config.h"
 #include "mmzone-6.18.h"
 
 #define node_data			node_data_6_18
@@ -218,11 +219,11 @@ int vmstat_shepherd(_Atomic unsigned char *work_pending);
 
 /*
  * The 6.18 world: node_data, zones (DMA32 on node 0, Normal on each node,
- * mem_bytes split evenly, every page managed and free), the per-CPU
+ * cfg->mem_bytes split evenly, every page managed and free), the per-CPU
  * statistics of every zone and node, the global arrays; the thresholds
- * refreshed. -1 with one line in err.
+ * refreshed with cfg's knobs (--set stat_threshold). -1 with one line in err.
  */
-int vmstat_6_18_setup(uint64_t mem_bytes, char *err, size_t errlen);
+int vmstat_6_18_setup(const struct mm_machine_config *cfg, char *err, size_t errlen);
 /*
  * Fold every CPU's diffs (no thread runs now) and check the accounting:
  * each global item equals its zones' or nodes' sum; -1 with what differs.
