@@ -286,16 +286,18 @@ def families(context):
             for case, vs in variants_map(context).items()}
 
 
+def family_exact(fam):
+    """The figures one family (an entry of families()) marks exact: its
+    exact metrics, then its counts, each once."""
+    names = [name for name, _, exact in fam.get("metrics", []) if exact]
+    return names + [c for c in fam.get("counts", []) if c not in names]
+
+
 def exact_counts(context):
     """Every figure some family marks exact (a count the same on any machine)."""
     names = []
     for fam in families(context).values():
-        for name, _, exact in fam["metrics"]:
-            if exact and name not in names:
-                names.append(name)
-        for name in fam["counts"]:
-            if name not in names:
-                names.append(name)
+        names += [n for n in family_exact(fam) if n not in names]
     return names
 
 
