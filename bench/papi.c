@@ -158,12 +158,36 @@ enum try_add_result { EVENT_ADDED, EVENT_DROPPED, EVENT_UNKNOWN };
  * component accepts any "sde:::LIB::NAME" and reads -1 for a counter no
  * library registered: that is a name PAPI does not know, not a missing PMU.
  */
+/*
+ * An SDE name alone in an event set of its own: a set that an earlier name
+ * tried and failed to add to may already be bound to another component,
+ * and PAPI then refuses the SDE event with "Invalid argument" whether or
+ * not a library registered it.
+ */
+static bool sde_event_unknown(int code)
+{
+	int set = PAPI_NULL;
+	long long value = 0;
+	bool unknown = false;
+
+	if (PAPI_create_eventset(&set) != PAPI_OK)
+		return false;
+	if (PAPI_add_event(set, code) == PAPI_OK && PAPI_start(set) == PAPI_OK)
+		unknown = PAPI_stop(set, &value) == PAPI_OK && value == -1;
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	return unknown;
+}
+
 static enum try_add_result try_add(int set, int code, const char *name, struct dropped_events *d)
 {
-	int rc = PAPI_add_event(set, code);
+	int rc;
 	long long scratch[MMSCALE_PAPI_MAX_EVENTS];
 	int last;
 
+	if (strncmp(name, "sde:::", 6) == 0 && sde_event_unknown(code))
+		return EVENT_UNKNOWN;
+	rc = PAPI_add_event(set, code);
 	if (rc != PAPI_OK) {
 		drop_event(d, name, PAPI_strerror(rc));
 		return EVENT_DROPPED;
