@@ -116,17 +116,26 @@ static const char *value_of(const char *arg, const char *name)
 const struct mmscale_knob mmscale_knobs[] = {
 	{ "stat_threshold", 0, MM_STAT_THRESHOLD_MAX, &mmscale_params.stat_threshold,
 	  "2.6.31, 6.18",
-	  "every zone's (6.18: and node's) per-CPU vmstat threshold: a CPU's s8 delta "
+	  "every zone's (6.18: and node's) per-CPU vmstat threshold, and throttle/'s "
+	  "world's: a CPU's s8 delta "
 	  "folds into the shared counters once it passes it (0: every update folds). "
 	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
 	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
 	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto },
 	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
 	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
-	  "the batch of percpu_counter_add (percpu/ and rss/ rows, and 2.6.31's proportions "
-	  "in dirty/): a CPU's s32 delta folds "
+	  "the batch of percpu_counter_add (percpu/ and rss/ rows, 2.6.31's proportions "
+	  "in dirty/, 6.18's in throttle/): a CPU's s32 delta folds "
 	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
 	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto },
+	{ "BDI_STAT_BATCH", 0, MM_BDI_STAT_BATCH_MAX, &mmscale_params.bdi_stat_batch,
+	  "2.6.31, 3.1, 3.2, 6.18 (WB_STAT_BATCH)",
+	  "the batch of the per-bdi (6.18: per-wb) dirty and writeback percpu_counters in "
+	  "bdp/, bdp_throttled/, dirty/ and throttle/ (0 or 1: every add folds); "
+	  "bdi_stat_error (wb_stat_error) is nr_cpu_ids x it, and balance_dirty_pages sums "
+	  "both counters over every CPU, under their locks, where the bdi's threshold is "
+	  "under twice that. auto: the macro, 8 x (1 + ilog2(nr_cpu_ids))",
+	  bdi_stat_batch_auto },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -408,6 +417,7 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->swap = mmscale_params.swap;
 	cfg->stat_threshold = mmscale_params.stat_threshold;
 	cfg->percpu_counter_batch = mmscale_params.percpu_counter_batch;
+	cfg->bdi_stat_batch = mmscale_params.bdi_stat_batch;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

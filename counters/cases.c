@@ -108,6 +108,27 @@ void percpu_counter_batch_auto(char *buf, size_t len)
 	compute_batch_value_6_18();	/* the run's batch again */
 }
 
+/*
+ * --describe: BDI_STAT_BATCH=auto, 3.2's macro (2.6.31's and 6.18's
+ * WB_STAT_BATCH are the same) for nr_cpu_ids, and the formula for
+ * throttle/'s world of the scenarios' CPUs (throttle_world.c's tw_init).
+ */
+void bdi_stat_batch_auto(char *buf, size_t len)
+{
+	struct mm_machine_config was = *mm_config(), cfg = was;
+	unsigned int world = mmscale_params.throttle_cpus ? mmscale_params.throttle_cpus : 16;
+	int batch;
+
+	cfg.bdi_stat_batch = MM_KNOB_AUTO;
+	mm_config_set_knobs(&cfg);
+	batch = BDI_STAT_BATCH;
+	/* No "; ": mmscale_knobs_auto separates the knobs with it. */
+	snprintf(buf, len, "%d with nr_cpu_ids %u (bdi_stat_error %lu pages), %d in throttle/'s "
+		 "%u-CPU world", batch, nr_cpu_ids, bdi_stat_error(NULL), 8 * (1 + ilog2(world)),
+		 world);
+	mm_config_set_knobs(&was);
+}
+
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = run->data;

@@ -42,6 +42,7 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/vmstat.h"
 #include "mmscale/opcount.h"
 #include "mmscale/mm/writeback-3.2.h"
@@ -64,7 +65,8 @@ static inline int *throttle_bdp_ratelimits(void)
 }
 
 /* include/linux/backing-dev.h of 3.2, line 48. */
-#define BDI_STAT_BATCH (8*(1+ilog2(nr_cpu_ids)))
+/* mmscale: --set BDI_STAT_BATCH=N in place of the formula (mm/config.h). */
+#define BDI_STAT_BATCH MM_KNOB_OR(mm_config()->bdi_stat_batch, (8*(1+ilog2(nr_cpu_ids))))
 
 #include "mmscale/mm/bdi_stat.h"
 

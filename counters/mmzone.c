@@ -178,8 +178,9 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 
 /* The running machine's parameters (mm_machine_setup_config keeps a copy). */
 /* Before any setup (6.18's worlds refresh thresholds on their own): every knob auto. */
-static struct mm_machine_config machine_config = {
+struct mm_machine_config mm_running_config = {
 	.stat_threshold = MM_KNOB_AUTO, .percpu_counter_batch = MM_KNOB_AUTO,
+	.bdi_stat_batch = MM_KNOB_AUTO,
 };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
@@ -201,19 +202,16 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.swap = MM_DEFAULT_SWAP,
 		.stat_threshold = MM_KNOB_AUTO,
 		.percpu_counter_batch = MM_KNOB_AUTO,
+		.bdi_stat_batch = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
 
-const struct mm_machine_config *mm_config(void)
-{
-	return &machine_config;
-}
-
 void mm_config_set_knobs(const struct mm_machine_config *cfg)
 {
-	machine_config.stat_threshold = cfg->stat_threshold;
-	machine_config.percpu_counter_batch = cfg->percpu_counter_batch;
+	mm_running_config.stat_threshold = cfg->stat_threshold;
+	mm_running_config.percpu_counter_batch = cfg->percpu_counter_batch;
+	mm_running_config.bdi_stat_batch = cfg->bdi_stat_batch;
 }
 
 int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)
@@ -235,7 +233,7 @@ int mm_machine_setup_config(const struct mm_machine_config *cfg, char *err, size
 	mm_machine_teardown();
 	if (cfg->zone_layout >= MM_NR_ZONE_LAYOUTS)
 		return mmscale_errorf(err, errlen, "no zone layout %u", cfg->zone_layout);
-	machine_config = *cfg;
+	mm_running_config = *cfg;
 	zone_layout = zone_layouts[cfg->zone_layout];
 	nodes = the_machine->nr_nodes;
 	per_node = (cfg->mem_bytes >> PAGE_SHIFT) / (unsigned long long)nodes;

@@ -139,10 +139,13 @@ static void throttle_body(struct mmscale_state *st, struct mmscale_run *run)
 	struct throttle_params params;
 	struct throttle_result res;
 	struct throttle_trace tr = { .f = NULL };
+	struct mm_machine_config cfg;
 	struct timespec t0, t1;
 	char err[1536] = "";
 	int rc;
 
+	mmscale_mm_config(&cfg);
+	mm_config_set_knobs(&cfg);	/* --set: the world's thresholds and batches */
 	throttle_params_default(&params);
 	params.run_us = (uint64_t)mmscale_params.throttle_seconds * 1000000;
 	params.swap = mmscale_params.swap;

@@ -20,6 +20,7 @@
  */
 #include <stdlib.h>
 
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/percpu_counter-6.18.h"
 
 /* compute_batch_value (258-264) at boot, for the world's CPUs. */
@@ -30,6 +31,9 @@ void compute_batch_value_6_18(void)
 	int nr = (int)nr_cpu_ids;	/* num_online_cpus(): every CPU of the world is online */
 
 	percpu_counter_batch_6_18 = max(32, nr * 2);
+	/* mmscale: --set percpu_counter_batch=N (mm/config.h). */
+	percpu_counter_batch_6_18 = MM_KNOB_OR(mm_config()->percpu_counter_batch,
+					       percpu_counter_batch_6_18);
 }
 
 int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 nr_counters)

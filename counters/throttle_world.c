@@ -88,6 +88,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/throttle.h"
 
 /* throttle_kernel.h names the world's items for a generation with its own names. */
@@ -458,13 +459,11 @@ s64 bdi_counter_read(struct backing_dev_info *bdi, enum bdi_stat_item item)
 	return bdi_count(bdi, item);
 }
 
-/* backing-dev.h of 3.2: nr_cpu_ids * BDI_STAT_BATCH, BDI_STAT_BATCH = 8 * (1 + ilog2(nr_cpu_ids)). */
+/* backing-dev.h of 3.2: nr_cpu_ids * BDI_STAT_BATCH (the world's, set up in tw_init). */
 unsigned long bdi_stat_error(struct backing_dev_info *bdi)
 {
-	unsigned long cpus = (unsigned long)tw->sc->nr_cpus;
-
 	(void)bdi;
-	return cpus * (8 * (1 + (unsigned long)ilog2(cpus)));
+	return (unsigned long)tw->sc->nr_cpus * (unsigned long)tw->bdi_stat_batch;
 }
 
 static struct tw_disk *disk_of(struct backing_dev_info *bdi)
@@ -1268,6 +1267,9 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	w->stat_threshold = min(125, 2 * fls((unsigned int)sc->nr_cpus) *
 			    (1 + fls((unsigned int)(sc->mem_mib * PAGES_PER_MIB >> 15))));
 	w->bdi_stat_batch = 8 * (1 + ilog2((unsigned long)sc->nr_cpus));
+	/* mmscale: --set stat_threshold=N and BDI_STAT_BATCH=N (mm/config.h). */
+	w->stat_threshold = MM_KNOB_OR(mm_config()->stat_threshold, w->stat_threshold);
+	w->bdi_stat_batch = MM_KNOB_OR(mm_config()->bdi_stat_batch, w->bdi_stat_batch);
 	w->disks = calloc((size_t)sc->nr_disks, sizeof(*w->disks));
 	w->files = calloc((size_t)nr_tasks, sizeof(*w->files));
 	w->tasks = calloc((size_t)nr_tasks, sizeof(*w->tasks));

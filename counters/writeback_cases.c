@@ -151,14 +151,17 @@ static void bdp_one_op(struct mmscale_run *run)
 /*
  * bdi_stat_error of 2.6.31 and 3.2, and 6.18's wb_stat_error, the same
  * formula: nr_cpu_ids * BDI_STAT_BATCH (WB_STAT_BATCH), each
- * 8 * (1 + ilog2(nr_cpu_ids)). Under twice that, a threshold is summed
- * against: both bdi (wb) items over every online CPU, under each counter's
- * lock, instead of two reads.
+ * 8 * (1 + ilog2(nr_cpu_ids)) or --set BDI_STAT_BATCH. Under twice that, a
+ * threshold is summed against: both bdi (wb) items over every online CPU,
+ * under each counter's lock, instead of two reads.
  */
 static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool sums,
 			    unsigned long thresh)
 {
-	unsigned long stat_error = nr_cpu_ids * (8 * (1 + (unsigned long)ilog2(nr_cpu_ids)));
+	int knob = mm_config()->bdi_stat_batch;
+	unsigned long batch = knob != MM_KNOB_AUTO ? (unsigned long)knob
+						   : 8 * (1 + (unsigned long)ilog2(nr_cpu_ids));
+	unsigned long stat_error = nr_cpu_ids * batch;
 
 	/* A row that sums claims at least the two reads the sums replace. */
 	sums = sums && reads >= 2 && thresh < 2 * stat_error;

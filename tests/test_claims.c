@@ -13,7 +13,8 @@
  *
  * Then the same on a machine without swap (--swap=no: 3.x's dirty limits
  * read two global items fewer), and at several values of each --set
- * knob (stat_threshold, percpu_counter_batch), its edges included.
+ * knob (stat_threshold, percpu_counter_batch, BDI_STAT_BATCH), its edges
+ * included.
  *
  * Then the same on a 1024-CPU, 128-node stand-in for every case that runs
  * alone on a machine whose every CPU is online (no partner CPUs), where
@@ -49,7 +50,14 @@ static const int threshold_edges[] = { 175, 176, 200, 201 };
 static const int stat_thresholds[] = { 0, 1, 2, 32, 125, 126, MM_STAT_THRESHOLD_MAX };
 /* --set percpu_counter_batch: every add folds (0, 1), 2.6.31's floor, larger, an s32's largest. */
 static const int percpu_batches[] = { 0, 1, 2, 32, 65, 1000, MM_PERCPU_COUNTER_BATCH_MAX };
-
+/*
+ * --set BDI_STAT_BATCH on 4 CPUs: every add folds (0, 1), auto's 24, and
+ * either side of where the bdp rows start to sum: twice bdi_stat_error
+ * (8 x the batch) passes 3.1's task threshold (22400 pages) above 2800 and
+ * the 100 MiB bdi threshold (25600) above 3200; an s32's largest.
+ */
+static const int bdi_stat_batches[] = { 0, 1, 24, 2800, 2801, 3200, 3201,
+					MM_BDI_STAT_BATCH_MAX };
 static int claims_checked;
 
 /* claim_ops cases: nr_ops in a row, across the fold points of every threshold tried. */
@@ -177,17 +185,21 @@ static bool runs_alone_all_online(const struct mmscale_case *c)
 	return c->cpus == MMSCALE_CPUS_THREADS && c->partner_cpus == 0;
 }
 
-/* Every value of a knob in turn, then auto again. */
-static void check_knob(const char *name, int *value, const int *tries, size_t n, int max)
+/*
+ * Every value of a knob in turn, then auto again: at the edges (0, max)
+ * every claim, between them the claims that `between` takes.
+ */
+static void check_knob(const char *name, int *value, const int *tries, size_t n, int max,
+		       bool (*between)(const struct mmscale_case *c))
 {
 	for (size_t i = 0; i < n; i++) {
 		int before = claims_checked;
-		bool edge = tries[i] == 0 || tries[i] == max;
+		bool edge = tries[i] == 0 || tries[i] == max || between == every_case;
 
 		*value = tries[i];
 		printf("with --set %s=%d, %s:\n", name, tries[i],
 		       edge ? "every claim" : "the claims of operations in a row");
-		check_all(CPUS, edge ? every_case : claims_ops_in_a_row);
+		check_all(CPUS, edge ? every_case : between);
 		CHECK(claims_checked - before >= (edge ? 20 : 5));
 	}
 	*value = MM_KNOB_AUTO;
@@ -213,14 +225,17 @@ int main(void)
 	/*
 	 * The --set knobs at their edges and between: the claims that depend
 	 * on one (vmstat/mod's folds on stat_threshold, rss/fault's on
-	 * percpu_counter_batch) compute it from the knob, so the code must
-	 * fold where the knob says; at the edges (0, the knob's largest)
-	 * every other claim must hold too.
+	 * percpu_counter_batch, bdp's sums on BDI_STAT_BATCH) compute it from
+	 * the knob, so the code must fold (sum) where the knob says; at the
+	 * edges (0, the knob's largest) every other claim must hold too.
 	 */
 	check_knob("stat_threshold", &mmscale_params.stat_threshold, stat_thresholds,
-		   ARRAY_SIZE(stat_thresholds), MM_STAT_THRESHOLD_MAX);
+		   ARRAY_SIZE(stat_thresholds), MM_STAT_THRESHOLD_MAX, claims_ops_in_a_row);
 	check_knob("percpu_counter_batch", &mmscale_params.percpu_counter_batch, percpu_batches,
-		   ARRAY_SIZE(percpu_batches), MM_PERCPU_COUNTER_BATCH_MAX);
+		   ARRAY_SIZE(percpu_batches), MM_PERCPU_COUNTER_BATCH_MAX, claims_ops_in_a_row);
+	/* bdp's sums against reads are single-call claims: every claim at every value. */
+	check_knob("BDI_STAT_BATCH", &mmscale_params.bdi_stat_batch, bdi_stat_batches,
+		   ARRAY_SIZE(bdi_stat_batches), MM_BDI_STAT_BATCH_MAX, every_case);
 	test_machine_down(&m);
 
 	on_few = claims_checked;

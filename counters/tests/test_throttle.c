@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/throttle.h"
 #include "../iol_variants.h"
 
@@ -281,6 +282,50 @@ static void check_percpu_error(const struct throttle_scenario *sc, int v)
 	CHECK(a.max_bdi_error > 0 && a.max_bdi_error <= 16ULL * 39);
 }
 
+/*
+ * The --set knobs reach the world (throttle_cases.c puts the run's into
+ * mm_config()): stat_threshold and BDI_STAT_BATCH replace the world's
+ * thresholds, for 3.x's rows and 6.18's (WB_STAT_BATCH). At 0 every
+ * per-CPU add folds, so even with the per-CPU error every read is exact;
+ * at an s32's largest, bdi_stat_error is so large that every throttled
+ * pass sums both bdi (wb) items over the world's 16 CPUs.
+ */
+static void check_knobs(const struct throttle_scenario *sc)
+{
+	struct mm_machine_config cfg = *mm_config(), was = cfg;
+	struct throttle_params p;
+	struct throttle_result r;
+
+	throttle_params_default(&p);
+	p.run_us = 5 * 1000 * 1000;
+	p.percpu_error = true;
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		const char *name = variants[v].name;
+
+		cfg.stat_threshold = 0;
+		cfg.bdi_stat_batch = 0;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &r, NULL, NULL) == 0);
+		CHECK_EQ_LL(r.stat_threshold, 0);
+		CHECK_EQ_LL(r.bdi_stat_batch, 0);
+		CHECK_MSG(r.max_vm_error == 0, "%s at stat_threshold 0: a vm read %llu off", name,
+			  (unsigned long long)r.max_vm_error);
+		CHECK_MSG(r.max_bdi_error == 0, "%s at BDI_STAT_BATCH 0: a bdi read %llu off", name,
+			  (unsigned long long)r.max_bdi_error);
+
+		cfg.stat_threshold = MM_KNOB_AUTO;
+		cfg.bdi_stat_batch = MM_BDI_STAT_BATCH_MAX;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &r, NULL, NULL) == 0);
+		CHECK_MSG(r.bdp_throttled_passes > 0 &&
+			  r.bdi_sum_slots >= 2 * 16 * r.bdp_throttled_passes,
+			  "%s at BDI_STAT_BATCH %d: %llu slots summed in %llu throttled passes", name,
+			  MM_BDI_STAT_BATCH_MAX, (unsigned long long)r.bdi_sum_slots,
+			  (unsigned long long)r.bdp_throttled_passes);
+	}
+	mm_config_set_knobs(&was);
+}
+
 int main(void)
 {
 	static const char *const names[] = {
@@ -297,5 +342,6 @@ int main(void)
 	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
 		check_percpu_error(scenario(names[0]), (int)v);
 	check_1024_cpus();
+	check_knobs(scenario(names[0]));
 	return check_report("test_throttle");
 }

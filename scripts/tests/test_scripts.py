@@ -558,14 +558,35 @@ if mmscale and os.access(mmscale, os.X_OK):
                        "knob-stat_threshold-vmstat-mod-mod.png"], f"knob plots: {pngs}")
         # Real runs at each knob's edges: every claim a run checks holds there too
         # (percpu/read_vs_sum's once failed at a batch of 0: its set-up add folded).
-        for knob in ("stat_threshold=0", "stat_threshold=127", "percpu_counter_batch=0",
-                     "percpu_counter_batch=1", "percpu_counter_batch=2147483647"):
-            p = subprocess.run([mmscale, "--benchmark_filter=^(vmstat|percpu|rss)/",
+        counters, writeback = "^(vmstat|percpu|rss)/", "^(bdp|bdp_throttled|dirty)/"
+        for cases, knob in ((counters, "stat_threshold=0"), (counters, "stat_threshold=127"),
+                            (counters, "percpu_counter_batch=0"),
+                            (counters, "percpu_counter_batch=1"),
+                            (counters, "percpu_counter_batch=2147483647"),
+                            (writeback, "BDI_STAT_BATCH=0"),
+                            (writeback, "BDI_STAT_BATCH=2147483647")):
+            p = subprocess.run([mmscale, f"--benchmark_filter={cases}",
                                 "--threads=1", "--benchmark_min_time=0.005",
                                 "--papi-events=none", "--set", knob],
                                capture_output=True, text=True, timeout=300)
             check(p.returncode == 0, f"mmscale --set {knob}: exit {p.returncode}\n"
                                      f"{p.stderr[-1500:]}")
+        # The knob reaches throttle/'s world too: at an s32's largest every throttled
+        # pass sums the bdi items over the world's 16 CPUs; at auto (40) none does (the
+        # slots at auto are the completions' proportion sums alone).
+        slots = {}
+        for value in ("auto", "2147483647"):
+            p = subprocess.run([mmscale, "--benchmark_filter=^throttle/JBOD-10HDD-thresh=100M/"
+                                "xfs-1dd-.*/3.2/", "--throttle-seconds=2", "--papi-events=none",
+                                "--benchmark_format=json", "--set", f"BDI_STAT_BATCH={value}"],
+                               capture_output=True, text=True, timeout=300)
+            runs = json.loads(p.stdout)["benchmarks"] if p.returncode == 0 else []
+            slots[value] = runs[0].get("percpu_sum_slots") if len(runs) == 1 else None
+            check(p.returncode == 0 and slots[value] is not None,
+                  f"throttle/ at BDI_STAT_BATCH={value}: exit {p.returncode}, "
+                  f"{len(runs)} runs\n{p.stderr[-800:]}")
+        check(None not in slots.values() and slots["2147483647"] > slots["auto"] + 16,
+              f"throttle/ percpu_sum_slots per call: {slots} (want 16 more at the max)")
         # A value mmscale refuses stops the sweep before anything runs: exit 2, one line.
         bad = os.path.join(tmp, "bad")
         p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sweep"), "--cases",

@@ -31,6 +31,7 @@ struct smp_generation;
 	.throttle_seconds = 60,						\
 	.stat_threshold = MM_KNOB_AUTO,					\
 	.percpu_counter_batch = MM_KNOB_AUTO,				\
+	.bdi_stat_batch = MM_KNOB_AUTO,					\
 }
 
 struct mmscale_params {
@@ -51,6 +52,7 @@ struct mmscale_params {
 	bool throttle_percpu_error;	/* throttle/: reads carry the per-CPU counters' error */
 	int stat_threshold;		/* --set stat_threshold= (MM_KNOB_AUTO: the kernel's) */
 	int percpu_counter_batch;	/* --set percpu_counter_batch= (the same) */
+	int bdi_stat_batch;		/* --set BDI_STAT_BATCH= (the same) */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -88,6 +90,8 @@ void mmscale_knobs_describe_json(FILE *out);
 void vmstat_stat_threshold_auto(char *buf, size_t len);
 /* counters/cases.c: percpu_counter_batch when left to the kernel. */
 void percpu_counter_batch_auto(char *buf, size_t len);
+/* counters/cases.c: BDI_STAT_BATCH (WB_STAT_BATCH) when left to the kernel. */
+void bdi_stat_batch_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

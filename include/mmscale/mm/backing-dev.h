@@ -14,6 +14,7 @@
 #include "../kernel/bitops.h"
 #include "../kernel/cpumask.h"
 #include "../kernel/processor.h"
+#include "config.h"
 #include "percpu_counter.h"
 #include "proportions.h"
 
@@ -23,7 +24,8 @@ enum bdi_stat_item {
 	NR_BDI_STAT_ITEMS
 };
 
-#define BDI_STAT_BATCH (8*(1+ilog2(nr_cpu_ids)))
+/* mmscale: --set BDI_STAT_BATCH=N in place of the formula (mm/config.h). */
+#define BDI_STAT_BATCH MM_KNOB_OR(mm_config()->bdi_stat_batch, (8*(1+ilog2(nr_cpu_ids))))
 
 /* bdi->state bits (2.6.31: pdflush works one bdi at a time). */
 enum bdi_state {

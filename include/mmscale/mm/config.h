@@ -69,6 +69,17 @@ struct mm_machine_config {
 	 * not BDI_STAT_BATCH.
 	 */
 	int percpu_counter_batch;
+	/*
+	 * --set BDI_STAT_BATCH=N: the batch of the per-bdi (6.18: per-wb)
+	 * percpu_counters, BDI_STAT_BATCH of include/linux/backing-dev.h
+	 * (2.6.31, 3.2) and WB_STAT_BATCH of backing-dev-defs.h (6.18), both
+	 * 8 * (1 + ilog2(nr_cpu_ids)), a macro the kernel expands at each use;
+	 * the emulation's macros take this value in its place (MM_KNOB_OR).
+	 * It also sets bdi_stat_error (wb_stat_error), nr_cpu_ids * the
+	 * batch: under twice that a bdi threshold is summed against, not read.
+	 * MM_KNOB_AUTO: the formula.
+	 */
+	int bdi_stat_batch;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
@@ -79,6 +90,14 @@ struct mm_machine_config {
 
 /* The largest percpu_counter_batch: an s32's, the per-CPU count's type. */
 #define MM_PERCPU_COUNTER_BATCH_MAX	2147483647
+/* The largest BDI_STAT_BATCH: the s32 batch of __percpu_counter_add. */
+#define MM_BDI_STAT_BATCH_MAX		MM_PERCPU_COUNTER_BATCH_MAX
+
+/*
+ * A knob where the kernel expands a formula (a macro): the knob's value,
+ * or the formula when it is auto. Marked "mmscale: --set" where used.
+ */
+#define MM_KNOB_OR(knob, formula)	((knob) != MM_KNOB_AUTO ? (knob) : (formula))
 
 /* The defaults (the flags start from them too). */
 #define MM_DEFAULT_MEM_BYTES		(3ULL << 30)	/* the seeds' box: dirty threshold ~600 MB */
@@ -97,10 +116,17 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
  * congestion_wait_us first.
  */
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms);
-/* The running machine's parameters. */
-const struct mm_machine_config *mm_config(void);
 /*
- * The knobs of cfg (stat_threshold, percpu_counter_batch) into the running
+ * The running machine's parameters (counters/mmzone.c): inline, because
+ * knobs are read where the kernel expands a macro, in measured paths.
+ */
+extern struct mm_machine_config mm_running_config;
+static inline const struct mm_machine_config *mm_config(void)
+{
+	return &mm_running_config;
+}
+/*
+ * The knobs of cfg (stat_threshold, percpu_counter_batch, BDI_STAT_BATCH) into the running
  * parameters, for the cases that set up no zones (rss/): what
  * mm_machine_setup_config takes with the rest.
  */

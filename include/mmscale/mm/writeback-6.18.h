@@ -50,6 +50,7 @@
 #include "../kernel/cpumask.h"
 #include "../kernel/list.h"
 #include "../kernel/spinlock.h"
+#include "config.h"
 #include "flex_proportions-6.18.h"
 #include "mmzone-6.18.h"
 #include "percpu_counter-6.18.h"
@@ -154,7 +155,8 @@ enum wb_stat_item {
 	NR_WB_STAT_ITEMS
 };
 
-#define WB_STAT_BATCH (8*(1+ilog2(nr_cpu_ids)))
+/* mmscale: --set BDI_STAT_BATCH=N in place of the formula (mm/config.h). */
+#define WB_STAT_BATCH MM_KNOB_OR(mm_config()->bdi_stat_batch, (8*(1+ilog2(nr_cpu_ids))))
 
 /* include/linux/backing-dev.h: BDI ratio is expressed as part per 1000000. */
 #define BDI_RATIO_SCALE 10000
