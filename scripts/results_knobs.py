@@ -15,7 +15,9 @@ cannot share a run); and the exact counts of the same rows on a 1024-CPU,
 128-node stand-in (counts only, one repetition). Then the same for
 --set percpu_counter_batch (auto, 0, 8, 128, an s32's largest): rss/fault's
 two rows (6.1's task cache, 6.18's percpu_counter) at 1 and 2 threads and
-percpu/read_vs_sum's four at 1 thread.
+percpu/read_vs_sum's four at 1 thread. Then --set BDI_STAT_BATCH (auto, 0,
+12, 13, 6401, an s32's largest): bdp/'s and bdp_throttled/'s rows, where the
+batch decides whether a call reads the bdi (wb) counters or sums them.
 
 usage: scripts/results_knobs.py [--print]   (default: rewrite RESULTS.md)"""
 import os
@@ -46,6 +48,15 @@ FAULT = ["6.1-split", "6.18-percpu"]
 SUM = ["read", "sum", "6.18-read", "6.18-sum"]
 MOD = ["inc", "mod", "6.18-inc", "6.18-mod", "6.18-__mod"]
 READ = ["repeated", "cached", "6.18-repeated", "6.18-cached"]
+# Either side of where bdp_throttled/'s rows start to sum (2 x CPUs x batch over the
+# threshold: 3.1's 22400 pages, the others' 25600): 12 and 13 on the stand-in's 1024
+# CPUs, 6401 on this machine's 2 (3.1 already at 5601).
+BDI_BATCHES = ["auto", "0", "12", "13", "6401", "2147483647"]
+BDI_CASES = "^bdp/(2.6.31-rc8|cached-locals-v2|3.2|6.18)/|^bdp_throttled/(vanilla-3.1|3.2|6.18)/"
+BDI_RUN = [f"--benchmark_filter={BDI_CASES}", *RUN[1:]]
+BDI_STAND_IN = [STAND_IN[0], f"--benchmark_filter={BDI_CASES}", *STAND_IN[2:]]
+BDP = ["2.6.31-rc8", "cached-locals-v2", "3.2", "6.18"]
+THROTTLED = ["vanilla-3.1", "3.2", "6.18"]
 
 
 def collect(args, rounds, knob="stat_threshold", values=VALUES):
@@ -170,8 +181,8 @@ def batch_part():
         f"    {command(BATCH_RUN)} --set=percpu_counter_batch=V",
         f"    {command(BATCH_STAND_IN)} --set=percpu_counter_batch=V   (once)",
         "",
-        "bdp/'s percpu counters (the bdi statistics) fold at BDI_STAT_BATCH, which is not a "
-        "knob yet: their table is still to come.",
+        "bdp/'s percpu counters (the bdi statistics) fold at their own batch, "
+        "BDI_STAT_BATCH: their table is the next section.",
         "",
         "### rss/fault: folds and fbc->lock acquisitions per fault (exact), this machine / "
         "the 1024-CPU stand-in",
@@ -180,6 +191,83 @@ def batch_part():
         "",
         "### rss/fault (ns per fault) and percpu/read_vs_sum (ns per call) on this machine, "
         "against auto",
+        "",
+        *times,
+        "",
+        para,
+    ]
+
+
+def bdi_part():
+    """The BDI_STAT_BATCH tables and their reading, as markdown lines."""
+    here, auto_here, _ = collect(BDI_RUN, ROUNDS, "BDI_STAT_BATCH", BDI_BATCHES)
+    standin, auto_standin, _ = collect(BDI_STAND_IN, 1, "BDI_STAT_BATCH", BDI_BATCHES)
+    rows = [("bdp", var) for var in BDP] + [("bdp_throttled", var) for var in THROTTLED]
+
+    def cell(runs, v, fam, var):
+        recs = runs[(v, fam, var, 1)]
+        return (f"{count_text(mean_count(recs, 'bdi_reads'))} + "
+                f"{count_text(mean_count(recs, 'percpu_sum_slots'))}")
+    counts = ["| BDI_STAT_BATCH | " + " | ".join(f"{fam}/{var}" for fam, var in rows) + " |",
+              "|---|" + "---:|" * len(rows)]
+    for v in BDI_BATCHES:
+        counts.append(f"| {v} | " + " | ".join(
+            f"{cell(here, v, fam, var)} / {cell(standin, v, fam, var)}" for fam, var in rows) +
+            " |")
+    times = ["| BDI_STAT_BATCH | threads | " +
+             " | ".join(f"{fam}/{var}" for fam, var in rows) + " |",
+             "|---|---:|" + "---:|" * len(rows)]
+    for v in BDI_BATCHES:
+        for t in (1, 2):
+            times.append(f"| {label(v, auto_here) if t == 1 else ''} | {t} | " +
+                         " | ".join(time_cell(here, v, fam, var, t) for fam, var in rows) + " |")
+
+    def sums(runs, v, fam, var):
+        return mean_count(runs[(v, fam, var, 1)], "percpu_sum_slots") > 0
+    def summing(runs, v):
+        return [f"{fam}/{var}" for fam, var in rows if sums(runs, v, fam, var)] or ["none"]
+    def ratio(v, fam, var, t):
+        return (trimmed([r["real_time_ns"] for r in here[(v, fam, var, t)]])[0] /
+                trimmed([r["real_time_ns"] for r in here[("auto", fam, var, t)]])[0])
+    big = [ratio("2147483647", "bdp_throttled", var, t) for var in THROTTLED for t in (1, 2)]
+    para = (
+        "Reading (each cell: bdi_stat or wb_stat reads + per-CPU slots summed per call, "
+        "this machine / the stand-in): the batch decides the error bdi_stat_error "
+        "(wb_stat_error) allows, nr_cpu_ids x the batch, and balance_dirty_pages sums both "
+        "counters over every online CPU, each under its lock, instead of reading them where "
+        "the bdi's (wb's) threshold is under twice that. auto is "
+        f"{auto_here['auto']} here and {auto_standin['auto']} on the stand-in. "
+        f"At auto on this machine the rows that sum are: {', '.join(summing(here, 'auto'))}; "
+        f"on the stand-in: {', '.join(summing(standin, 'auto'))}. "
+        "The throttled pass's threshold is the 100 MiB bench's 25600 pages (3.1's task "
+        "limit 22400): at 12 the stand-in's 1024 CPUs make twice the error 24576 pages, "
+        f"and the rows that sum there are {', '.join(summing(standin, '12'))}; at 13, 26624, "
+        f"{', '.join(summing(standin, '13'))}. This machine's 2 CPUs need 6401 "
+        f"({', '.join(summing(here, '6401'))}). At 0 the error is 0 and nothing sums "
+        f"({', '.join(summing(standin, '0'))}), whatever the CPUs. In bdp/ the unthrottled "
+        "IO-less and 6.18 calls leave before they read a bdi counter; the rows that sum "
+        "there at an s32's largest are "
+        f"{', '.join(r for r in summing(standin, '2147483647') if r.startswith('bdp/'))}, "
+        "against a threshold that is the whole machine's dirty limit. On this 2-CPU VM a sum walks 2 slots, and a throttled pass at an s32's "
+        f"largest costs {min(big):.2f} to {max(big):.2f} times auto's: what the stand-in's "
+        "walk of 2048 slots per pass would cost a large machine is its counts, not these "
+        "times.")
+    return [
+        "## Knob tables: BDI_STAT_BATCH (issue 28)",
+        "",
+        "The same machine and method, for `--set BDI_STAT_BATCH` (WB_STAT_BATCH in 6.18) "
+        f"({', '.join(BDI_BATCHES)}), on bdp/'s and bdp_throttled/'s rows. Reproduce: "
+        "`scripts/results_knobs.py`, which runs, for each round and each value V",
+        "",
+        f"    {command(BDI_RUN)} --set=BDI_STAT_BATCH=V",
+        f"    {command(BDI_STAND_IN)} --set=BDI_STAT_BATCH=V   (once)",
+        "",
+        "### bdi (wb) reads + per-CPU slots summed per call (exact), this machine / the "
+        "1024-CPU stand-in",
+        "",
+        *counts,
+        "",
+        "### ns per call on this machine, against auto",
         "",
         *times,
         "",
@@ -266,6 +354,7 @@ def main():
         "values.")
 
     batch_lines = batch_part()
+    bdi_lines = bdi_part()
     replace_section("knobs (scripts/results_knobs.py)", [
         "## Knob tables: vmstat's stat_threshold (issue 28)",
         "",
@@ -302,6 +391,8 @@ def main():
         para,
         "",
         *batch_lines,
+        "",
+        *bdi_lines,
     ])
     return 0
 
