@@ -174,7 +174,7 @@ void mmscale_print_help(FILE *out)
 				const struct mmscale_knob *k = &mmscale_knobs[i];
 				char text[1024];
 
-				snprintf(text, sizeof(text), "(%s; auto or %d to %d) %s",
+				snprintf(text, sizeof(text), "(%s; auto or %lld to %lld) %s",
 					 k->generations, k->lo, k->hi, k->summary);
 				fprintf(out, "%*s%s\n", 25, "", k->name);
 				help_row(out, "", text);

@@ -440,7 +440,7 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 {
 	const struct mmscale_topology *t = p->topo;
 	struct utsname u;
-	char buf[512], big[1024];
+	char buf[1024], big[1024];
 	int max_threads = 2;
 
 	for (int i = 0; i < nr_threads; i++)

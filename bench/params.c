@@ -62,16 +62,27 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_uint(const char *s, unsigned int lo, unsigned int hi, unsigned int *out)
+/* A decimal number, lo to hi. */
+static int parse_number(const char *s, long long lo, long long hi, long long *out)
 {
 	char *end;
-	unsigned long v;
+	long long v;
 
-	if (*s < '0' || *s > '9')	/* strtoul takes " -1" */
+	if (*s < '0' || *s > '9')	/* strtoll takes " -1" */
 		return -1;
 	errno = 0;
-	v = strtoul(s, &end, 10);
+	v = strtoll(s, &end, 10);
 	if (end == s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned int lo, unsigned int hi, unsigned int *out)
+{
+	long long v;
+
+	if (parse_number(s, lo, hi, &v) != 0)
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
@@ -113,6 +124,7 @@ static const char *value_of(const char *arg, const char *name)
  * defaults to) or a number in its range. One row each; the emulated
  * kernel code reads the value from mm_config() (mmscale_mm_config).
  */
+#define DIRTY_GENERATIONS "2.6.31, 3.1, 3.2, 6.18"
 const struct mmscale_knob mmscale_knobs[] = {
 	{ "stat_threshold", 0, MM_STAT_THRESHOLD_MAX, &mmscale_params.stat_threshold,
 	  "2.6.31, 6.18",
@@ -121,13 +133,14 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "folds into the shared counters once it passes it (0: every update folds). "
 	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
 	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
-	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto },
+	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto, NULL },
 	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
 	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
 	  "the batch of percpu_counter_add (percpu/ and rss/ rows, 2.6.31's proportions "
 	  "in dirty/, 6.18's in throttle/): a CPU's s32 delta folds "
 	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
-	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto },
+	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto,
+	  NULL },
 	{ "BDI_STAT_BATCH", 0, MM_BDI_STAT_BATCH_MAX, &mmscale_params.bdi_stat_batch,
 	  "2.6.31, 3.1, 3.2, 6.18 (WB_STAT_BATCH)",
 	  "the batch of the per-bdi (6.18: per-wb) dirty and writeback percpu_counters in "
@@ -135,7 +148,33 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "bdi_stat_error (wb_stat_error) is nr_cpu_ids x it, and balance_dirty_pages sums "
 	  "both counters over every CPU, under their locks, where the bdi's threshold is "
 	  "under twice that. auto: the macro, 8 x (1 + ilog2(nr_cpu_ids))",
-	  bdi_stat_batch_auto },
+	  bdi_stat_batch_auto, NULL },
+	/*
+	 * The dirty sysctls: auto is what each case writes (mm/config.h);
+	 * a ratio and its bytes cannot both be set, since writing either
+	 * zeroes the other.
+	 */
+	{ "dirty_ratio", 0, MM_DIRTY_RATIO_MAX, &mmscale_params.dirty_ratio, DIRTY_GENERATIONS,
+	  "vm.dirty_ratio: the dirty limit in percent of the dirtyable memory; written as "
+	  "its handler writes it, so it zeroes dirty_bytes if it differs from the ratio the "
+	  "case had (in the IO-less, 6.18 and throttle/ thresh= set-ups, 0). auto: the case's "
+	  "(20, or its own)", dirty_ratio_auto, "dirty_bytes" },
+	{ "dirty_background_ratio", 0, MM_DIRTY_RATIO_MAX, &mmscale_params.dirty_background_ratio,
+	  DIRTY_GENERATIONS,
+	  "vm.dirty_background_ratio: where background writeback starts, in percent; zeroes "
+	  "dirty_background_bytes. auto: the case's (10)", dirty_background_ratio_auto,
+	  "dirty_background_bytes" },
+	{ "dirty_bytes", MM_DIRTY_BYTES_MIN, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_bytes,
+	  DIRTY_GENERATIONS,
+	  "vm.dirty_bytes: the dirty limit in bytes (at least 2 pages); zeroes dirty_ratio if "
+	  "it differs from the bytes the case had. auto: the case's (0: the ratio; the "
+	  "IO-less and 6.18 benches 100 MiB; a throttle/ scenario its thresh=)",
+	  dirty_bytes_auto, "dirty_ratio" },
+	{ "dirty_background_bytes", 1, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_background_bytes,
+	  DIRTY_GENERATIONS,
+	  "vm.dirty_background_bytes: where background writeback starts, in bytes; zeroes "
+	  "dirty_background_ratio. auto: the case's (0: the ratio)", dirty_background_bytes_auto,
+	  "dirty_background_ratio" },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -148,7 +187,6 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 
 	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
 		const struct mmscale_knob *k = &mmscale_knobs[i];
-		unsigned int v;
 
 		if (strlen(k->name) != len || strncmp(nv, k->name, len) != 0)
 			continue;
@@ -159,10 +197,15 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 			*k->value = MM_KNOB_AUTO;
 			return 1;
 		}
-		if (parse_uint(eq + 1, (unsigned int)k->lo, (unsigned int)k->hi, &v) != 0)
-			return mmscale_errorf(err, errlen, "--set: %s '%s' is not auto or %d to %d",
+		for (size_t j = 0; k->excludes && j < mmscale_nr_knobs; j++)
+			if (strcmp(mmscale_knobs[j].name, k->excludes) == 0 &&
+			    *mmscale_knobs[j].value != MM_KNOB_AUTO)
+				return mmscale_errorf(err, errlen, "--set: %s and %s exclude each other "
+						      "(writing either sysctl zeroes the other): set one",
+						      k->excludes, k->name);
+		if (parse_number(eq + 1, k->lo, k->hi, k->value) != 0)
+			return mmscale_errorf(err, errlen, "--set: %s '%s' is not auto or %lld to %lld",
 					      k->name, eq + 1, k->lo, k->hi);
-		*k->value = (int)v;
 		return 1;
 	}
 	for (size_t i = 0; i < mmscale_nr_knobs && n < sizeof(names); i++)
@@ -176,7 +219,7 @@ const char *mmscale_knob_value(const struct mmscale_knob *k, char *buf, size_t l
 {
 	if (*k->value == MM_KNOB_AUTO)
 		return "auto";
-	snprintf(buf, len, "%d", *k->value);
+	snprintf(buf, len, "%lld", *k->value);
 	return buf;
 }
 
@@ -186,7 +229,7 @@ void mmscale_knobs_context(char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < mmscale_nr_knobs && n < len; i++) {
-		char v[16];
+		char v[24];
 
 		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? " " : "",
 				      mmscale_knobs[i].name,
@@ -214,7 +257,7 @@ void mmscale_knobs_describe(FILE *out)
 	      "CPU online):\n", out);
 	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
 		const struct mmscale_knob *k = &mmscale_knobs[i];
-		char v[16], resolved[256];
+		char v[24], resolved[256];
 
 		k->resolve_auto(resolved, sizeof(resolved));
 		fprintf(out, "  %-22s %-6s auto = %s (%s)\n", k->name,
@@ -234,8 +277,8 @@ void mmscale_knobs_describe_json(FILE *out)
 		if (*k->value == MM_KNOB_AUTO)
 			fputs("\"auto\"", out);
 		else
-			fprintf(out, "%d", *k->value);
-		fprintf(out, ", \"min\": %d, \"max\": %d, \"generations\": \"%s\", \"auto\": ",
+			fprintf(out, "%lld", *k->value);
+		fprintf(out, ", \"min\": %lld, \"max\": %lld, \"generations\": \"%s\", \"auto\": ",
 			k->lo, k->hi, k->generations);
 		mmscale_json_string(out, resolved);	/* "not resolved: <why>" may quote */
 		fputc('}', out);
@@ -418,12 +461,16 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->stat_threshold = mmscale_params.stat_threshold;
 	cfg->percpu_counter_batch = mmscale_params.percpu_counter_batch;
 	cfg->bdi_stat_batch = mmscale_params.bdi_stat_batch;
+	cfg->sysctl_dirty_ratio = mmscale_params.dirty_ratio;
+	cfg->sysctl_dirty_background_ratio = mmscale_params.dirty_background_ratio;
+	cfg->sysctl_dirty_bytes = mmscale_params.dirty_bytes;
+	cfg->sysctl_dirty_background_bytes = mmscale_params.dirty_background_bytes;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 
 void mmscale_params_describe(char *buf, size_t len)
 {
-	char cpus[40] = "", knobs[256];
+	char cpus[40] = "", knobs[512];
 	struct mm_machine_config mm;
 
 	mmscale_mm_config(&mm);

@@ -32,6 +32,7 @@
 #ifndef MMSCALE_IOL_BDP_H
 #define MMSCALE_IOL_BDP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "iol_variant_list.h"
@@ -54,6 +55,17 @@ enum iol_bdp_state {
  */
 int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 		  char *err, size_t errlen);
+/*
+ * The dirty threshold the state was built on (global_dirty_limits at
+ * set-up; the bdi's threshold, its share being the whole): IOL_BDP_BDI_THRESH
+ * unless --set moved the dirty sysctls.
+ */
+unsigned long iol_bdp_dirty_thresh(void);
+/*
+ * Whether the state's global_dirty_limits reads the dirtyable memory:
+ * not where dirty_bytes and dirty_background_bytes are both set.
+ */
+bool iol_bdp_reads_dirtyable_memory(void);
 /* A thread's task and mapping meet the state: before its first call. */
 void iol_bdp_enter(void);
 /*

@@ -35,6 +35,8 @@ static struct iol_machine {
 	/* Not the kernel's: a call that reached what the state excludes. */
 	const char *_Atomic left_state;
 	int dirty_exceeded;	/* as the state set it */
+	unsigned long dirty_thresh;	/* global_dirty_limits' at set-up: the claims' */
+	bool reads_dirtyable;		/* global_dirty_limits calls determine_dirtyable_memory */
 } machine;
 
 /*
@@ -249,6 +251,11 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	dirty_background_bytes = 0;
 	vm_dirty_bytes = IOL_BDP_DIRTY_BYTES;
 	vm_dirty_ratio = 0;
+	/* mmscale: --set's dirty sysctls over the bench's (mm/config.h). */
+	mm_dirty_sysctls_write(&vm_dirty_ratio, &vm_dirty_bytes, &dirty_background_ratio,
+			       &dirty_background_bytes);
+	/* 3.2 lines 382-383, 3.1.3 435-436: only a ratio needs the dirtyable memory. */
+	machine.reads_dirtyable = !vm_dirty_bytes || !dirty_background_bytes;
 	iol_machine_jiffies = 0;
 	nr_swap_pages = mm_config()->swap ? (long)(mm_config()->mem_bytes >> PAGE_SHIFT) : 0;
 
@@ -287,6 +294,7 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	prop_local_steady_percpu(&machine.props->vm_completions, &bdi->completions, 1, 1);
 	global_dirty_limits(&background_thresh, &dirty_thresh);
 	global_dirty_limit = dirty_thresh;
+	machine.dirty_thresh = dirty_thresh;
 
 	if (state == IOL_BDP_UNTHROTTLED)
 		return iol_bdp_settle(ops, err, errlen);
@@ -296,6 +304,21 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	limit = hard_dirty_limit(dirty_thresh);
 	setpoint = (freerun + limit) / 2;
 	nr_dirty = (setpoint + limit) / 2;
+	/*
+	 * 3.1 throttles here only if the bdi is over the task's limit: the
+	 * default sysctls put the state above it; a background threshold of
+	 * --set's can pull the setpoint down to it, so the state keeps a page
+	 * over it, and must still be under the limit.
+	 */
+	nr_dirty = max(nr_dirty, iol_bdp_task_bdi_thresh_of(dirty_thresh) + 1);
+	if (nr_dirty >= limit) {
+		mmscale_errorf(err, errlen, "no throttled state at a %lu-page dirty threshold: "
+			       "3.1 throttles only above %lu dirty pages, and the state must stay "
+			       "under the limit, %lu", dirty_thresh,
+			       iol_bdp_task_bdi_thresh_of(dirty_thresh), limit);
+		iol_bdp_teardown(err, 0);
+		return -1;
+	}
 	if (account_cached(bdi, nr_dirty / 4, nr_dirty - nr_dirty / 4) != 0) {
 		mmscale_errorf(err, errlen, "the throttled state's %lu dirty pages do not fit in "
 			       "the emulated memory (%llu MiB)", nr_dirty,
@@ -304,15 +327,17 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 		return -1;
 	}
 	set_bit(BDI_writeback_running, &bdi->state);
-	/* 3.1 throttles here only if the bdi is over the task's limit. */
-	if (dirty_thresh != IOL_BDP_BDI_THRESH || nr_dirty <= IOL_BDP_TASK_BDI_THRESH) {
-		mmscale_errorf(err, errlen, "the throttled state has %lu dirty pages of a %lu-page "
-			       "threshold; 3.1 throttles only above %lu", nr_dirty, dirty_thresh,
-			       (unsigned long)IOL_BDP_TASK_BDI_THRESH);
-		iol_bdp_teardown(err, 0);
-		return -1;
-	}
 	return iol_bdp_settle(ops, err, errlen);
+}
+
+unsigned long iol_bdp_dirty_thresh(void)
+{
+	return machine.dirty_thresh;
+}
+
+bool iol_bdp_reads_dirtyable_memory(void)
+{
+	return machine.reads_dirtyable;
 }
 
 /*

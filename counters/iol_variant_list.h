@@ -42,24 +42,25 @@
  *	  source,
  *	  unthrottled call: global_page_state calls (without swap), bdi_stat reads;
  *	  throttled pass: global_page_state calls (without swap), bdi_stat reads (when not
- *	  summing), the threshold tested against 2 * bdi_stat_error */
+ *	  summing), the threshold tested against 2 * bdi_stat_error, as a
+ *	  function of the bench's dirty threshold */
 #define IOL_VARIANTS(X)							\
 	X(iol_ops_vanilla_3_1, "vanilla-3.1",				\
 	  "3.1: the dirtier writes back itself, then sleeps 1 to 100 ms", \
 	  "Linux 3.1.3 mm/page-writeback.c (the last before IO-less)",	\
-	  6, 0, 6, 2, IOL_BDP_TASK_BDI_THRESH)				\
+	  6, 0, 6, 2, iol_bdp_task_bdi_thresh_of)				\
 	X(iol_ops_reserve_v11, "reserve-v11",				\
 	  "bdi reserve area below min(write_bw, freerun), up to 8x",	\
 	  "v11 10/18 with 07/18's think time and 11/18's underrun break, 4 Sep 2011, on 3.2's control lines", \
-	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)				\
+	  6, 0, 6, 2, iol_bdp_bdi_thresh_of)				\
 	X(iol_ops_freerun, "freerun",					\
 	  "no reserve area; no throttling below the bdi's own freerun point", \
 	  "v11 10/18, 07/18, 11/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines", \
-	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)				\
+	  6, 0, 6, 2, iol_bdp_bdi_thresh_of)				\
 	X(iol_ops_3_2, "3.2",						\
 	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\
 	  "Linux 3.2 mm/page-writeback.c (v12 10/11, 3 Oct 2011)",	\
-	  6, 0, 6, 2, IOL_BDP_BDI_THRESH)				\
+	  6, 0, 6, 2, iol_bdp_bdi_thresh_of)				\
 	/* new rows go above this line */
 
 /*
@@ -71,5 +72,19 @@
 #define IOL_BDP_DIRTY_BYTES	(100UL << 20)
 #define IOL_BDP_BDI_THRESH	(IOL_BDP_DIRTY_BYTES / 4096)
 #define IOL_BDP_TASK_BDI_THRESH	(IOL_BDP_BDI_THRESH - IOL_BDP_BDI_THRESH / 8)
+/*
+ * The same of any dirty threshold T the bench computes (--set's dirty
+ * sysctls move it): the rows' last column names which of the two a row's
+ * throttled pass tests against 2 * bdi_stat_error.
+ */
+static inline unsigned long iol_bdp_bdi_thresh_of(unsigned long dirty_thresh)
+{
+	return dirty_thresh;
+}
+
+static inline unsigned long iol_bdp_task_bdi_thresh_of(unsigned long dirty_thresh)
+{
+	return dirty_thresh - dirty_thresh / 8;
+}
 
 #endif /* MMSCALE_IOL_VARIANT_LIST_H */

@@ -180,7 +180,9 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 /* Before any setup (6.18's worlds refresh thresholds on their own): every knob auto. */
 struct mm_machine_config mm_running_config = {
 	.stat_threshold = MM_KNOB_AUTO, .percpu_counter_batch = MM_KNOB_AUTO,
-	.bdi_stat_batch = MM_KNOB_AUTO,
+	.bdi_stat_batch = MM_KNOB_AUTO, .sysctl_dirty_ratio = MM_KNOB_AUTO,
+	.sysctl_dirty_background_ratio = MM_KNOB_AUTO, .sysctl_dirty_bytes = MM_KNOB_AUTO,
+	.sysctl_dirty_background_bytes = MM_KNOB_AUTO,
 };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
@@ -203,6 +205,10 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.stat_threshold = MM_KNOB_AUTO,
 		.percpu_counter_batch = MM_KNOB_AUTO,
 		.bdi_stat_batch = MM_KNOB_AUTO,
+		.sysctl_dirty_ratio = MM_KNOB_AUTO,
+		.sysctl_dirty_background_ratio = MM_KNOB_AUTO,
+		.sysctl_dirty_bytes = MM_KNOB_AUTO,
+		.sysctl_dirty_background_bytes = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
@@ -212,6 +218,49 @@ void mm_config_set_knobs(const struct mm_machine_config *cfg)
 	mm_running_config.stat_threshold = cfg->stat_threshold;
 	mm_running_config.percpu_counter_batch = cfg->percpu_counter_batch;
 	mm_running_config.bdi_stat_batch = cfg->bdi_stat_batch;
+	mm_running_config.sysctl_dirty_ratio = cfg->sysctl_dirty_ratio;
+	mm_running_config.sysctl_dirty_background_ratio = cfg->sysctl_dirty_background_ratio;
+	mm_running_config.sysctl_dirty_bytes = cfg->sysctl_dirty_bytes;
+	mm_running_config.sysctl_dirty_background_bytes = cfg->sysctl_dirty_background_bytes;
+}
+
+bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,
+			    int *dirty_background_ratio, unsigned long *dirty_background_bytes)
+{
+	const struct mm_machine_config *c = mm_config();
+	bool wrote = false;
+
+	/* mmscale: --set dirty_background_ratio=N (dirty_background_ratio_handler). */
+	if (c->sysctl_dirty_background_ratio != MM_KNOB_AUTO) {
+		*dirty_background_ratio = (int)c->sysctl_dirty_background_ratio;
+		*dirty_background_bytes = 0;
+		wrote = true;
+	}
+	/* mmscale: --set dirty_background_bytes=N (dirty_background_bytes_handler). */
+	if (c->sysctl_dirty_background_bytes != MM_KNOB_AUTO) {
+		*dirty_background_bytes = (unsigned long)c->sysctl_dirty_background_bytes;
+		*dirty_background_ratio = 0;
+		wrote = true;
+	}
+	/* mmscale: --set dirty_ratio=N (dirty_ratio_handler: zeroes the bytes if it changed). */
+	if (c->sysctl_dirty_ratio != MM_KNOB_AUTO) {
+		int old_ratio = *dirty_ratio;
+
+		*dirty_ratio = (int)c->sysctl_dirty_ratio;
+		if (*dirty_ratio != old_ratio)
+			*dirty_bytes = 0;
+		wrote = true;
+	}
+	/* mmscale: --set dirty_bytes=N (dirty_bytes_handler: zeroes the ratio if it changed). */
+	if (c->sysctl_dirty_bytes != MM_KNOB_AUTO) {
+		unsigned long old_bytes = *dirty_bytes;
+
+		*dirty_bytes = (unsigned long)c->sysctl_dirty_bytes;
+		if (*dirty_bytes != old_bytes)
+			*dirty_ratio = 0;
+		wrote = true;
+	}
+	return wrote;
 }
 
 int mm_machine_setup(uint64_t mem_bytes, char *err, size_t errlen)

@@ -369,6 +369,7 @@ static int k_init(const struct throttle_kernel_setup *s, long *ratelimit, char *
 	vm_dirty_bytes = s->sysctl_dirty_bytes;
 	vm_dirty_ratio = s->sysctl_dirty_ratio;
 	dirty_background_ratio = s->sysctl_dirty_background_ratio;
+	dirty_background_bytes = s->sysctl_dirty_background_bytes;
 	/* totalreserve_pages stays 0: the world's memory is all free or page cache. */
 	k.bdis = calloc((size_t)s->nr_disks, sizeof(*k.bdis));
 	k.tasks = calloc((size_t)s->nr_tasks, sizeof(*k.tasks));

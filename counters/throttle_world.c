@@ -1288,7 +1288,11 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 	}
 	w->nr_tasks = nr_tasks;
 
-	/* The sysctls: vm.dirty_bytes, or the ratio; background at its default. */
+	/*
+	 * The sysctls: vm.dirty_bytes, or the ratio; background at its
+	 * default. A scenario's thresh= is written as dirty_bytes_handler
+	 * writes it: the ratio 0 (it reads neither while the bytes are set).
+	 */
 	if (w->kernel) {
 		struct throttle_kernel_setup setup = {
 			.nr_disks = sc->nr_disks,
@@ -1296,9 +1300,14 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 			.dd_per_disk = sc->dd_per_disk,
 			.nr_cpus = sc->nr_cpus,
 			.sysctl_dirty_bytes = sc->dirty_mib * 1024 * 1024,
-			.sysctl_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio,
+			.sysctl_dirty_ratio = sc->dirty_mib ? 0 : sc->dirty_ratio,
 			.sysctl_dirty_background_ratio = 10,
 		};
+
+		/* mmscale: --set's dirty sysctls over the scenario's (mm/config.h). */
+		mm_dirty_sysctls_write(&setup.sysctl_dirty_ratio, &setup.sysctl_dirty_bytes,
+				       &setup.sysctl_dirty_background_ratio,
+				       &setup.sysctl_dirty_background_bytes);
 
 		w->nr_timers = w->kernel->nr_timers(&setup);
 		w->timer_at = malloc((size_t)w->nr_timers * sizeof(*w->timer_at));
@@ -1316,8 +1325,11 @@ static int world_init(struct throttle_world *w, char *err, size_t errlen)
 		writeback_3_2_reset();
 		dirty_background_ratio = 10;
 		dirty_background_bytes = 0;
-		vm_dirty_ratio = sc->dirty_mib ? 20 : sc->dirty_ratio;
+		vm_dirty_ratio = sc->dirty_mib ? 0 : sc->dirty_ratio;
 		vm_dirty_bytes = sc->dirty_mib * 1024 * 1024;
+		/* mmscale: --set's dirty sysctls over the scenario's (mm/config.h). */
+		mm_dirty_sysctls_write(&vm_dirty_ratio, &vm_dirty_bytes, &dirty_background_ratio,
+				       &dirty_background_bytes);
 		w->completion_shift = calc_period_shift();
 		w->ops->writeback_set_ratelimit();
 	}

@@ -26,6 +26,7 @@ static struct bdp_6_18_machine {
 	balance_dirty_pages_loop_fn loop;	/* the row's */
 	int nr_dirtied_pause;		/* what the timed calls pass */
 	int dirty_exceeded;		/* as the state set it */
+	unsigned long dirty_thresh;	/* global_dirty_limits' at set-up: the claims' */
 	/* Not the kernel's: a call that reached what the state excludes. */
 	const char *_Atomic left_state;
 } machine;
@@ -166,6 +167,9 @@ int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
 	writeback_6_18_reset();
 	vm_dirty_bytes = IOL_BDP_DIRTY_BYTES;
 	vm_dirty_ratio = 0;
+	/* mmscale: --set's dirty sysctls over the bench's (mm/config.h). */
+	mm_dirty_sysctls_write(&vm_dirty_ratio, &vm_dirty_bytes, &dirty_background_ratio,
+			       &dirty_background_bytes);
 	wb_6_18_jiffies = 0;
 
 	machine.dom = alloc_global(sizeof(*machine.dom), err, errlen);
@@ -197,6 +201,7 @@ int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
 	percpu_counter_set(&wb->completions.events, IOL_BDP_BDI_THRESH);
 	set_bit(WB_registered, &wb->state);
 	global_dirty_limits(&background_thresh, &dirty_thresh);
+	machine.dirty_thresh = dirty_thresh;
 
 	if (state == IOL_BDP_UNTHROTTLED) {
 		task_at_fork();
@@ -223,18 +228,17 @@ int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
 	set_bit(WB_has_dirty_io, &wb->state);
 	atomic_fetch_add(&machine.bdi->tot_write_bandwidth, (long)wb->avg_write_bandwidth);
 	set_bit(WB_writeback_running, &wb->state);
-	if (dirty_thresh != IOL_BDP_BDI_THRESH) {
-		mmscale_errorf(err, errlen, "6.18's throttled state: dirty threshold %lu pages, "
-			       "not the bench's %lu", dirty_thresh, (unsigned long)IOL_BDP_BDI_THRESH);
-		bdp_6_18_teardown(err, 0);
-		return -1;
-	}
 	if (settle_throttled(err, errlen) != 0) {
 		bdp_6_18_teardown(err, 0);
 		return -1;
 	}
 	machine.dirty_exceeded = wb->dirty_exceeded;
 	return 0;
+}
+
+unsigned long bdp_6_18_dirty_thresh(void)
+{
+	return machine.dirty_thresh;
 }
 
 /* The thread's task: as the settled task was before its calls, its last pause just ended. */

@@ -51,6 +51,8 @@ typedef long (*balance_dirty_pages_loop_fn)(struct bdi_writeback *wb);
  */
 int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
 		   char *err, size_t errlen);
+/* The dirty threshold the state was built on (iol_bdp_dirty_thresh's twin). */
+unsigned long bdp_6_18_dirty_thresh(void);
 /* A thread's task meets the state: before its first call. */
 void bdp_6_18_enter(void);
 /* One balance_dirty_pages call with the row's loop: the pause it would sleep, or -1. */

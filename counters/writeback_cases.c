@@ -177,10 +177,15 @@ static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool 
  * 3.1's and 3.2's global_reclaimable_pages read the two anon LRUs when
  * the machine has swap: the IO-less rows claim their reads without swap,
  * and these two more with it. (2.6.31's global_lru_pages reads all four
- * LRUs either way: its rows claim them.)
+ * LRUs either way: its rows claim them.) Where dirty_bytes and
+ * dirty_background_bytes are both set (--set), global_dirty_limits skips
+ * determine_dirtyable_memory (3.2 lines 382-383): NR_FREE_PAGES and the
+ * two file LRUs fewer, and the anon two with swap.
  */
 static unsigned int iol_global_reads(unsigned int without_swap)
 {
+	if (!iol_bdp_reads_dirtyable_memory())
+		return without_swap - 3;
 	return without_swap + (mm_config()->swap ? 2 : 0);
 }
 
@@ -211,8 +216,11 @@ struct bdp_throttled_variant {
 	/* The claim: global reads and bdi_stat (wb_stat) reads ... */
 	unsigned int global_reads;
 	unsigned int bdi_reads;
-	/* ... where this threshold is at least 2 * bdi_stat_error; else sums ... */
-	unsigned long stat_thresh;
+	/*
+	 * ... where this threshold (of the bench's dirty threshold) is at
+	 * least 2 * bdi_stat_error; else sums ...
+	 */
+	unsigned long (*stat_thresh_of)(unsigned long dirty_thresh);
 	/*
 	 * ... and stores to the bdi's (wb's) shared fields: 3.x's store
 	 * dirty_exceeded only when it changes, which a settled pass does not.
@@ -272,7 +280,9 @@ static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_cl
 	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
 						: row->global_reads;
 	out->v[MMSCALE_BDI_STORES] = row->bdi_stores;
-	claim_bdi_reads(out, row->bdi_reads, true, row->stat_thresh);
+	claim_bdi_reads(out, row->bdi_reads, true,
+			row->stat_thresh_of(row->iol ? iol_bdp_dirty_thresh()
+						     : bdp_6_18_dirty_thresh()));
 	return true;
 }
 
@@ -370,21 +380,21 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 #define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
 	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, NULL },
 #define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
-			  unthrottled_bdi, global, bdi, stat_thresh)		\
-	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, stat_thresh, 0 },
+			  unthrottled_bdi, global, bdi, stat_thresh_of)		\
+	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, stat_thresh_of, 0 },
 const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
 const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
 /*
  * Linux 6.18's call and its variants (counters/bdp_variants-6.18.h: their
  * claims, worked out from the source there), on counters/wb_machine-6.18.c's
  * state: the claims of a throttled pass hold where the wb's threshold is
- * the whole one (IOL_BDP_BDI_THRESH).
+ * the whole one (iol_bdp_bdi_thresh_of).
  */
 #define BDP_6_18_ROW(symbol, name, summary, source, global, wb, ...)	\
 	{ { name, summary, source }, NULL, NULL, symbol, global, wb, NULL },
 #define BDP_6_18_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
 			       unthrottled_wb, global, wb, stores)			\
-	{ { name, summary, source }, NULL, symbol, global, wb, IOL_BDP_BDI_THRESH, stores },
+	{ { name, summary, source }, NULL, symbol, global, wb, iol_bdp_bdi_thresh_of, stores },
 static const struct bdp_variant bdp_call_variants[] = {
 	BDP_VARIANTS(BDP_ROW)
 	IOL_VARIANTS(BDP_IOL_ROW)

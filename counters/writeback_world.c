@@ -190,6 +190,18 @@ struct writeback_world *writeback_world_create(int nr_writers, long file_pages,
 		w->mappings[i] = (struct address_space){ .backing_dev_info = &w->bdi,
 							 .host = inode };
 	}
+	/*
+	 * The sysctls as at boot (lines 66-80: every run starts from them),
+	 * then --set's written over them (mm/config.h): page_writeback_init
+	 * then computes the proportions' period from them, as the handlers'
+	 * update_completion_period would.
+	 */
+	dirty_background_ratio = 10;
+	dirty_background_bytes = 0;
+	vm_dirty_ratio = 20;
+	vm_dirty_bytes = 0;
+	mm_dirty_sysctls_write(&vm_dirty_ratio, &vm_dirty_bytes, &dirty_background_ratio,
+			       &dirty_background_bytes);
 	/* page_writeback_init (lines 909-921): the ratelimit and the two proportions. */
 	writeback_set_ratelimit();
 	if (writeback_proportions_init(w, err, errlen) != 0) {

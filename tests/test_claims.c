@@ -47,17 +47,31 @@
 static const int threshold_edges[] = { 175, 176, 200, 201 };
 
 /* --set stat_threshold: every update folds, the smallest, the kernel's cap, an s8's largest. */
-static const int stat_thresholds[] = { 0, 1, 2, 32, 125, 126, MM_STAT_THRESHOLD_MAX };
+static const long long stat_thresholds[] = { 0, 1, 2, 32, 125, 126, MM_STAT_THRESHOLD_MAX };
 /* --set percpu_counter_batch: every add folds (0, 1), 2.6.31's floor, larger, an s32's largest. */
-static const int percpu_batches[] = { 0, 1, 2, 32, 65, 1000, MM_PERCPU_COUNTER_BATCH_MAX };
+static const long long percpu_batches[] = { 0, 1, 2, 32, 65, 1000, MM_PERCPU_COUNTER_BATCH_MAX };
 /*
  * --set BDI_STAT_BATCH on 4 CPUs: every add folds (0, 1), auto's 24, and
  * either side of where the bdp rows start to sum: twice bdi_stat_error
  * (8 x the batch) passes 3.1's task threshold (22400 pages) above 2800 and
  * the 100 MiB bdi threshold (25600) above 3200; an s32's largest.
  */
-static const int bdi_stat_batches[] = { 0, 1, 24, 2800, 2801, 3200, 3201,
+static const long long bdi_stat_batches[] = { 0, 1, 24, 2800, 2801, 3200, 3201,
 					MM_BDI_STAT_BATCH_MAX };
+/*
+ * The dirty sysctls (--set dirty_*): the ratios at their edges and
+ * between; dirty_bytes either side of where the throttled rows start to
+ * sum on 4 CPUs (2 x bdi_stat_error = 192 pages: 191 pages all sum, 192
+ * pages 3.1 alone, whose task limit is 168, and 221 pages, 194, none),
+ * and the seed's 100 MiB doubled; the background bytes at their least and
+ * largest, which with dirty_bytes set spare 3.x's dirty limits the
+ * dirtyable memory's reads. Under a few pages the throttled benches
+ * cannot be built (test_scripts checks that they say so).
+ */
+static const long long dirty_ratios[] = { 0, 1, 5, 20, MM_DIRTY_RATIO_MAX };
+static const long long dirty_bytes[] = { 191 * 4096, 192 * 4096, 221 * 4096 - 100,
+					 200LL << 20 };
+static const long long dirty_background_bytes[] = { 1, 4096, MM_DIRTY_BYTES_MAX };
 static int claims_checked;
 
 /* claim_ops cases: nr_ops in a row, across the fold points of every threshold tried. */
@@ -189,15 +203,15 @@ static bool runs_alone_all_online(const struct mmscale_case *c)
  * Every value of a knob in turn, then auto again: at the edges (0, max)
  * every claim, between them the claims that `between` takes.
  */
-static void check_knob(const char *name, int *value, const int *tries, size_t n, int max,
-		       bool (*between)(const struct mmscale_case *c))
+static void check_knob(const char *name, long long *value, const long long *tries, size_t n,
+		       long long max, bool (*between)(const struct mmscale_case *c))
 {
 	for (size_t i = 0; i < n; i++) {
 		int before = claims_checked;
 		bool edge = tries[i] == 0 || tries[i] == max || between == every_case;
 
 		*value = tries[i];
-		printf("with --set %s=%d, %s:\n", name, tries[i],
+		printf("with --set %s=%lld, %s:\n", name, tries[i],
 		       edge ? "every claim" : "the claims of operations in a row");
 		check_all(CPUS, edge ? every_case : between);
 		CHECK(claims_checked - before >= (edge ? 20 : 5));
@@ -236,6 +250,16 @@ int main(void)
 	/* bdp's sums against reads are single-call claims: every claim at every value. */
 	check_knob("BDI_STAT_BATCH", &mmscale_params.bdi_stat_batch, bdi_stat_batches,
 		   ARRAY_SIZE(bdi_stat_batches), MM_BDI_STAT_BATCH_MAX, every_case);
+	/* The dirty limits: where each bench sums, and what its limits read. */
+	check_knob("dirty_ratio", &mmscale_params.dirty_ratio, dirty_ratios,
+		   ARRAY_SIZE(dirty_ratios), MM_DIRTY_RATIO_MAX, every_case);
+	check_knob("dirty_background_ratio", &mmscale_params.dirty_background_ratio,
+		   dirty_ratios, ARRAY_SIZE(dirty_ratios), MM_DIRTY_RATIO_MAX, every_case);
+	check_knob("dirty_bytes", &mmscale_params.dirty_bytes, dirty_bytes,
+		   ARRAY_SIZE(dirty_bytes), MM_DIRTY_BYTES_MAX, every_case);
+	check_knob("dirty_background_bytes", &mmscale_params.dirty_background_bytes,
+		   dirty_background_bytes, ARRAY_SIZE(dirty_background_bytes), MM_DIRTY_BYTES_MAX,
+		   every_case);
 	test_machine_down(&m);
 
 	on_few = claims_checked;

@@ -369,12 +369,87 @@ static void test_v11_think_time_underrun(void)
 	}
 }
 
+/*
+ * --set's dirty sysctls reach each set-up, written as the handlers write
+ * them: dirty_bytes of 200 MiB makes the 2.6.31 world's dirty threshold
+ * and the IO-less bench's 51200 pages (DIV_ROUND_UP(bytes, 4096)) and
+ * zeroes the ratio; a ratio of 5 takes over from the bench's bytes. At
+ * a background ratio of 0 the bench's throttled state still throttles 3.1
+ * (its setpoint would sit on 3.1's task limit: the state keeps a page over).
+ */
+static void test_dirty_sysctl_knobs(void)
+{
+	struct mm_machine_config knobs;
+	unsigned long background, dirty, bdi_thresh;
+	char err[256] = "";
+	struct writeback_world *w;
+
+	mm_config_default(&knobs, 3ULL << 30);
+	knobs.sysctl_dirty_bytes = 200 << 20;
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
+		CHECK_MSG(0, "%s", err);
+		return;
+	}
+	mm_config_set_knobs(&knobs);
+	w = writeback_world_create(1, FILE_PAGES, -1, err, sizeof(err));
+	CHECK_MSG(w != NULL, "2.6.31 world at dirty_bytes 200 MiB: %s", err);
+	if (w) {
+		get_dirty_limits(&background, &dirty, &bdi_thresh, &w->bdi);
+		CHECK_EQ_LL(dirty, 51200);
+		CHECK_EQ_LL(vm_dirty_ratio, 0);
+		drop_world(w);
+	} else {
+		mm_machine_teardown();
+	}
+
+	for (int ratio = 0; ratio < 2; ratio++) {
+		knobs.sysctl_dirty_bytes = ratio ? MM_KNOB_AUTO : 200 << 20;
+		knobs.sysctl_dirty_ratio = ratio ? 5 : MM_KNOB_AUTO;
+		if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
+			CHECK_MSG(0, "%s", err);
+			return;
+		}
+		mm_config_set_knobs(&knobs);
+		CHECK_MSG(iol_bdp_setup(&IOL_MACHINE_OPS(iol_ops_3_2), IOL_BDP_THROTTLED, err,
+					sizeof(err)) == 0, "3.2's bench: %s", err);
+		if (ratio)
+			CHECK_MSG(iol_bdp_dirty_thresh() != IOL_BDP_BDI_THRESH &&
+				  iol_bdp_dirty_thresh() <= (3UL << 30) / 4096 * 5 / 100,
+				  "3.2's bench at dirty_ratio 5: %lu pages", iol_bdp_dirty_thresh());
+		else
+			CHECK_EQ_LL(iol_bdp_dirty_thresh(), 51200);
+		CHECK_MSG(iol_bdp_teardown(err, sizeof(err)) == 0, "%s", err);
+		mm_machine_teardown();
+	}
+
+	knobs.sysctl_dirty_ratio = MM_KNOB_AUTO;
+	knobs.sysctl_dirty_background_ratio = 0;
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
+		CHECK_MSG(0, "%s", err);
+		return;
+	}
+	mm_config_set_knobs(&knobs);
+	if (iol_bdp_setup(&IOL_MACHINE_OPS(iol_ops_vanilla_3_1), IOL_BDP_THROTTLED, err,
+			  sizeof(err)) == 0) {
+		long pause;
+
+		iol_bdp_enter();
+		pause = iol_bdp_call(&IOL_MACHINE_OPS(iol_ops_vanilla_3_1));
+		CHECK_MSG(pause >= 1, "3.1 at dirty_background_ratio 0: pause %ld", pause);
+		CHECK_MSG(iol_bdp_teardown(err, sizeof(err)) == 0, "%s", err);
+	} else {
+		CHECK_MSG(0, "3.1's bench at dirty_background_ratio 0: %s", err);
+	}
+	mm_machine_teardown();
+}
+
 static void bdp_tests(void)
 {
 	test_unthrottled_counts();
 	test_dirty_exceeded_exits();
 	test_iol_call_states();
 	test_v11_think_time_underrun();
+	test_dirty_sysctl_knobs();
 }
 
 int main(void)

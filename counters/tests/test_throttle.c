@@ -326,6 +326,112 @@ static void check_knobs(const struct throttle_scenario *sc)
 	mm_config_set_knobs(&was);
 }
 
+/*
+ * mm_dirty_sysctls_write: --set's dirty sysctls written over a set-up's
+ * as mm/page-writeback.c's handlers write them (2.6.31 168-222, 3.2
+ * 160-214, 6.18 487-546): a background ratio zeroes the background bytes
+ * and the bytes the ratio, always; dirty_ratio zeroes dirty_bytes and
+ * dirty_bytes dirty_ratio only when the value written differs.
+ */
+static void check_dirty_sysctls(void)
+{
+	static const struct {
+		int ratio, bg_ratio;		/* the set-up's */
+		unsigned long bytes, bg_bytes;
+		long long set_ratio, set_bg_ratio, set_bytes, set_bg_bytes;	/* --set, or -1 */
+		int want_ratio, want_bg_ratio;
+		unsigned long want_bytes, want_bg_bytes;
+	} rows[] = {
+		/* nothing set: the set-up's, untouched */
+		{ 20, 10, 0, 0, -1, -1, -1, -1, 20, 10, 0, 0 },
+		/* a bench with dirty_bytes: a new ratio takes over, the same ratio does not */
+		{ 0, 10, 100 << 20, 0, 5, -1, -1, -1, 5, 10, 0, 0 },
+		{ 0, 10, 100 << 20, 0, 0, -1, -1, -1, 0, 10, 100 << 20, 0 },
+		/* the kernel's defaults: new bytes take over, the same bytes (0) cannot be written */
+		{ 20, 10, 0, 0, -1, -1, 200 << 20, -1, 0, 10, 200 << 20, 0 },
+		{ 0, 10, 100 << 20, 0, -1, -1, 100 << 20, -1, 0, 10, 100 << 20, 0 },
+		/* the background pair: either zeroes the other, even at its own value */
+		{ 20, 10, 0, 0, -1, 10, -1, -1, 20, 10, 0, 0 },
+		{ 20, 10, 0, 0, -1, -1, -1, 4096, 20, 0, 0, 4096 },
+		{ 20, 0, 0, 4096, -1, 30, -1, -1, 20, 30, 0, 0 },
+		/* a ratio and the other pair's bytes together */
+		{ 20, 10, 0, 0, 40, -1, -1, 1 << 20, 40, 0, 0, 1 << 20 },
+	};
+	struct mm_machine_config cfg = *mm_config(), was = cfg;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ratio = rows[i].ratio, bg_ratio = rows[i].bg_ratio;
+		unsigned long bytes = rows[i].bytes, bg_bytes = rows[i].bg_bytes;
+		bool wrote;
+
+		cfg.sysctl_dirty_ratio = rows[i].set_ratio;
+		cfg.sysctl_dirty_background_ratio = rows[i].set_bg_ratio;
+		cfg.sysctl_dirty_bytes = rows[i].set_bytes;
+		cfg.sysctl_dirty_background_bytes = rows[i].set_bg_bytes;
+		mm_config_set_knobs(&cfg);
+		wrote = mm_dirty_sysctls_write(&ratio, &bytes, &bg_ratio, &bg_bytes);
+		CHECK_MSG(ratio == rows[i].want_ratio && bytes == rows[i].want_bytes &&
+			  bg_ratio == rows[i].want_bg_ratio && bg_bytes == rows[i].want_bg_bytes &&
+			  wrote == (i != 0),
+			  "dirty sysctls row %zu: ratio %d bytes %lu, background %d and %lu", i, ratio,
+			  bytes, bg_ratio, bg_bytes);
+	}
+	mm_config_set_knobs(&was);
+}
+
+/*
+ * The world takes them over its scenario's (throttle_world.c, both
+ * kernels' set-ups): dirty_bytes of 200 MiB on the thresh=100M scenario
+ * makes every sample's threshold 51200 pages where it was 25600, and a
+ * ratio of 5 makes it at most 5% of the world's memory (its dirtyable part),
+ * no longer the scenario's 25600; dirty_background_bytes of 50 MiB makes
+ * the background threshold 12800 pages.
+ */
+static void check_dirty_knobs_in_world(const struct throttle_scenario *sc)
+{
+	struct mm_machine_config cfg = *mm_config(), was = cfg;
+	struct throttle_params p;
+	struct throttle_result r;
+	unsigned long five_percent = (unsigned long)sc->mem_mib * 256 * 5 / 100;
+
+	throttle_params_default(&p);
+	p.run_us = 2 * 1000 * 1000;
+	p.sample_us = 200 * 1000;
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		struct trace at_auto = { .n = 0 }, at_bytes = { .n = 0 }, at_ratio = { .n = 0 };
+		struct trace at_bg = { .n = 0 };
+
+		CHECK(run_variant(sc, (int)v, &p, &r, keep_sample, &at_auto) == 0);
+		cfg.sysctl_dirty_bytes = 200 << 20;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &r, keep_sample, &at_bytes) == 0);
+		cfg.sysctl_dirty_bytes = MM_KNOB_AUTO;
+		cfg.sysctl_dirty_ratio = 5;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &r, keep_sample, &at_ratio) == 0);
+		cfg.sysctl_dirty_ratio = MM_KNOB_AUTO;
+		cfg.sysctl_dirty_background_bytes = 50 << 20;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &r, keep_sample, &at_bg) == 0);
+		cfg.sysctl_dirty_background_bytes = MM_KNOB_AUTO;
+		mm_config_set_knobs(&cfg);
+		CHECK(at_auto.n > 0 && at_bytes.n == at_auto.n && at_ratio.n == at_auto.n &&
+		      at_bg.n == at_auto.n);
+		for (int i = 0; i < at_bg.n; i++)
+			CHECK_MSG(at_bg.s[i].bg_thresh == 12800 && at_bg.s[i].thresh == 25600,
+				  "%s at %.1f s, background bytes 50 MiB: bg_thresh %lu, thresh %lu",
+				  variants[v].name, at_bg.s[i].t_s, at_bg.s[i].bg_thresh,
+				  at_bg.s[i].thresh);
+		for (int i = 0; i < at_auto.n && i < at_bytes.n && i < at_ratio.n; i++)
+			CHECK_MSG(at_auto.s[i].thresh == 25600 && at_bytes.s[i].thresh == 51200 &&
+				  at_ratio.s[i].thresh != 25600 && at_ratio.s[i].thresh <= five_percent,
+				  "%s at %.1f s: thresh %lu at auto, %lu at 200 MiB, %lu at 5%%",
+				  variants[v].name, at_auto.s[i].t_s, at_auto.s[i].thresh,
+				  at_bytes.s[i].thresh, at_ratio.s[i].thresh);
+	}
+	mm_config_set_knobs(&was);
+}
+
 int main(void)
 {
 	static const char *const names[] = {
@@ -343,5 +449,7 @@ int main(void)
 		check_percpu_error(scenario(names[0]), (int)v);
 	check_1024_cpus();
 	check_knobs(scenario(names[0]));
+	check_dirty_sysctls();
+	check_dirty_knobs_in_world(scenario(names[0]));
 	return check_report("test_throttle");
 }

@@ -385,6 +385,39 @@ static void test_machine_state(const char *row, balance_dirty_pages_loop_fn loop
 	vmstat_6_18_teardown();
 }
 
+/*
+ * --set's dirty sysctls reach 6.18's bench (bdp_6_18_setup): dirty_bytes
+ * of 200 MiB makes its threshold 51200 pages; a ratio of 5 takes over from
+ * the bench's bytes, zeroing them (dirty_ratio_handler).
+ */
+static void test_dirty_sysctl_knobs(void)
+{
+	for (int ratio = 0; ratio < 2; ratio++) {
+		struct mm_machine_config cfg;
+		char err[256] = "";
+
+		mm_config_default(&cfg, MEM);
+		cfg.sysctl_dirty_bytes = ratio ? MM_KNOB_AUTO : 200 << 20;
+		cfg.sysctl_dirty_ratio = ratio ? 5 : MM_KNOB_AUTO;
+		if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0 ||
+		    bdp_6_18_setup(balance_dirty_pages_loop_6_18, IOL_BDP_THROTTLED, err,
+				   sizeof(err)) != 0) {
+			CHECK_MSG(0, "6.18's bench at %s: %s", ratio ? "ratio 5" : "200 MiB", err);
+			vmstat_6_18_teardown();
+			continue;
+		}
+		if (ratio)
+			CHECK_MSG(bdp_6_18_dirty_thresh() != IOL_BDP_BDI_THRESH && vm_dirty_bytes == 0 &&
+				  bdp_6_18_dirty_thresh() <= MEM / 4096 * 5 / 100,
+				  "6.18's bench at dirty_ratio 5: %lu pages", bdp_6_18_dirty_thresh());
+		else
+			CHECK_MSG(bdp_6_18_dirty_thresh() == 51200 && vm_dirty_ratio == 0,
+				  "6.18's bench at 200 MiB: %lu pages", bdp_6_18_dirty_thresh());
+		CHECK_MSG(bdp_6_18_teardown(err, sizeof(err)) == 0, "teardown: %s", err);
+		vmstat_6_18_teardown();
+	}
+}
+
 static void tests(void)
 {
 	test_pos_ratio_polynom();
@@ -406,6 +439,7 @@ static void tests(void)
 	test_machine_state(name, symbol, IOL_BDP_THROTTLED, 11, 250, 6, 2, stores);
 	BDP_6_18_VARIANTS(X)
 #undef X
+	test_dirty_sysctl_knobs();
 }
 
 int main(void)

@@ -559,18 +559,34 @@ if mmscale and os.access(mmscale, os.X_OK):
         # Real runs at each knob's edges: every claim a run checks holds there too
         # (percpu/read_vs_sum's once failed at a batch of 0: its set-up add folded).
         counters, writeback = "^(vmstat|percpu|rss)/", "^(bdp|bdp_throttled|dirty)/"
+        # dirty/'s writers at a tiny limit crawl as the kernel's would: the benches only.
+        benches = "^(bdp|bdp_throttled)/"
         for cases, knob in ((counters, "stat_threshold=0"), (counters, "stat_threshold=127"),
                             (counters, "percpu_counter_batch=0"),
                             (counters, "percpu_counter_batch=1"),
                             (counters, "percpu_counter_batch=2147483647"),
                             (writeback, "BDI_STAT_BATCH=0"),
-                            (writeback, "BDI_STAT_BATCH=2147483647")):
+                            (writeback, "BDI_STAT_BATCH=2147483647"),
+                            (benches, "dirty_ratio=0"), (benches, "dirty_ratio=100"),
+                            (benches, "dirty_background_ratio=0"),
+                            (benches, "dirty_background_ratio=100"),
+                            (benches, "dirty_background_bytes=1"),
+                            (benches, "dirty_background_bytes=17592186040320"),
+                            (benches, "dirty_bytes=209715200")):
             p = subprocess.run([mmscale, f"--benchmark_filter={cases}",
                                 "--threads=1", "--benchmark_min_time=0.005",
                                 "--papi-events=none", "--set", knob],
                                capture_output=True, text=True, timeout=300)
             check(p.returncode == 0, f"mmscale --set {knob}: exit {p.returncode}\n"
                                      f"{p.stderr[-1500:]}")
+        # A limit too small for the throttled state: each run fails, named, with why.
+        p = subprocess.run([mmscale, "--benchmark_filter=^bdp_throttled/3.2/", "--threads=1",
+                            "--benchmark_min_time=0.005", "--papi-events=none",
+                            "--set", "dirty_bytes=8192"],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 1 and "bdp_throttled/3.2/" in p.stderr and
+              "no throttled state at a 2-page dirty threshold" in p.stderr,
+              f"bdp_throttled at dirty_bytes=8192: exit {p.returncode}\n{p.stderr[-800:]}")
         # The knob reaches throttle/'s world too: at an s32's largest every throttled
         # pass sums the bdi items over the world's 16 CPUs; at auto (40) none does (the
         # slots at auto are the completions' proportion sums alone).

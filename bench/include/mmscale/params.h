@@ -32,6 +32,10 @@ struct smp_generation;
 	.stat_threshold = MM_KNOB_AUTO,					\
 	.percpu_counter_batch = MM_KNOB_AUTO,				\
 	.bdi_stat_batch = MM_KNOB_AUTO,					\
+	.dirty_ratio = MM_KNOB_AUTO,					\
+	.dirty_background_ratio = MM_KNOB_AUTO,				\
+	.dirty_bytes = MM_KNOB_AUTO,					\
+	.dirty_background_bytes = MM_KNOB_AUTO,				\
 }
 
 struct mmscale_params {
@@ -50,9 +54,14 @@ struct mmscale_params {
 	unsigned int throttle_cpus;	/* throttle/: the world's CPUs (0: the scenario's 16) */
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
 	bool throttle_percpu_error;	/* throttle/: reads carry the per-CPU counters' error */
-	int stat_threshold;		/* --set stat_threshold= (MM_KNOB_AUTO: the kernel's) */
-	int percpu_counter_batch;	/* --set percpu_counter_batch= (the same) */
-	int bdi_stat_batch;		/* --set BDI_STAT_BATCH= (the same) */
+	/* --set NAME=: a number, or MM_KNOB_AUTO (the kernel's); mm/config.h says what each is */
+	long long stat_threshold;
+	long long percpu_counter_batch;
+	long long bdi_stat_batch;
+	long long dirty_ratio;
+	long long dirty_background_ratio;
+	long long dirty_bytes;
+	long long dirty_background_bytes;
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -65,8 +74,8 @@ struct mmscale_params {
  */
 struct mmscale_knob {
 	const char *name;
-	int lo, hi;
-	int *value;
+	long long lo, hi;
+	long long *value;
 	const char *generations;
 	const char *summary;
 	/*
@@ -74,6 +83,8 @@ struct mmscale_knob {
 	 * online), by the emulated kernel's own code: for --describe.
 	 */
 	void (*resolve_auto)(char *buf, size_t len);
+	/* A knob this one cannot be set with (each zeroes the other), or NULL. */
+	const char *excludes;
 };
 extern const struct mmscale_knob mmscale_knobs[];
 extern const size_t mmscale_nr_knobs;
@@ -92,6 +103,11 @@ void vmstat_stat_threshold_auto(char *buf, size_t len);
 void percpu_counter_batch_auto(char *buf, size_t len);
 /* counters/cases.c: BDI_STAT_BATCH (WB_STAT_BATCH) when left to the kernel. */
 void bdi_stat_batch_auto(char *buf, size_t len);
+/* counters/cases.c: the dirty sysctls as the cases write them (the defaults, or the bench's). */
+void dirty_ratio_auto(char *buf, size_t len);
+void dirty_background_ratio_auto(char *buf, size_t len);
+void dirty_bytes_auto(char *buf, size_t len);
+void dirty_background_bytes_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

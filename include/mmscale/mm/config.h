@@ -58,7 +58,7 @@ struct mm_machine_config {
 	 * The kernel has no such knob: refresh_zone_stat_thresholds is where
 	 * the emulation puts it. 0 to MM_STAT_THRESHOLD_MAX (an s8's largest).
 	 */
-	int stat_threshold;
+	long long stat_threshold;
 	/*
 	 * --set percpu_counter_batch=N: lib/percpu_counter.c's
 	 * percpu_counter_batch (the kernel's compute_batch_value at boot and
@@ -68,7 +68,7 @@ struct mm_machine_config {
 	 * percpu_counter_add (percpu/, rss/, 2.6.31's proportions in dirty/),
 	 * not BDI_STAT_BATCH.
 	 */
-	int percpu_counter_batch;
+	long long percpu_counter_batch;
 	/*
 	 * --set BDI_STAT_BATCH=N: the batch of the per-bdi (6.18: per-wb)
 	 * percpu_counters, BDI_STAT_BATCH of include/linux/backing-dev.h
@@ -79,7 +79,20 @@ struct mm_machine_config {
 	 * batch: under twice that a bdi threshold is summed against, not read.
 	 * MM_KNOB_AUTO: the formula.
 	 */
-	int bdi_stat_batch;
+	long long bdi_stat_batch;
+	/*
+	 * --set dirty_ratio, dirty_background_ratio, dirty_bytes,
+	 * dirty_background_bytes: the vm.* sysctls. MM_KNOB_AUTO: what the
+	 * case sets up (the kernel's defaults, 20% and 10% of the dirtyable
+	 * memory, in bdp/ and dirty/'s 2.6.31 rows; the 100 MiB dirty_bytes of
+	 * the IO-less and 6.18 benches; each throttle/ scenario's own). A
+	 * number is written over that as the sysctl's handler writes it
+	 * (mm_dirty_sysctls_write).
+	 */
+	long long sysctl_dirty_ratio;
+	long long sysctl_dirty_background_ratio;
+	long long sysctl_dirty_bytes;
+	long long sysctl_dirty_background_bytes;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
@@ -92,6 +105,14 @@ struct mm_machine_config {
 #define MM_PERCPU_COUNTER_BATCH_MAX	2147483647
 /* The largest BDI_STAT_BATCH: the s32 batch of __percpu_counter_add. */
 #define MM_BDI_STAT_BATCH_MAX		MM_PERCPU_COUNTER_BATCH_MAX
+/*
+ * The dirty sysctls' ranges (6.18's vm_page_writeback_sysctls): ratios 0
+ * to 100; dirty_bytes from dirty_bytes_min, 2 pages, background bytes
+ * from 1, both to what the handlers accept, UINT_MAX pages.
+ */
+#define MM_DIRTY_RATIO_MAX		100
+#define MM_DIRTY_BYTES_MIN		(2 * 4096LL)
+#define MM_DIRTY_BYTES_MAX		(4096LL * 4294967295LL)
 
 /*
  * A knob where the kernel expands a formula (a macro): the knob's value,
@@ -131,6 +152,18 @@ static inline const struct mm_machine_config *mm_config(void)
  * mm_machine_setup_config takes with the rest.
  */
 void mm_config_set_knobs(const struct mm_machine_config *cfg);
+
+/*
+ * The dirty sysctls as a set-up wrote them, then the run's --set ones
+ * written over them as mm/page-writeback.c's handlers write (2.6.31 lines
+ * 168-222, 3.2 160-214, 6.18 487-546, the same rule): a ratio written
+ * zeroes its bytes and bytes zero their ratio, except that dirty_ratio
+ * and dirty_bytes zero the other only when the value changes. The caller
+ * runs writeback_set_ratelimit after, as its set-up does. true if a knob
+ * was written.
+ */
+bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,
+			    int *dirty_background_ratio, unsigned long *dirty_background_bytes);
 
 /*
  * The calling CPU's vmstat work timer (counters/vmstat.c): true once per

@@ -83,6 +83,7 @@ struct throttle_kernel_setup {
 	unsigned long sysctl_dirty_bytes;	/* vm.dirty_bytes; 0: vm.dirty_ratio */
 	int sysctl_dirty_ratio;
 	int sysctl_dirty_background_ratio;
+	unsigned long sysctl_dirty_background_bytes;	/* 0: vm.dirty_background_ratio */
 };
 
 /* One sample of the trace (every sample_us): what the thread plotted. */
