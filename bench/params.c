@@ -175,6 +175,14 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "vm.dirty_background_bytes: where background writeback starts, in bytes; zeroes "
 	  "dirty_background_ratio. auto: the case's (0: the ratio)", dirty_background_bytes_auto,
 	  "dirty_background_ratio" },
+	{ "ratelimit_pages", 0, MM_RATELIMIT_PAGES_MAX, &mmscale_params.writeback_ratelimit_pages,
+	  DIRTY_GENERATIONS,
+	  "the pages a CPU dirties between balance_dirty_pages calls (2.6.31, 3.1: its "
+	  "ratelimit; 3.2, 6.18: beside each task's own nr_dirtied_pause), in dirty/ and "
+	  "throttle/ (0: every dirtied page calls). The kernel has no sysctl for it: the "
+	  "emulation sets it where writeback_set_ratelimit computes it. auto: 2.6.31, 3.1: "
+	  "memory / (online CPUs x 32), 16 pages to 4 MiB; 3.2, 6.18: the dirty threshold / "
+	  "(online CPUs x 32), at least 16", ratelimit_pages_auto, NULL },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -465,6 +473,7 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->sysctl_dirty_background_ratio = mmscale_params.dirty_background_ratio;
 	cfg->sysctl_dirty_bytes = mmscale_params.dirty_bytes;
 	cfg->sysctl_dirty_background_bytes = mmscale_params.dirty_background_bytes;
+	cfg->writeback_ratelimit_pages = mmscale_params.writeback_ratelimit_pages;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

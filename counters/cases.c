@@ -158,6 +158,23 @@ void dirty_background_bytes_auto(char *buf, size_t len)
 	snprintf(buf, len, "0 in every case");
 }
 
+/*
+ * --describe: ratelimit_pages at auto, writeback_set_ratelimit's formulas
+ * with every planned CPU online: 2.6.31's on the emulated memory (its zones'
+ * present pages, the whole --mem), 3.2's and 6.18's on the benches' 100 MiB
+ * threshold; the throttle/ world's depend on each scenario's.
+ */
+void ratelimit_pages_auto(char *buf, size_t len)
+{
+	unsigned long cpus = nr_cpu_ids ? nr_cpu_ids : 1;
+	unsigned long on_memory = (unsigned long)(mm_config()->mem_bytes >> 12) / (cpus * 32);
+	unsigned long on_thresh = IOL_BDP_BDI_THRESH / (cpus * 32);
+
+	on_memory = clamp_t(unsigned long, on_memory, 16, 1024);
+	snprintf(buf, len, "%lu in the 2.6.31 rows, %lu in the IO-less and 6.18 benches, each "
+		 "scenario's in throttle/", on_memory, max(on_thresh, 16UL));
+}
+
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = run->data;

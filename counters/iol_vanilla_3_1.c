@@ -25,6 +25,7 @@
  */
 #include "iol_variants.h"
 #include "iol_env.h"
+#include "mmscale/mm/config.h"
 
 enum { BDP31_LOOP, BDP31_IN_WRITEBACK, BDP31_IN_PAUSE };
 
@@ -284,6 +285,8 @@ static void writeback_set_ratelimit_3_1(void)
 		ratelimit_pages = 16;
 	if (ratelimit_pages * 4096 > 4096 * 1024)
 		ratelimit_pages = (4096 * 1024) / 4096;
+	/* mmscale: --set ratelimit_pages=N (mm/config.h). */
+	ratelimit_pages = MM_KNOB_OR(mm_config()->writeback_ratelimit_pages, ratelimit_pages);
 }
 
 /* 3.1 has no bdi_below_own_freerun; the control lines are 3.2's alone. */

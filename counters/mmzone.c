@@ -182,7 +182,7 @@ struct mm_machine_config mm_running_config = {
 	.stat_threshold = MM_KNOB_AUTO, .percpu_counter_batch = MM_KNOB_AUTO,
 	.bdi_stat_batch = MM_KNOB_AUTO, .sysctl_dirty_ratio = MM_KNOB_AUTO,
 	.sysctl_dirty_background_ratio = MM_KNOB_AUTO, .sysctl_dirty_bytes = MM_KNOB_AUTO,
-	.sysctl_dirty_background_bytes = MM_KNOB_AUTO,
+	.sysctl_dirty_background_bytes = MM_KNOB_AUTO, .writeback_ratelimit_pages = MM_KNOB_AUTO,
 };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
@@ -209,6 +209,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.sysctl_dirty_background_ratio = MM_KNOB_AUTO,
 		.sysctl_dirty_bytes = MM_KNOB_AUTO,
 		.sysctl_dirty_background_bytes = MM_KNOB_AUTO,
+		.writeback_ratelimit_pages = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
@@ -222,6 +223,7 @@ void mm_config_set_knobs(const struct mm_machine_config *cfg)
 	mm_running_config.sysctl_dirty_background_ratio = cfg->sysctl_dirty_background_ratio;
 	mm_running_config.sysctl_dirty_bytes = cfg->sysctl_dirty_bytes;
 	mm_running_config.sysctl_dirty_background_bytes = cfg->sysctl_dirty_background_bytes;
+	mm_running_config.writeback_ratelimit_pages = cfg->writeback_ratelimit_pages;
 }
 
 bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,

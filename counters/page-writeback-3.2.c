@@ -12,6 +12,7 @@
  * the emulated machine's.
  */
 #include "iol_env.h"
+#include "mmscale/mm/config.h"
 
 /* The sysctls, with 3.2's defaults (lines 62-85); a scenario sets them. */
 int dirty_background_ratio = 10;
@@ -102,6 +103,8 @@ void writeback_set_ratelimit(void)
 	ratelimit_pages = (long)(dirty_thresh / ((unsigned long)throttle_nr_cpus() * 32));
 	if (ratelimit_pages < 16)
 		ratelimit_pages = 16;
+	/* mmscale: --set ratelimit_pages=N (mm/config.h). */
+	ratelimit_pages = MM_KNOB_OR(mm_config()->writeback_ratelimit_pages, ratelimit_pages);
 }
 
 /* Lines 355-359. */

@@ -43,6 +43,7 @@
 #include "mmscale/mm/vmstat-6.18.h"
 #endif
 #include "mmscale/mm/writeback-6.18.h"
+#include "mmscale/mm/config.h"
 
 /* The kernel mixes long and unsigned long in these comparisons; kept as it is. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -1300,6 +1301,8 @@ void writeback_set_ratelimit(void)
 	ratelimit_pages = (long)(dirty_thresh / (num_online_cpus() * 32));
 	if (ratelimit_pages < 16)
 		ratelimit_pages = 16;
+	/* mmscale: --set ratelimit_pages=N (mm/config.h). */
+	ratelimit_pages = MM_KNOB_OR(mm_config()->writeback_ratelimit_pages, ratelimit_pages);
 }
 
 /* mm/backing-dev.c of 6.18: bdi_init, wb_init (the header says which fields). */

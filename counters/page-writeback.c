@@ -15,6 +15,7 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
 #include "mmscale/mm/writeback.h"
+#include "mmscale/mm/config.h"
 
 _Thread_local struct task_struct mmscale_current_task;
 
@@ -338,6 +339,8 @@ void writeback_set_ratelimit(void)
 		ratelimit_pages = 16;
 	if (ratelimit_pages * PAGE_CACHE_SIZE > 4096 * 1024)
 		ratelimit_pages = (4096 * 1024) / PAGE_CACHE_SIZE;
+	/* mmscale: --set ratelimit_pages=N (mm/config.h). */
+	ratelimit_pages = MM_KNOB_OR(mm_config()->writeback_ratelimit_pages, ratelimit_pages);
 }
 
 /* Page accounting (mm/page-writeback.c), on the calling CPU. */

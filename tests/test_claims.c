@@ -72,6 +72,8 @@ static const long long dirty_ratios[] = { 0, 1, 5, 20, MM_DIRTY_RATIO_MAX };
 static const long long dirty_bytes[] = { 191 * 4096, 192 * 4096, 221 * 4096 - 100,
 					 200LL << 20 };
 static const long long dirty_background_bytes[] = { 1, 4096, MM_DIRTY_BYTES_MAX };
+/* ratelimit_pages: every dirtied page calls, one, the kernel's floor, an int's largest. */
+static const long long ratelimits[] = { 0, 1, 16, MM_RATELIMIT_PAGES_MAX };
 static int claims_checked;
 
 /* claim_ops cases: nr_ops in a row, across the fold points of every threshold tried. */
@@ -260,6 +262,8 @@ int main(void)
 	check_knob("dirty_background_bytes", &mmscale_params.dirty_background_bytes,
 		   dirty_background_bytes, ARRAY_SIZE(dirty_background_bytes), MM_DIRTY_BYTES_MAX,
 		   every_case);
+	check_knob("ratelimit_pages", &mmscale_params.writeback_ratelimit_pages, ratelimits,
+		   ARRAY_SIZE(ratelimits), MM_RATELIMIT_PAGES_MAX, every_case);
 	test_machine_down(&m);
 
 	on_few = claims_checked;

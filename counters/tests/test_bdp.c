@@ -371,7 +371,8 @@ static void test_v11_think_time_underrun(void)
 
 /*
  * --set's dirty sysctls reach each set-up, written as the handlers write
- * them: dirty_bytes of 200 MiB makes the 2.6.31 world's dirty threshold
+ * them (and ratelimit_pages where writeback_set_ratelimit computes it):
+ * dirty_bytes of 200 MiB makes the 2.6.31 world's dirty threshold
  * and the IO-less bench's 51200 pages (DIV_ROUND_UP(bytes, 4096)) and
  * zeroes the ratio; a ratio of 5 takes over from the bench's bytes. At
  * a background ratio of 0 the bench's throttled state still throttles 3.1
@@ -386,6 +387,7 @@ static void test_dirty_sysctl_knobs(void)
 
 	mm_config_default(&knobs, 3ULL << 30);
 	knobs.sysctl_dirty_bytes = 200 << 20;
+	knobs.writeback_ratelimit_pages = 7;
 	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
 		CHECK_MSG(0, "%s", err);
 		return;
@@ -397,6 +399,7 @@ static void test_dirty_sysctl_knobs(void)
 		get_dirty_limits(&background, &dirty, &bdi_thresh, &w->bdi);
 		CHECK_EQ_LL(dirty, 51200);
 		CHECK_EQ_LL(vm_dirty_ratio, 0);
+		CHECK_EQ_LL(ratelimit_pages, 7);	/* writeback_set_ratelimit's, --set's */
 		drop_world(w);
 	} else {
 		mm_machine_teardown();

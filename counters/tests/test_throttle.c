@@ -285,7 +285,8 @@ static void check_percpu_error(const struct throttle_scenario *sc, int v)
 /*
  * The --set knobs reach the world (throttle_cases.c puts the run's into
  * mm_config()): stat_threshold and BDI_STAT_BATCH replace the world's
- * thresholds, for 3.x's rows and 6.18's (WB_STAT_BATCH). At 0 every
+ * thresholds, for 3.x's rows and 6.18's (WB_STAT_BATCH), and
+ * ratelimit_pages the one writeback_set_ratelimit computes. At 0 every
  * per-CPU add folds, so even with the per-CPU error every read is exact;
  * at an s32's largest, bdi_stat_error is so large that every throttled
  * pass sums both bdi (wb) items over the world's 16 CPUs.
@@ -322,6 +323,28 @@ static void check_knobs(const struct throttle_scenario *sc)
 			  "%s at BDI_STAT_BATCH %d: %llu slots summed in %llu throttled passes", name,
 			  MM_BDI_STAT_BATCH_MAX, (unsigned long long)r.bdi_sum_slots,
 			  (unsigned long long)r.bdp_throttled_passes);
+	}
+	/*
+	 * ratelimit_pages: every variant's writeback_set_ratelimit takes it
+	 * (the world's result says what it set); at 0 every dirtied page
+	 * calls balance_dirty_pages on 3.1 and goes past the per-CPU count on
+	 * the others: more calls than at auto.
+	 */
+	p.percpu_error = false;
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		struct throttle_result at_auto;
+
+		cfg = was;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &at_auto, NULL, NULL) == 0);
+		cfg.writeback_ratelimit_pages = 0;
+		mm_config_set_knobs(&cfg);
+		CHECK(run_variant(sc, (int)v, &p, &r, NULL, NULL) == 0);
+		CHECK_MSG(r.ratelimit_pages == 0 && at_auto.ratelimit_pages >= 16 &&
+			  r.bdp_calls > at_auto.bdp_calls,
+			  "%s at ratelimit_pages 0: set %ld (auto %ld), %llu calls (auto %llu)",
+			  variants[v].name, r.ratelimit_pages, at_auto.ratelimit_pages,
+			  (unsigned long long)r.bdp_calls, (unsigned long long)at_auto.bdp_calls);
 	}
 	mm_config_set_knobs(&was);
 }

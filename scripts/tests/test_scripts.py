@@ -572,7 +572,9 @@ if mmscale and os.access(mmscale, os.X_OK):
                             (benches, "dirty_background_ratio=100"),
                             (benches, "dirty_background_bytes=1"),
                             (benches, "dirty_background_bytes=17592186040320"),
-                            (benches, "dirty_bytes=209715200")):
+                            (benches, "dirty_bytes=209715200"),
+                            (writeback, "ratelimit_pages=0"),
+                            (writeback, "ratelimit_pages=2147483647")):
             p = subprocess.run([mmscale, f"--benchmark_filter={cases}",
                                 "--threads=1", "--benchmark_min_time=0.005",
                                 "--papi-events=none", "--set", knob],

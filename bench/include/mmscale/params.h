@@ -36,6 +36,7 @@ struct smp_generation;
 	.dirty_background_ratio = MM_KNOB_AUTO,				\
 	.dirty_bytes = MM_KNOB_AUTO,					\
 	.dirty_background_bytes = MM_KNOB_AUTO,				\
+	.writeback_ratelimit_pages = MM_KNOB_AUTO,			\
 }
 
 struct mmscale_params {
@@ -62,6 +63,7 @@ struct mmscale_params {
 	long long dirty_background_ratio;
 	long long dirty_bytes;
 	long long dirty_background_bytes;
+	long long writeback_ratelimit_pages;	/* --set ratelimit_pages= */
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -108,6 +110,8 @@ void dirty_ratio_auto(char *buf, size_t len);
 void dirty_background_ratio_auto(char *buf, size_t len);
 void dirty_bytes_auto(char *buf, size_t len);
 void dirty_background_bytes_auto(char *buf, size_t len);
+/* counters/cases.c: ratelimit_pages when left to writeback_set_ratelimit. */
+void ratelimit_pages_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

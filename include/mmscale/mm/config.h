@@ -93,6 +93,15 @@ struct mm_machine_config {
 	long long sysctl_dirty_background_ratio;
 	long long sysctl_dirty_bytes;
 	long long sysctl_dirty_background_bytes;
+	/*
+	 * --set ratelimit_pages=N: mm/page-writeback.c's ratelimit_pages,
+	 * the pages a CPU (3.x and 6.18: beside a task's own pause) dirties
+	 * between balance_dirty_pages calls, where writeback_set_ratelimit
+	 * computes it (2.6.31 and 3.1: memory / (CPUs x 32), 16 pages to
+	 * 4 MiB; 3.2 and 6.18: the dirty threshold / (CPUs x 32), at least
+	 * 16). MM_KNOB_AUTO: computed.
+	 */
+	long long writeback_ratelimit_pages;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
@@ -113,6 +122,8 @@ struct mm_machine_config {
 #define MM_DIRTY_RATIO_MAX		100
 #define MM_DIRTY_BYTES_MIN		(2 * 4096LL)
 #define MM_DIRTY_BYTES_MAX		(4096LL * 4294967295LL)
+/* The largest ratelimit_pages: the int per-CPU count (bdp_ratelimits) it is tested against. */
+#define MM_RATELIMIT_PAGES_MAX		2147483647
 
 /*
  * A knob where the kernel expands a formula (a macro): the knob's value,
