@@ -133,14 +133,14 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "folds into the shared counters once it passes it (0: every update folds). "
 	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
 	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
-	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto, NULL },
+	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto, NULL, 0 },
 	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
 	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
 	  "the batch of percpu_counter_add (percpu/ and rss/ rows, 2.6.31's proportions "
 	  "in dirty/, 6.18's in throttle/): a CPU's s32 delta folds "
 	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
 	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto,
-	  NULL },
+	  NULL, 0 },
 	{ "BDI_STAT_BATCH", 0, MM_BDI_STAT_BATCH_MAX, &mmscale_params.bdi_stat_batch,
 	  "2.6.31, 3.1, 3.2, 6.18 (WB_STAT_BATCH)",
 	  "the batch of the per-bdi (6.18: per-wb) dirty and writeback percpu_counters in "
@@ -148,7 +148,7 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "bdi_stat_error (wb_stat_error) is nr_cpu_ids x it, and balance_dirty_pages sums "
 	  "both counters over every CPU, under their locks, where the bdi's threshold is "
 	  "under twice that. auto: the macro, 8 x (1 + ilog2(nr_cpu_ids))",
-	  bdi_stat_batch_auto, NULL },
+	  bdi_stat_batch_auto, NULL, 0 },
 	/*
 	 * The dirty sysctls: auto is what each case writes (mm/config.h);
 	 * a ratio and its bytes cannot both be set, since writing either
@@ -158,23 +158,23 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "vm.dirty_ratio: the dirty limit in percent of the dirtyable memory; written as "
 	  "its handler writes it, so it zeroes dirty_bytes if it differs from the ratio the "
 	  "case had (in the IO-less, 6.18 and throttle/ thresh= set-ups, 0). auto: the case's "
-	  "(20, or its own)", dirty_ratio_auto, "dirty_bytes" },
+	  "(20, or its own)", dirty_ratio_auto, "dirty_bytes", 0 },
 	{ "dirty_background_ratio", 0, MM_DIRTY_RATIO_MAX, &mmscale_params.dirty_background_ratio,
 	  DIRTY_GENERATIONS,
 	  "vm.dirty_background_ratio: where background writeback starts, in percent; zeroes "
 	  "dirty_background_bytes. auto: the case's (10)", dirty_background_ratio_auto,
-	  "dirty_background_bytes" },
+	  "dirty_background_bytes", 0 },
 	{ "dirty_bytes", MM_DIRTY_BYTES_MIN, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_bytes,
 	  DIRTY_GENERATIONS,
 	  "vm.dirty_bytes: the dirty limit in bytes (at least 2 pages); zeroes dirty_ratio if "
 	  "it differs from the bytes the case had. auto: the case's (0: the ratio; the "
 	  "IO-less and 6.18 benches 100 MiB; a throttle/ scenario its thresh=)",
-	  dirty_bytes_auto, "dirty_ratio" },
+	  dirty_bytes_auto, "dirty_ratio", 0 },
 	{ "dirty_background_bytes", 1, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_background_bytes,
 	  DIRTY_GENERATIONS,
 	  "vm.dirty_background_bytes: where background writeback starts, in bytes; zeroes "
 	  "dirty_background_ratio. auto: the case's (0: the ratio)", dirty_background_bytes_auto,
-	  "dirty_background_ratio" },
+	  "dirty_background_ratio", 0 },
 	{ "ratelimit_pages", 0, MM_RATELIMIT_PAGES_MAX, &mmscale_params.writeback_ratelimit_pages,
 	  DIRTY_GENERATIONS,
 	  "the pages a CPU dirties between balance_dirty_pages calls (2.6.31, 3.1: its "
@@ -182,7 +182,19 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "throttle/ (0: every dirtied page calls). The kernel has no sysctl for it: the "
 	  "emulation sets it where writeback_set_ratelimit computes it. auto: 2.6.31, 3.1: "
 	  "memory / (online CPUs x 32), 16 pages to 4 MiB; 3.2, 6.18: the dirty threshold / "
-	  "(online CPUs x 32), at least 16", ratelimit_pages_auto, NULL },
+	  "(online CPUs x 32), at least 16", ratelimit_pages_auto, NULL, 0 },
+	{ "percpu_pagelist_fraction", MM_PCP_FRACTION_MIN, MM_PCP_FRACTION_MAX,
+	  &mmscale_params.percpu_pagelist_fraction, "2.6.32 to 3.4 (drain/)",
+	  "vm.percpu_pagelist_fraction: every pageset's high is the zone's present pages over "
+	  "it and its batch a quarter of that, at most 96 (setup_pagelist_highmark, as the "
+	  "sysctl's handler writes it). auto: never written: high 6 x batch, batch from "
+	  "zone_batchsize", percpu_pagelist_fraction_auto, NULL, 0 },
+	{ "percpu_pagelist_high_fraction", 0, MM_PCP_FRACTION_MAX,
+	  &mmscale_params.percpu_pagelist_high_fraction, "6.1, 6.18 (drain/, pcp/)",
+	  "vm.percpu_pagelist_high_fraction: zone_highsize takes the zone's managed pages over "
+	  "it, split over its node's CPUs, instead of the low watermark; in 6.18 a nonzero "
+	  "one also stops the auto-tuning (high_min = high_max). 0 or 8 and up. auto: 0",
+	  percpu_pagelist_high_fraction_auto, NULL, MM_PCP_FRACTION_MIN },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -211,9 +223,16 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 				return mmscale_errorf(err, errlen, "--set: %s and %s exclude each other "
 						      "(writing either sysctl zeroes the other): set one",
 						      k->excludes, k->name);
-		if (parse_number(eq + 1, k->lo, k->hi, k->value) != 0)
+		if (parse_number(eq + 1, k->lo, k->hi, k->value) != 0 ||
+		    (k->nonzero_lo && *k->value && *k->value < k->nonzero_lo)) {
+			*k->value = MM_KNOB_AUTO;
+			if (k->nonzero_lo)
+				return mmscale_errorf(err, errlen, "--set: %s '%s' is not auto, 0 or "
+						      "%lld to %lld", k->name, eq + 1,
+						      k->nonzero_lo, k->hi);
 			return mmscale_errorf(err, errlen, "--set: %s '%s' is not auto or %lld to %lld",
 					      k->name, eq + 1, k->lo, k->hi);
+		}
 		return 1;
 	}
 	for (size_t i = 0; i < mmscale_nr_knobs && n < sizeof(names); i++)
@@ -268,7 +287,7 @@ void mmscale_knobs_describe(FILE *out)
 		char v[24], resolved[256];
 
 		k->resolve_auto(resolved, sizeof(resolved));
-		fprintf(out, "  %-22s %-6s auto = %s (%s)\n", k->name,
+		fprintf(out, "  %-29s %-6s auto = %s (%s)\n", k->name,
 			mmscale_knob_value(k, v, sizeof(v)), resolved, k->generations);
 	}
 }
@@ -474,6 +493,8 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->sysctl_dirty_bytes = mmscale_params.dirty_bytes;
 	cfg->sysctl_dirty_background_bytes = mmscale_params.dirty_background_bytes;
 	cfg->writeback_ratelimit_pages = mmscale_params.writeback_ratelimit_pages;
+	cfg->percpu_pagelist_fraction = mmscale_params.percpu_pagelist_fraction;
+	cfg->percpu_pagelist_high_fraction = mmscale_params.percpu_pagelist_high_fraction;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

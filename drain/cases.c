@@ -628,3 +628,15 @@ static const struct mmscale_case drain_cases[] = {
 };
 
 const struct mmscale_case_table mmscale_drain_table = MMSCALE_CASE_TABLE("drain", drain_cases);
+
+/* --describe: the pcp fractions at auto, as the kernels boot. */
+void percpu_pagelist_fraction_auto(char *buf, size_t len)
+{
+	snprintf(buf, len, "not written: high 6 x batch, batch from zone_batchsize");
+}
+
+void percpu_pagelist_high_fraction_auto(char *buf, size_t len)
+{
+	snprintf(buf, len, "0: high from the low watermark (6.18: tuned between it and "
+		 "the share at fraction 8)");
+}

@@ -14,6 +14,7 @@
 
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/mm/page_alloc.h"
 
 const struct drain_variant_ops *drain_ops;
@@ -440,18 +441,44 @@ static unsigned long low_wmark_pages_6_1(struct zone *zone)
 	return min + tmp;
 }
 
-static int zone_highsize_6_1(struct zone *zone, int batch)
+/*
+ * 6.1's zone_highsize (7113-7160): the low watermark, or with
+ * percpu_pagelist_high_fraction set (--set) the managed pages over it,
+ * split over the zone's node's online CPUs, at least 4 x batch.
+ */
+static int zone_highsize_6_1(struct zone *zone, int batch, int high_fraction)
 {
 	int high, nr_split_cpus = 0;
+	unsigned long total_pages;
 	unsigned int cpu;
 
+	if (!high_fraction)
+		total_pages = low_wmark_pages_6_1(zone);
+	else
+		total_pages = zone_present_pages(zone) / (unsigned long)high_fraction;
 	for_each_online_cpu(cpu)
 		nr_split_cpus += cpu_to_node((int)cpu) == zone_to_nid(zone);
 	if (!nr_split_cpus)
 		nr_split_cpus = (int)num_online_cpus();
-	high = (int)(low_wmark_pages_6_1(zone) / (unsigned long)nr_split_cpus);
+	high = (int)(total_pages / (unsigned long)nr_split_cpus);
 	high = max(high, batch << 2);
 	return high;
+}
+
+/*
+ * 2.6.38's setup_pagelist_highmark (lines 3439-3449), which
+ * percpu_pagelist_fraction's handler runs on every pageset (5149-5167):
+ * high the zone's present pages over the fraction, batch a quarter of it,
+ * at least 1 and at most PAGE_SHIFT * 8.
+ */
+static void setup_pagelist_highmark(struct per_cpu_pageset *p, unsigned long high)
+{
+	struct per_cpu_pages *pcp = &p->pcp;
+
+	pcp->high = (int)high;
+	pcp->batch = (int)max(1UL, high / 4);
+	if ((high / 4) > (PAGE_SHIFT * 8))
+		pcp->batch = PAGE_SHIFT * 8;
 }
 
 static void setup_pageset(struct per_cpu_pageset *p, int batch, int high)
@@ -479,14 +506,27 @@ int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 	for_each_populated_zone(zone) {
 		/* 2.6.38's setup_pageset (high 6 x batch), or 6.1's, as the zone's kernel. */
 		bool v6_1 = zone_layout.kind == MM_ZONE_LAYOUT_6_1;
+		/* mmscale: --set percpu_pagelist_high_fraction=N (6.1), as its sysctl (mm/config.h). */
+		int high_fraction = (int)MM_KNOB_OR(mm_config()->percpu_pagelist_high_fraction, 0);
+		/* mmscale: --set percpu_pagelist_fraction=N (2.6.x), as its sysctl (mm/config.h). */
+		long long fraction = v6_1 ? MM_KNOB_AUTO : mm_config()->percpu_pagelist_fraction;
 		int batch = v6_1 ? zone_batchsize_6_1(zone) : zone_batchsize(zone);
-		int high = v6_1 ? zone_highsize_6_1(zone, batch) : 6 * batch;
+		int high = v6_1 ? zone_highsize_6_1(zone, batch, high_fraction) : 6 * batch;
 		long cpus_here = 0, nr;
 		unsigned int cpu;
 
 		for_each_online_cpu(cpu) {
+			struct per_cpu_pages *pcp = &zone_pcp(zone, cpu)->pcp;
+
 			setup_pageset(zone_pcp(zone, cpu), batch, high);
+			if (fraction != MM_KNOB_AUTO)
+				setup_pagelist_highmark(zone_pcp(zone, cpu),
+							zone_present_pages(zone) /
+							(unsigned long)fraction);
 			cpus_here += cpu_to_node((int)cpu) == zone_node(zone);
+			/* The pool below sizes for the lists as the handler left them. */
+			high = pcp->high;
+			batch = pcp->batch;
 		}
 		/* Enough for every CPU of the node to fill its list to high and hold two batches. */
 		nr = pool_pages ? pool_pages : 1024 + cpus_here * (high + 2 * batch);

@@ -735,8 +735,11 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 				       "zone %s", zone->node, zone->name);
 			goto fail;
 		}
-		zone_pageset_high_and_batch_6_18(zone, 0, cfg->high_fraction, &high_min,
-						 &high_max, &batch);
+		/* mmscale: --set percpu_pagelist_high_fraction=N, as its sysctl (mm/config.h). */
+		zone_pageset_high_and_batch_6_18(zone, 0,
+						 (int)MM_KNOB_OR(mm_config()->percpu_pagelist_high_fraction,
+								 cfg->high_fraction),
+						 &high_min, &high_max, &batch);
 		if (cfg->fixed_high)
 			high_max = high_min;
 		zone->pageset_high_min = high_min;

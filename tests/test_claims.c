@@ -74,6 +74,13 @@ static const long long dirty_bytes[] = { 191 * 4096, 192 * 4096, 221 * 4096 - 10
 static const long long dirty_background_bytes[] = { 1, 4096, MM_DIRTY_BYTES_MAX };
 /* ratelimit_pages: every dirtied page calls, one, the kernel's floor, an int's largest. */
 static const long long ratelimits[] = { 0, 1, 16, MM_RATELIMIT_PAGES_MAX };
+/*
+ * The pcp fractions: the least, high near a batch, and the largest (2.6.x:
+ * high 0, batch 1); the high fraction's default 0 too.
+ */
+static const long long pcp_fractions[] = { MM_PCP_FRACTION_MIN, 100000, MM_PCP_FRACTION_MAX };
+static const long long pcp_high_fractions[] = { 0, MM_PCP_FRACTION_MIN, 100000,
+						MM_PCP_FRACTION_MAX };
 static int claims_checked;
 
 /* claim_ops cases: nr_ops in a row, across the fold points of every threshold tried. */
@@ -264,6 +271,12 @@ int main(void)
 		   every_case);
 	check_knob("ratelimit_pages", &mmscale_params.writeback_ratelimit_pages, ratelimits,
 		   ARRAY_SIZE(ratelimits), MM_RATELIMIT_PAGES_MAX, every_case);
+	/* pcp's batch and high: the drains' zone->lock rounds and pages follow them. */
+	check_knob("percpu_pagelist_fraction", &mmscale_params.percpu_pagelist_fraction,
+		   pcp_fractions, ARRAY_SIZE(pcp_fractions), MM_PCP_FRACTION_MAX, every_case);
+	check_knob("percpu_pagelist_high_fraction", &mmscale_params.percpu_pagelist_high_fraction,
+		   pcp_high_fractions, ARRAY_SIZE(pcp_high_fractions), MM_PCP_FRACTION_MAX,
+		   every_case);
 	test_machine_down(&m);
 
 	on_few = claims_checked;

@@ -669,6 +669,53 @@ static void test_pcp_sizing(void)
 }
 
 /*
+ * The pcp fractions (--set), as their sysctls' handlers write them, on the
+ * same zone (393216 present pages, 2 CPUs on node 0):
+ * - 2.6.38's percpu_pagelist_fraction 8 (setup_pagelist_highmark): high
+ *   393216 / 8 = 49152, batch 49152 / 4 = 12288, over PAGE_SHIFT * 8: 96;
+ *   at 100000: high 3, batch max(1, 0) = 1;
+ * - 6.1's percpu_pagelist_high_fraction 8 (zone_highsize): 393216 / 8 =
+ *   49152 over 2 CPUs = 24576, batch 63 as before; at 100000: 3 / 2 = 1,
+ *   raised to 4 x 63 = 252; 6.1 takes no percpu_pagelist_fraction and
+ *   2.6.38 no high fraction.
+ */
+static void test_pcp_fractions(void)
+{
+	static const struct {
+		bool v6_1;
+		long long fraction, high_fraction;
+		int batch, high;
+	} rows[] = {
+		{ false, 8, MM_KNOB_AUTO, 96, 49152 },
+		{ false, 100000, MM_KNOB_AUTO, 1, 3 },
+		{ false, MM_KNOB_AUTO, 8, 31, 186 },
+		{ true, MM_KNOB_AUTO, 8, 63, 24576 },
+		{ true, MM_KNOB_AUTO, 100000, 63, 252 },
+		{ true, 8, MM_KNOB_AUTO, 63, 639 },
+	};
+	struct mm_machine_config cfg;
+	char err[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct zone *zone;
+
+		mm_config_default(&cfg, 3ULL << 30);
+		cfg.zone_layout = rows[i].v6_1 ? MM_ZONE_LAYOUT_6_1 : MM_ZONE_LAYOUT_2_6_38;
+		cfg.percpu_pagelist_fraction = rows[i].fraction;
+		cfg.percpu_pagelist_high_fraction = rows[i].high_fraction;
+		CHECK(mm_machine_setup_config(&cfg, err, sizeof(err)) == 0);
+		CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+		zone = local_zone(0);
+		CHECK_MSG(zone_this_pcp(zone)->pcp.batch == rows[i].batch &&
+			  zone_this_pcp(zone)->pcp.high == rows[i].high,
+			  "pcp fractions row %zu: batch %d high %d", i, zone_this_pcp(zone)->pcp.batch,
+			  zone_this_pcp(zone)->pcp.high);
+		drain_mm_teardown();
+		mm_machine_teardown();
+	}
+}
+
+/*
  * The 6.1 paths below are worked out for batch 31 and high 186 (2.6.38's
  * sizing of this zone, test_pcp_sizing) in a pool of 1520 pages: a 6.1
  * machine whose every pcp is given those, so the worked steps hold.
@@ -1315,6 +1362,7 @@ static void arith_drain_tests(void)
 	test_free_pcppages_bulk();
 	test_refill_and_free();
 	test_pcp_sizing();
+	test_pcp_fractions();
 	test_remote_6_1_paths();
 	test_remote_6_1_zone_reads();
 	test_remote_6_1_cma_balance();

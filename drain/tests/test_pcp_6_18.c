@@ -17,6 +17,7 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/mm/drain_world.h"
+#include "mmscale/mm/page_alloc-6.18.h"
 #include "mmscale/mm/pcp-6.18.h"
 #include "mmscale/mm/vmstat-6.18.h"
 
@@ -458,6 +459,50 @@ static void test_world(void)
 	drain_world_6_18.teardown();
 }
 
+/*
+ * --set percpu_pagelist_high_fraction, as its sysctl: every zone's
+ * high_min and high_max are zone_highsize's at that fraction, the same
+ * (no auto-tuning), where at 0 they differ (the low watermark's share and
+ * fraction 8's).
+ */
+static void test_high_fraction(void)
+{
+	static const long long fractions[] = { MM_KNOB_AUTO, 0, 8, 100000 };
+	struct pcp_6_18_config pc = { .orders = { 0 }, .nr_orders = 1, .nr_blocks = 16 };
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(fractions) / sizeof(fractions[0]); i++) {
+		struct mm_machine_config cfg;
+		struct zone *zone;
+		bool tuned = fractions[i] == MM_KNOB_AUTO || fractions[i] == 0;
+
+		mm_config_default(&cfg, 3ULL << 30);
+		cfg.percpu_pagelist_high_fraction = fractions[i];
+		if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0 ||
+		    pcp_6_18_setup(&pc, err, sizeof(err)) != 0) {
+			CHECK_MSG(0, "setup at fraction %lld: %s", fractions[i], err);
+			vmstat_6_18_teardown();
+			continue;
+		}
+		for_each_populated_zone(zone) {
+			int batch = zone_batchsize(zone);
+			int want_min = zone_highsize(zone, batch, 0, tuned ? 0 : (int)fractions[i]);
+			int want_max = tuned ? zone_highsize(zone, batch, 0,
+							     MIN_PERCPU_PAGELIST_HIGH_FRACTION)
+					     : want_min;
+
+			CHECK_MSG(zone->pageset_high_min == want_min &&
+				  zone->pageset_high_max == want_max &&
+				  (want_min != want_max) == tuned,
+				  "fraction %lld, zone %s: high_min %d high_max %d, want %d and %d",
+				  fractions[i], zone->name, zone->pageset_high_min,
+				  zone->pageset_high_max, want_min, want_max);
+		}
+		pcp_6_18_teardown();
+		vmstat_6_18_teardown();
+	}
+}
+
 static void tests(void)
 {
 	struct pcp_6_18_config pc = { .orders = { 0, 1 }, .nr_orders = 2, .nr_blocks = 400 };
@@ -493,6 +538,7 @@ static void tests(void)
 	pcp_6_18_teardown();
 	vmstat_6_18_teardown();
 	test_world();
+	test_high_fraction();
 }
 
 int main(void)

@@ -561,6 +561,7 @@ if mmscale and os.access(mmscale, os.X_OK):
         counters, writeback = "^(vmstat|percpu|rss)/", "^(bdp|bdp_throttled|dirty)/"
         # dirty/'s writers at a tiny limit crawl as the kernel's would: the benches only.
         benches = "^(bdp|bdp_throttled)/"
+        pcp = "^(drain|pcp)/"
         for cases, knob in ((counters, "stat_threshold=0"), (counters, "stat_threshold=127"),
                             (counters, "percpu_counter_batch=0"),
                             (counters, "percpu_counter_batch=1"),
@@ -574,7 +575,11 @@ if mmscale and os.access(mmscale, os.X_OK):
                             (benches, "dirty_background_bytes=17592186040320"),
                             (benches, "dirty_bytes=209715200"),
                             (writeback, "ratelimit_pages=0"),
-                            (writeback, "ratelimit_pages=2147483647")):
+                            (writeback, "ratelimit_pages=2147483647"),
+                            (pcp, "percpu_pagelist_fraction=8"),
+                            (pcp, "percpu_pagelist_fraction=2147483647"),
+                            (pcp, "percpu_pagelist_high_fraction=8"),
+                            (pcp, "percpu_pagelist_high_fraction=2147483647")):
             p = subprocess.run([mmscale, f"--benchmark_filter={cases}",
                                 "--threads=1", "--benchmark_min_time=0.005",
                                 "--papi-events=none", "--set", knob],

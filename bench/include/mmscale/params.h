@@ -37,6 +37,8 @@ struct smp_generation;
 	.dirty_bytes = MM_KNOB_AUTO,					\
 	.dirty_background_bytes = MM_KNOB_AUTO,				\
 	.writeback_ratelimit_pages = MM_KNOB_AUTO,			\
+	.percpu_pagelist_fraction = MM_KNOB_AUTO,			\
+	.percpu_pagelist_high_fraction = MM_KNOB_AUTO,			\
 }
 
 struct mmscale_params {
@@ -64,6 +66,8 @@ struct mmscale_params {
 	long long dirty_bytes;
 	long long dirty_background_bytes;
 	long long writeback_ratelimit_pages;	/* --set ratelimit_pages= */
+	long long percpu_pagelist_fraction;
+	long long percpu_pagelist_high_fraction;
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -87,6 +91,8 @@ struct mmscale_knob {
 	void (*resolve_auto)(char *buf, size_t len);
 	/* A knob this one cannot be set with (each zeroes the other), or NULL. */
 	const char *excludes;
+	/* If not 0: the value is 0, or nonzero_lo to hi (a sysctl that refuses 1 to nonzero_lo - 1). */
+	long long nonzero_lo;
 };
 extern const struct mmscale_knob mmscale_knobs[];
 extern const size_t mmscale_nr_knobs;
@@ -112,6 +118,9 @@ void dirty_bytes_auto(char *buf, size_t len);
 void dirty_background_bytes_auto(char *buf, size_t len);
 /* counters/cases.c: ratelimit_pages when left to writeback_set_ratelimit. */
 void ratelimit_pages_auto(char *buf, size_t len);
+/* drain/: the pcp fractions when left alone. */
+void percpu_pagelist_fraction_auto(char *buf, size_t len);
+void percpu_pagelist_high_fraction_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

@@ -102,6 +102,18 @@ struct mm_machine_config {
 	 * 16). MM_KNOB_AUTO: computed.
 	 */
 	long long writeback_ratelimit_pages;
+	/*
+	 * --set percpu_pagelist_fraction=N (2.6.x's sysctl, to 5.13): every
+	 * pageset's high = the zone's present pages / N, batch a quarter of
+	 * it (setup_pagelist_highmark), in the drain/ rows of 2.6.32 to 3.4;
+	 * MM_KNOB_AUTO: never written (high 6 x batch, as at boot).
+	 * --set percpu_pagelist_high_fraction=N (5.14's, in 6.1 and 6.18):
+	 * zone_highsize's share of the managed pages instead of the low
+	 * watermark; in 6.18 a nonzero one also stops the auto-tuning
+	 * (high_min = high_max). MM_KNOB_AUTO: 0, the default.
+	 */
+	long long percpu_pagelist_fraction;
+	long long percpu_pagelist_high_fraction;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
@@ -122,6 +134,9 @@ struct mm_machine_config {
 #define MM_DIRTY_RATIO_MAX		100
 #define MM_DIRTY_BYTES_MIN		(2 * 4096LL)
 #define MM_DIRTY_BYTES_MAX		(4096LL * 4294967295LL)
+/* The pcp fractions' sysctls: at least 8 (MIN_PERCPU_PAGELIST_HIGH_FRACTION; 2.6.x's min_percpu_pagelist_fract), an int. */
+#define MM_PCP_FRACTION_MIN		8
+#define MM_PCP_FRACTION_MAX		2147483647
 /* The largest ratelimit_pages: the int per-CPU count (bdp_ratelimits) it is tested against. */
 #define MM_RATELIMIT_PAGES_MAX		2147483647
 
