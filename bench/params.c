@@ -195,6 +195,11 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "it, split over its node's CPUs, instead of the low watermark; in 6.18 a nonzero "
 	  "one also stops the auto-tuning (high_min = high_max). 0 or 8 and up. auto: 0",
 	  percpu_pagelist_high_fraction_auto, NULL, MM_PCP_FRACTION_MIN },
+	{ "numa_stat", 0, 1, &mmscale_params.numa_stat, "6.1, 6.18 (drain/, vmstat/numa_event)",
+	  "vm.numa_stat: whether an allocation's zone_statistics counts its NUMA events "
+	  "(NUMA_HIT, NUMA_LOCAL, ...) on the CPU's zonestats; the reads of them still sum "
+	  "every CPU (vmstat/numa_event), of counters that stay 0. auto: 1",
+	  numa_stat_auto, NULL, 0 },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -495,6 +500,7 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->writeback_ratelimit_pages = mmscale_params.writeback_ratelimit_pages;
 	cfg->percpu_pagelist_fraction = mmscale_params.percpu_pagelist_fraction;
 	cfg->percpu_pagelist_high_fraction = mmscale_params.percpu_pagelist_high_fraction;
+	cfg->numa_stat = mmscale_params.numa_stat;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

@@ -175,6 +175,12 @@ void ratelimit_pages_auto(char *buf, size_t len)
 		 "scenario's in throttle/", on_memory, max(on_thresh, 16UL));
 }
 
+/* --describe: vm.numa_stat at auto, the boot value (ENABLE_NUMA_STAT). */
+void numa_stat_auto(char *buf, size_t len)
+{
+	snprintf(buf, len, "1: NUMA events counted");
+}
+
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 {
 	struct counters_run *cr = run->data;

@@ -260,8 +260,7 @@ static void numa_event_one_op(struct mmscale_run *run)
 {
 	struct zone *zone = local_zone_6_18(smp_processor_id());
 
-	__count_numa_event(zone, NUMA_HIT);
-	__count_numa_event(zone, NUMA_LOCAL);
+	zone_statistics(zone, zone, 1);	/* an allocation's events (off at numa_stat 0) */
 	container_of(run->v, struct numa_event_variant, v)->read();
 }
 
@@ -272,8 +271,7 @@ static void numa_event_body(struct mmscale_state *st, struct mmscale_run *run)
 	unsigned long sum = 0;
 
 	while (mmscale_keep_running(st)) {
-		__count_numa_event(zone, NUMA_HIT);
-		__count_numa_event(zone, NUMA_LOCAL);
+		zone_statistics(zone, zone, 1);
 		sum += read();
 	}
 	__asm__ __volatile__("" : : "r"(sum));

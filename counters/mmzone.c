@@ -184,6 +184,7 @@ struct mm_machine_config mm_running_config = {
 	.sysctl_dirty_background_ratio = MM_KNOB_AUTO, .sysctl_dirty_bytes = MM_KNOB_AUTO,
 	.sysctl_dirty_background_bytes = MM_KNOB_AUTO, .writeback_ratelimit_pages = MM_KNOB_AUTO,
 	.percpu_pagelist_fraction = MM_KNOB_AUTO, .percpu_pagelist_high_fraction = MM_KNOB_AUTO,
+	.numa_stat = MM_KNOB_AUTO,
 };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
@@ -213,6 +214,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.writeback_ratelimit_pages = MM_KNOB_AUTO,
 		.percpu_pagelist_fraction = MM_KNOB_AUTO,
 		.percpu_pagelist_high_fraction = MM_KNOB_AUTO,
+		.numa_stat = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
@@ -229,6 +231,7 @@ void mm_config_set_knobs(const struct mm_machine_config *cfg)
 	mm_running_config.writeback_ratelimit_pages = cfg->writeback_ratelimit_pages;
 	mm_running_config.percpu_pagelist_fraction = cfg->percpu_pagelist_fraction;
 	mm_running_config.percpu_pagelist_high_fraction = cfg->percpu_pagelist_high_fraction;
+	mm_running_config.numa_stat = cfg->numa_stat;
 }
 
 bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,

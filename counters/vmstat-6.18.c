@@ -549,6 +549,10 @@ int vmstat_shepherd(_Atomic unsigned char *work_pending)
 	return queued;
 }
 
+/* page_alloc.c 174: DEFINE_STATIC_KEY_TRUE(vm_numa_stat_key); vmstat.c 36: ENABLE_NUMA_STAT 1. */
+#define ENABLE_NUMA_STAT 1
+bool vm_numa_stat_key = true;
+
 int vmstat_6_18_setup(const struct mm_machine_config *cfg, char *err, size_t errlen)
 {
 	static const char *const names[MAX_NR_ZONES] = { "DMA32", "Normal" };
@@ -613,6 +617,12 @@ int vmstat_6_18_setup(const struct mm_machine_config *cfg, char *err, size_t err
 	}
 	mm_config_set_knobs(cfg);	/* --set stat_threshold, for the thresholds */
 	refresh_zone_stat_thresholds();
+	/*
+	 * mmscale: --set numa_stat=N (mm/config.h), as the sysctl's handler
+	 * writes it: 0 disables the key (and zeroes the NUMA counters, all 0
+	 * here yet), 1 enables it.
+	 */
+	vm_numa_stat_key = MM_KNOB_OR(cfg->numa_stat, ENABLE_NUMA_STAT) == ENABLE_NUMA_STAT;
 	/* Boot: every page free. */
 	for_each_populated_zone(zone) {
 		atomic_long_add((long)zone_managed_pages(zone), &zone->vm_stat[NR_FREE_PAGES]);

@@ -352,9 +352,11 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 }
 
 /*
- * zone_statistics (lines 3673-3694), vm_numa_stat_key on: the events
- * counted on this CPU's own zonestats (__count_numa_events: raw_cpu_add,
- * no threshold, no fold), each zone's node read from its struct zone.
+ * zone_statistics (lines 3673-3694): the events counted on this CPU's own
+ * zonestats (__count_numa_events: raw_cpu_add, no threshold, no fold),
+ * each zone's node read from its struct zone; none while vm_numa_stat_key
+ * is off (--set numa_stat=0, read at drain_mm_setup; a plain bool where
+ * the kernel patches a jump).
  */
 static void __count_numa_events(struct zone *zone, enum numa_stat_item item, long delta)
 {
@@ -366,6 +368,10 @@ static void __count_numa_events(struct zone *zone, enum numa_stat_item item, lon
 static void zone_statistics_6_1(struct zone *preferred_zone, struct zone *z, long nr_account)
 {
 	enum numa_stat_item local_stat = NUMA_LOCAL_6_1;
+
+	/* skip numa counters update if numa stats is disabled */
+	if (!vm_numa_stat_key_6_1)
+		return;
 
 	if (zone_to_nid(z) != numa_node_id())
 		local_stat = NUMA_OTHER_6_1;

@@ -493,12 +493,17 @@ static void setup_pageset(struct per_cpu_pageset *p, int batch, int high)
 		INIT_LIST_HEAD(&pcp->lists[migratetype]);
 }
 
+/* 6.1's vm_numa_stat_key (drain_remote.c's zone_statistics reads it), on at boot. */
+bool vm_numa_stat_key_6_1 = true;
+
 int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 {
 	struct zone *zone;
 	int i = 0;
 
 	drain_mm_teardown();
+	/* mmscale: --set numa_stat=N (mm/config.h), as 6.1's sysctl handler writes it. */
+	vm_numa_stat_key_6_1 = MM_KNOB_OR(mm_config()->numa_stat, 1) == 1;
 	nr_pools = nr_populated_zones();
 	pools = calloc((size_t)nr_pools, sizeof(*pools));
 	if (!pools)

@@ -643,11 +643,8 @@ struct page *alloc_local_page_6_18(void)
 	if (usable_free <= mark)
 		return NULL;	/* set_bit(ZONE_BELOW_HIGH): not emulated (above) */
 	page = rmqueue_6_18(zone, 0, MIGRATE_MOVABLE);
-	if (page) {
-		/* zone_statistics(preferred_zone = zone, zone, 1) */
-		__count_numa_event(zone, NUMA_HIT);
-		__count_numa_event(zone, zone->node == numa_node_id() ? NUMA_LOCAL : NUMA_OTHER);
-	}
+	if (page)
+		zone_statistics(zone, zone, 1);	/* the preferred zone is the local one */
 	/* Separate test+clear to avoid unnecessary atomics */
 	if (unlikely(test_bit(ZONE_BOOSTED_WATERMARK, &zone->flags)))
 		clear_bit(ZONE_BOOSTED_WATERMARK, &zone->flags);	/* (wakeup_kswapd) */

@@ -79,6 +79,7 @@ static const long long ratelimits[] = { 0, 1, 16, MM_RATELIMIT_PAGES_MAX };
  * high 0, batch 1); the high fraction's default 0 too.
  */
 static const long long pcp_fractions[] = { MM_PCP_FRACTION_MIN, 100000, MM_PCP_FRACTION_MAX };
+static const long long numa_stats[] = { 0, 1 };
 static const long long pcp_high_fractions[] = { 0, MM_PCP_FRACTION_MIN, 100000,
 						MM_PCP_FRACTION_MAX };
 static int claims_checked;
@@ -271,6 +272,9 @@ int main(void)
 		   every_case);
 	check_knob("ratelimit_pages", &mmscale_params.writeback_ratelimit_pages, ratelimits,
 		   ARRAY_SIZE(ratelimits), MM_RATELIMIT_PAGES_MAX, every_case);
+	/* numa_stat: the NUMA events' reads count the same with the events off. */
+	check_knob("numa_stat", &mmscale_params.numa_stat, numa_stats, ARRAY_SIZE(numa_stats), 1,
+		   every_case);
 	/* pcp's batch and high: the drains' zone->lock rounds and pages follow them. */
 	check_knob("percpu_pagelist_fraction", &mmscale_params.percpu_pagelist_fraction,
 		   pcp_fractions, ARRAY_SIZE(pcp_fractions), MM_PCP_FRACTION_MAX, every_case);

@@ -438,6 +438,49 @@ static void test_threshold_knob(void)
 	mm_config_set_knobs(&cfg);
 }
 
+/*
+ * zone_statistics (page_alloc.c 3128-3148) under --set numa_stat: on this
+ * CPU (0, node 0), an allocation from its own zone counts NUMA_HIT and
+ * NUMA_LOCAL; one from node 1's zone, preferred, NUMA_HIT and NUMA_OTHER;
+ * from node 1's zone where node 0's was preferred, NUMA_MISS there,
+ * NUMA_FOREIGN on node 0's, NUMA_OTHER. At numa_stat 0 none of them.
+ */
+static void test_numa_stat_knob(void)
+{
+	static const long long tries[] = { MM_KNOB_AUTO, 1, 0 };
+	struct mm_machine_config cfg;
+	char err[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(tries); i++) {
+		struct zone *near, *far;
+		unsigned long want;
+
+		mm_config_default(&cfg, MEM);
+		cfg.numa_stat = tries[i];
+		if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0) {
+			CHECK_MSG(0, "setup: %s", err);
+			return;
+		}
+		want = tries[i] != 0;
+		near = &pgdat0()->node_zones[ZONE_DMA32];
+		far = &NODE_DATA(1)->node_zones[ZONE_NORMAL];
+		zone_statistics(near, near, 1);
+		zone_statistics(far, far, 2);
+		zone_statistics(near, far, 3);
+#define EVENT(z, item) (this_cpu_ptr((z)->per_cpu_zonestats)->vm_numa_event[item])
+		CHECK_EQ_LL(EVENT(near, NUMA_HIT), want);
+		CHECK_EQ_LL(EVENT(near, NUMA_LOCAL), want);
+		CHECK_EQ_LL(EVENT(near, NUMA_FOREIGN), 3 * want);
+		CHECK_EQ_LL(EVENT(far, NUMA_HIT), 2 * want);
+		CHECK_EQ_LL(EVENT(far, NUMA_MISS), 3 * want);
+		CHECK_EQ_LL(EVENT(far, NUMA_OTHER), 5 * want);
+#undef EVENT
+		vmstat_6_18_teardown();
+	}
+	mm_config_default(&cfg, MEM);
+	mm_config_set_knobs(&cfg);
+}
+
 static void tests(void)
 {
 	char err[256];
@@ -458,6 +501,7 @@ static void tests(void)
 	test_proc_vmstat();
 	vmstat_6_18_teardown();
 	test_threshold_knob();
+	test_numa_stat_knob();
 }
 
 int main(void)

@@ -713,6 +713,30 @@ static void test_pcp_fractions(void)
 		drain_mm_teardown();
 		mm_machine_teardown();
 	}
+	/*
+	 * --set numa_stat, as 6.1's handler writes it: the key drain_remote.c's
+	 * zone_statistics reads; one allocation on remote's (6.1) path counts a
+	 * NUMA_HIT, or none at 0.
+	 */
+	for (long long v = MM_KNOB_AUTO; v <= 1; v++) {
+		struct page *page;
+
+		mm_config_default(&cfg, 3ULL << 30);
+		cfg.zone_layout = MM_ZONE_LAYOUT_6_1;
+		cfg.numa_stat = v;
+		CHECK(mm_machine_setup_config(&cfg, err, sizeof(err)) == 0);
+		CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+		CHECK_EQ_LL(vm_numa_stat_key_6_1, v != 0);
+		drain_ops = &drain_ops_remote;
+		page = alloc_local_page();
+		CHECK(page != NULL);
+		CHECK_EQ_LL(zone_this_pcp(local_zone(0))->vm_numa_event[NUMA_HIT_6_1], v != 0);
+		if (page)
+			free_local_page(page);
+		drain_ops = NULL;
+		drain_mm_teardown();
+		mm_machine_teardown();
+	}
 }
 
 /*

@@ -579,7 +579,8 @@ if mmscale and os.access(mmscale, os.X_OK):
                             (pcp, "percpu_pagelist_fraction=8"),
                             (pcp, "percpu_pagelist_fraction=2147483647"),
                             (pcp, "percpu_pagelist_high_fraction=8"),
-                            (pcp, "percpu_pagelist_high_fraction=2147483647")):
+                            (pcp, "percpu_pagelist_high_fraction=2147483647"),
+                            (pcp, "numa_stat=0"), (counters, "numa_stat=0")):
             p = subprocess.run([mmscale, f"--benchmark_filter={cases}",
                                 "--threads=1", "--benchmark_min_time=0.005",
                                 "--papi-events=none", "--set", knob],

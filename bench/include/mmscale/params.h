@@ -39,6 +39,7 @@ struct smp_generation;
 	.writeback_ratelimit_pages = MM_KNOB_AUTO,			\
 	.percpu_pagelist_fraction = MM_KNOB_AUTO,			\
 	.percpu_pagelist_high_fraction = MM_KNOB_AUTO,			\
+	.numa_stat = MM_KNOB_AUTO,					\
 }
 
 struct mmscale_params {
@@ -68,6 +69,7 @@ struct mmscale_params {
 	long long writeback_ratelimit_pages;	/* --set ratelimit_pages= */
 	long long percpu_pagelist_fraction;
 	long long percpu_pagelist_high_fraction;
+	long long numa_stat;
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -121,6 +123,8 @@ void ratelimit_pages_auto(char *buf, size_t len);
 /* drain/: the pcp fractions when left alone. */
 void percpu_pagelist_fraction_auto(char *buf, size_t len);
 void percpu_pagelist_high_fraction_auto(char *buf, size_t len);
+/* counters/cases.c: vm.numa_stat when left alone. */
+void numa_stat_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

@@ -114,6 +114,12 @@ struct mm_machine_config {
 	 */
 	long long percpu_pagelist_fraction;
 	long long percpu_pagelist_high_fraction;
+	/*
+	 * --set numa_stat=0|1: vm.numa_stat (4.16 on: 6.1, 6.18), whether
+	 * zone_statistics counts an allocation's NUMA events; 0 also zeroes
+	 * them. MM_KNOB_AUTO: 1, the default.
+	 */
+	long long numa_stat;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 

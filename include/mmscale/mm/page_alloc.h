@@ -127,6 +127,8 @@ struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype);
  * mm/vmstat.c zone_statistics of 2.6.38 (NUMA_HIT/MISS/FOREIGN, LOCAL/OTHER
  * through __inc_zone_state); remote (6.1) shares it: see drain_remote.c.
  */
+/* 6.1's vm_numa_stat_key: false where --set numa_stat=0 (drain_mm_setup). */
+extern bool vm_numa_stat_key_6_1;
 void zone_statistics(struct zone *preferred_zone, struct zone *z);
 
 /*

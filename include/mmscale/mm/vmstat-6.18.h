@@ -181,12 +181,52 @@ static inline unsigned long zone_page_state(struct zone *zone, enum zone_stat_it
 	return (unsigned long)x;
 }
 
+/* vmstat.h 248-254: raw_cpu_add(pzstats->vm_numa_event[item], delta), the CPU's own line. */
+static inline void __count_numa_events(struct zone *zone, enum numa_stat_item item, long delta)
+{
+	struct per_cpu_zonestat *pzstats = this_cpu_ptr(zone->per_cpu_zonestats);
+
+	WRITE_ONCE(pzstats->vm_numa_event[item],
+		   READ_ONCE(pzstats->vm_numa_event[item]) + (unsigned long)delta);
+}
+
 /* raw_cpu_inc(pzstats->vm_numa_event[item]): a plain add on the CPU's own line. */
 static inline void __count_numa_event(struct zone *zone, enum numa_stat_item item)
 {
 	struct per_cpu_zonestat *pzstats = this_cpu_ptr(zone->per_cpu_zonestats);
 
 	WRITE_ONCE(pzstats->vm_numa_event[item], READ_ONCE(pzstats->vm_numa_event[item]) + 1);
+}
+
+/*
+ * vm_numa_stat_key (page_alloc.c 174, a static key, on at boot): off when
+ * vm.numa_stat is 0 (--set numa_stat=0, written at vmstat_6_18_setup as
+ * sysctl_vm_numa_stat_handler writes it, vmstat.c 79-100). A plain bool
+ * read where the kernel patches a jump.
+ */
+extern bool vm_numa_stat_key;
+
+/*
+ * zone_statistics (page_alloc.c 3128-3148): an allocation's NUMA events on
+ * the calling CPU, none while numa stats are off.
+ */
+static inline void zone_statistics(struct zone *preferred_zone, struct zone *z, long nr_account)
+{
+	enum numa_stat_item local_stat = NUMA_LOCAL;
+
+	/* skip numa counters update if numa stats is disabled */
+	if (!vm_numa_stat_key)
+		return;
+	if (z->node != numa_node_id())
+		local_stat = NUMA_OTHER;
+
+	if (z->node == preferred_zone->node) {
+		__count_numa_events(z, NUMA_HIT, nr_account);
+	} else {
+		__count_numa_events(z, NUMA_MISS, nr_account);
+		__count_numa_events(preferred_zone, NUMA_FOREIGN, nr_account);
+	}
+	__count_numa_events(z, local_stat, nr_account);
 }
 
 int calculate_normal_threshold(struct zone *zone);
