@@ -411,7 +411,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 			a = joined;
 		}
 		{
-			char perr[256];
+			char perr[1024];
 			int taken = mmscale_params_parse(a, perr, sizeof(perr));
 
 			if (taken < 0)

@@ -200,6 +200,19 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "(NUMA_HIT, NUMA_LOCAL, ...) on the CPU's zonestats; the reads of them still sum "
 	  "every CPU (vmstat/numa_event), of counters that stay 0. auto: 1",
 	  numa_stat_auto, NULL, 0 },
+	{ "pcp_batch", 1, MM_PCP_HIGH_MAX, &mmscale_params.pcp_batch, "2.6.32 to 6.18 (drain/, pcp/)",
+	  "every pageset's batch: what a refill takes from the buddy and a free gives back, "
+	  "under zone->lock. No kernel has it as a knob: the emulation sets it where the "
+	  "pagesets are set up. auto: zone_batchsize, about 0.1% of the zone (at most 512 "
+	  "KiB in 2.6.x, 1 MiB in 6.1 and 6.18), as 2^n - 1", pcp_batch_auto, NULL, 0 },
+	{ "pcp_high", 0, MM_PCP_HIGH_MAX, &mmscale_params.pcp_high, "2.6.32 to 6.18 (drain/, pcp/)",
+	  "every pageset's high (6.18: high_min), the count at which a free gives pages back. "
+	  "No kernel knob. auto: 6 x batch (2.6.x), zone_highsize (6.1, 6.18: the low "
+	  "watermark's share of the node's CPUs, at least 4 x batch)", pcp_high_auto, NULL, 0 },
+	{ "pcp_high_max", 0, MM_PCP_HIGH_MAX, &mmscale_params.pcp_high_max, "6.18 (drain/, pcp/)",
+	  "every 6.18 pageset's high_max, up to which high is tuned (equal to high_min: no "
+	  "tuning); below pcp_high a set-up fails. No kernel knob. auto: zone_highsize at "
+	  "fraction 8", pcp_high_max_auto, NULL, 0 },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -207,7 +220,7 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 {
 	const char *eq = strchr(nv, '=');
 	size_t len = eq ? (size_t)(eq - nv) : strlen(nv);
-	char names[256] = "";
+	char names[512] = "";
 	size_t n = 0;
 
 	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
@@ -501,6 +514,9 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->percpu_pagelist_fraction = mmscale_params.percpu_pagelist_fraction;
 	cfg->percpu_pagelist_high_fraction = mmscale_params.percpu_pagelist_high_fraction;
 	cfg->numa_stat = mmscale_params.numa_stat;
+	cfg->pcp_batch = mmscale_params.pcp_batch;
+	cfg->pcp_high = mmscale_params.pcp_high;
+	cfg->pcp_high_max = mmscale_params.pcp_high_max;
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

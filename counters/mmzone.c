@@ -184,7 +184,8 @@ struct mm_machine_config mm_running_config = {
 	.sysctl_dirty_background_ratio = MM_KNOB_AUTO, .sysctl_dirty_bytes = MM_KNOB_AUTO,
 	.sysctl_dirty_background_bytes = MM_KNOB_AUTO, .writeback_ratelimit_pages = MM_KNOB_AUTO,
 	.percpu_pagelist_fraction = MM_KNOB_AUTO, .percpu_pagelist_high_fraction = MM_KNOB_AUTO,
-	.numa_stat = MM_KNOB_AUTO,
+	.numa_stat = MM_KNOB_AUTO, .pcp_batch = MM_KNOB_AUTO, .pcp_high = MM_KNOB_AUTO,
+	.pcp_high_max = MM_KNOB_AUTO,
 };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
@@ -215,6 +216,9 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.percpu_pagelist_fraction = MM_KNOB_AUTO,
 		.percpu_pagelist_high_fraction = MM_KNOB_AUTO,
 		.numa_stat = MM_KNOB_AUTO,
+		.pcp_batch = MM_KNOB_AUTO,
+		.pcp_high = MM_KNOB_AUTO,
+		.pcp_high_max = MM_KNOB_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
@@ -232,6 +236,9 @@ void mm_config_set_knobs(const struct mm_machine_config *cfg)
 	mm_running_config.percpu_pagelist_fraction = cfg->percpu_pagelist_fraction;
 	mm_running_config.percpu_pagelist_high_fraction = cfg->percpu_pagelist_high_fraction;
 	mm_running_config.numa_stat = cfg->numa_stat;
+	mm_running_config.pcp_batch = cfg->pcp_batch;
+	mm_running_config.pcp_high = cfg->pcp_high;
+	mm_running_config.pcp_high_max = cfg->pcp_high_max;
 }
 
 bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,

@@ -528,13 +528,29 @@ int drain_mm_setup(long pool_pages, char *err, size_t errlen)
 				setup_pagelist_highmark(zone_pcp(zone, cpu),
 							zone_present_pages(zone) /
 							(unsigned long)fraction);
+			/* mmscale: --set pcp_batch=N, pcp_high=N: no kernel knob (mm/config.h). */
+			pcp->batch = (int)MM_KNOB_OR(mm_config()->pcp_batch, pcp->batch);
+			pcp->high = (int)MM_KNOB_OR(mm_config()->pcp_high, pcp->high);
 			cpus_here += cpu_to_node((int)cpu) == zone_node(zone);
 			/* The pool below sizes for the lists as the handler left them. */
 			high = pcp->high;
 			batch = pcp->batch;
 		}
+		/*
+		 * Every kernel keeps batch at most high (6 x, zone_highsize's 4 x,
+		 * setup_pagelist_highmark's a quarter, or 1 over a high of 0): 2.6.x's
+		 * free path hands free_pcppages_bulk a batch from a list at high
+		 * (and at least the page just freed), which walks its lists until it
+		 * has freed that many. --set can break that.
+		 */
+		if (batch > max(high, 1)) {
+			drain_mm_teardown();
+			return mmscale_errorf(err, errlen, "pcp batch %d above high %d (--set "
+					      "pcp_batch, pcp_high): every kernel keeps batch at most "
+					      "high", batch, high);
+		}
 		/* Enough for every CPU of the node to fill its list to high and hold two batches. */
-		nr = pool_pages ? pool_pages : 1024 + cpus_here * (high + 2 * batch);
+		nr = pool_pages ? pool_pages : 1024 + cpus_here * ((long)high + 2L * batch);
 		nr = min(nr, (long)zone_present_pages(zone));
 		pools[i].pages = alloc_on_node(zone_node(zone), sizeof(struct page) * (size_t)nr,
 						       err, errlen);

@@ -737,6 +737,17 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 						 (int)MM_KNOB_OR(mm_config()->percpu_pagelist_high_fraction,
 								 cfg->high_fraction),
 						 &high_min, &high_max, &batch);
+		/* mmscale: --set pcp_batch, pcp_high, pcp_high_max: no kernel knob (mm/config.h). */
+		batch = (int)MM_KNOB_OR(mm_config()->pcp_batch, batch);
+		high_min = (int)MM_KNOB_OR(mm_config()->pcp_high, high_min);
+		high_max = (int)MM_KNOB_OR(mm_config()->pcp_high_max, high_max);
+		if (high_min > high_max || batch > high_min) {
+			mmscale_errorf(err, errlen, "zone %s: batch %d, high_min %d, high_max %d "
+				       "(--set pcp_batch, pcp_high, pcp_high_max): the kernel keeps "
+				       "batch <= high_min <= high_max", zone->name, batch, high_min,
+				       high_max);
+			goto fail;
+		}
 		if (cfg->fixed_high)
 			high_max = high_min;
 		zone->pageset_high_min = high_min;
@@ -748,7 +759,7 @@ int pcp_6_18_setup(const struct pcp_6_18_config *cfg, char *err, size_t errlen)
 		if (cfg->room_for_lists)
 			for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 				if (cpu_to_node((int)cpu) == zone->node)
-					n += (unsigned long)(high_max + 2 * batch);
+					n += (unsigned long)high_max + 2UL * (unsigned long)batch;
 		n *= cfg->nr_orders;
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);

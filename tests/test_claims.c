@@ -80,6 +80,16 @@ static const long long ratelimits[] = { 0, 1, 16, MM_RATELIMIT_PAGES_MAX };
  */
 static const long long pcp_fractions[] = { MM_PCP_FRACTION_MIN, 100000, MM_PCP_FRACTION_MAX };
 static const long long numa_stats[] = { 0, 1 };
+/*
+ * pcp batch and high by hand, where every kernel's rows set up (batch at
+ * most high, high under 6.18's high_max of these zones): the least batch
+ * and a few; high near and far above the batches; high_max from high up
+ * (at its largest the 6.18 drain/ pools, sized by high_max, cannot be
+ * allocated: that set-up fails, with why).
+ */
+static const long long pcp_batches[] = { 1, 7 };
+static const long long pcp_highs[] = { 64, 1000 };
+static const long long pcp_high_maxes[] = { 4000, 100000 };
 static const long long pcp_high_fractions[] = { 0, MM_PCP_FRACTION_MIN, 100000,
 						MM_PCP_FRACTION_MAX };
 static int claims_checked;
@@ -275,6 +285,12 @@ int main(void)
 	/* numa_stat: the NUMA events' reads count the same with the events off. */
 	check_knob("numa_stat", &mmscale_params.numa_stat, numa_stats, ARRAY_SIZE(numa_stats), 1,
 		   every_case);
+	check_knob("pcp_batch", &mmscale_params.pcp_batch, pcp_batches, ARRAY_SIZE(pcp_batches),
+		   MM_PCP_HIGH_MAX, every_case);
+	check_knob("pcp_high", &mmscale_params.pcp_high, pcp_highs, ARRAY_SIZE(pcp_highs),
+		   MM_PCP_HIGH_MAX, every_case);
+	check_knob("pcp_high_max", &mmscale_params.pcp_high_max, pcp_high_maxes,
+		   ARRAY_SIZE(pcp_high_maxes), MM_PCP_HIGH_MAX, every_case);
 	/* pcp's batch and high: the drains' zone->lock rounds and pages follow them. */
 	check_knob("percpu_pagelist_fraction", &mmscale_params.percpu_pagelist_fraction,
 		   pcp_fractions, ARRAY_SIZE(pcp_fractions), MM_PCP_FRACTION_MAX, every_case);

@@ -714,6 +714,28 @@ static void test_pcp_fractions(void)
 		mm_machine_teardown();
 	}
 	/*
+	 * --set pcp_batch and pcp_high over each kernel's sizing (63/639 in
+	 * 6.1, 31/186 in 2.6.38): 7 and 500 in both; a batch above high is
+	 * refused (2.6.x's free path would walk empty lists).
+	 */
+	for (int k = 0; k < 2; k++) {
+		mm_config_default(&cfg, 3ULL << 30);
+		cfg.zone_layout = k ? MM_ZONE_LAYOUT_6_1 : MM_ZONE_LAYOUT_2_6_38;
+		cfg.pcp_batch = 7;
+		cfg.pcp_high = 500;
+		CHECK(mm_machine_setup_config(&cfg, err, sizeof(err)) == 0);
+		CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
+		CHECK_EQ_LL(zone_this_pcp(local_zone(0))->pcp.batch, 7);
+		CHECK_EQ_LL(zone_this_pcp(local_zone(0))->pcp.high, 500);
+		drain_mm_teardown();
+		cfg.pcp_batch = 501;
+		CHECK(mm_machine_setup_config(&cfg, err, sizeof(err)) == 0);
+		CHECK(drain_mm_setup(0, err, sizeof(err)) != 0 &&
+		      strstr(err, "pcp batch 501 above high 500") != NULL);
+		mm_machine_teardown();
+	}
+
+	/*
 	 * --set numa_stat, as 6.1's handler writes it: the key drain_remote.c's
 	 * zone_statistics reads; one allocation on remote's (6.1) path counts a
 	 * NUMA_HIT, or none at 0.

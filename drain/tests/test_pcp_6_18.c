@@ -503,6 +503,54 @@ static void test_high_fraction(void)
 	}
 }
 
+/*
+ * --set pcp_batch, pcp_high and pcp_high_max over 6.18's sizing: every
+ * zone's batch, high_min and high_max; high_min = high_max stops the
+ * tuning; batch above high_min, or high_min above high_max, is refused.
+ */
+static void test_pcp_knobs(void)
+{
+	static const struct {
+		long long batch, high, high_max;
+		bool ok;
+	} rows[] = {
+		{ 7, 500, 900, true },
+		{ 7, 500, 500, true },
+		{ 501, 500, MM_KNOB_AUTO, false },
+		{ MM_KNOB_AUTO, 900, 500, false },
+	};
+	struct pcp_6_18_config pc = { .orders = { 0 }, .nr_orders = 1, .nr_blocks = 16 };
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct mm_machine_config cfg;
+		struct zone *zone;
+		int rc;
+
+		mm_config_default(&cfg, 3ULL << 30);
+		cfg.pcp_batch = rows[i].batch;
+		cfg.pcp_high = rows[i].high;
+		cfg.pcp_high_max = rows[i].high_max;
+		if (vmstat_6_18_setup(&cfg, err, sizeof(err)) != 0) {
+			CHECK_MSG(0, "setup: %s", err);
+			return;
+		}
+		rc = pcp_6_18_setup(&pc, err, sizeof(err));
+		CHECK_MSG((rc == 0) == rows[i].ok, "pcp knobs row %zu: %s", i, rc ? err : "set up");
+		if (rc == 0) {
+			for_each_populated_zone(zone)
+				CHECK_MSG(zone->pageset_batch == rows[i].batch &&
+					  zone->pageset_high_min == rows[i].high &&
+					  zone->pageset_high_max == rows[i].high_max,
+					  "pcp knobs row %zu, zone %s: batch %d high_min %d high_max %d", i,
+					  zone->name, zone->pageset_batch, zone->pageset_high_min,
+					  zone->pageset_high_max);
+			pcp_6_18_teardown();
+		}
+		vmstat_6_18_teardown();
+	}
+}
+
 static void tests(void)
 {
 	struct pcp_6_18_config pc = { .orders = { 0, 1 }, .nr_orders = 2, .nr_blocks = 400 };
@@ -539,6 +587,7 @@ static void tests(void)
 	vmstat_6_18_teardown();
 	test_world();
 	test_high_fraction();
+	test_pcp_knobs();
 }
 
 int main(void)

@@ -580,13 +580,22 @@ if mmscale and os.access(mmscale, os.X_OK):
                             (pcp, "percpu_pagelist_fraction=2147483647"),
                             (pcp, "percpu_pagelist_high_fraction=8"),
                             (pcp, "percpu_pagelist_high_fraction=2147483647"),
-                            (pcp, "numa_stat=0"), (counters, "numa_stat=0")):
+                            (pcp, "numa_stat=0"), (counters, "numa_stat=0"),
+                            (pcp, "pcp_batch=1")):
             p = subprocess.run([mmscale, f"--benchmark_filter={cases}",
                                 "--threads=1", "--benchmark_min_time=0.005",
                                 "--papi-events=none", "--set", knob],
                                capture_output=True, text=True, timeout=300)
             check(p.returncode == 0, f"mmscale --set {knob}: exit {p.returncode}\n"
                                      f"{p.stderr[-1500:]}")
+        # pcp knobs that break batch <= high: each drain run fails, named, with why.
+        p = subprocess.run([mmscale, "--benchmark_filter=^drain/empty/ipi-all/", "--threads=1",
+                            "--benchmark_min_time=0.005", "--papi-events=none",
+                            "--set", "pcp_high=0"],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 1 and "drain/empty/ipi-all/" in p.stderr and
+              "above high 0" in p.stderr,
+              f"drain at pcp_high=0: exit {p.returncode}\n{p.stderr[-800:]}")
         # A limit too small for the throttled state: each run fails, named, with why.
         p = subprocess.run([mmscale, "--benchmark_filter=^bdp_throttled/3.2/", "--threads=1",
                             "--benchmark_min_time=0.005", "--papi-events=none",

@@ -40,6 +40,9 @@ struct smp_generation;
 	.percpu_pagelist_fraction = MM_KNOB_AUTO,			\
 	.percpu_pagelist_high_fraction = MM_KNOB_AUTO,			\
 	.numa_stat = MM_KNOB_AUTO,					\
+	.pcp_batch = MM_KNOB_AUTO,					\
+	.pcp_high = MM_KNOB_AUTO,					\
+	.pcp_high_max = MM_KNOB_AUTO,					\
 }
 
 struct mmscale_params {
@@ -70,6 +73,9 @@ struct mmscale_params {
 	long long percpu_pagelist_fraction;
 	long long percpu_pagelist_high_fraction;
 	long long numa_stat;
+	long long pcp_batch;
+	long long pcp_high;
+	long long pcp_high_max;
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
@@ -125,6 +131,10 @@ void percpu_pagelist_fraction_auto(char *buf, size_t len);
 void percpu_pagelist_high_fraction_auto(char *buf, size_t len);
 /* counters/cases.c: vm.numa_stat when left alone. */
 void numa_stat_auto(char *buf, size_t len);
+/* drain/: the pagesets' batch and high when left to the kernels' formulas. */
+void pcp_batch_auto(char *buf, size_t len);
+void pcp_high_auto(char *buf, size_t len);
+void pcp_high_max_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

@@ -120,6 +120,17 @@ struct mm_machine_config {
 	 * them. MM_KNOB_AUTO: 1, the default.
 	 */
 	long long numa_stat;
+	/*
+	 * --set pcp_batch=N, pcp_high=N, pcp_high_max=N: every pageset's
+	 * batch and high (6.18: high_min, and high_max, between which it tunes
+	 * high; equal, no tuning) in place of what zone_batchsize and
+	 * zone_highsize compute (or a fraction's sysctl). No kernel has these
+	 * as knobs; the emulation puts them where the pagesets are set up.
+	 * MM_KNOB_AUTO: computed.
+	 */
+	long long pcp_batch;
+	long long pcp_high;
+	long long pcp_high_max;
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
 
@@ -143,6 +154,8 @@ struct mm_machine_config {
 /* The pcp fractions' sysctls: at least 8 (MIN_PERCPU_PAGELIST_HIGH_FRACTION; 2.6.x's min_percpu_pagelist_fract), an int. */
 #define MM_PCP_FRACTION_MIN		8
 #define MM_PCP_FRACTION_MAX		2147483647
+/* The largest pcp batch and high: the pageset's int fields. */
+#define MM_PCP_HIGH_MAX			2147483647
 /* The largest ratelimit_pages: the int per-CPU count (bdp_ratelimits) it is tested against. */
 #define MM_RATELIMIT_PAGES_MAX		2147483647
 
