@@ -588,22 +588,16 @@ if mmscale and os.access(mmscale, os.X_OK):
                                capture_output=True, text=True, timeout=300)
             check(p.returncode == 0, f"mmscale --set {knob}: exit {p.returncode}\n"
                                      f"{p.stderr[-1500:]}")
-        # pcp knobs that break batch <= high: each drain run fails, named, with why.
-        p = subprocess.run([mmscale, "--benchmark_filter=^drain/empty/ipi-all/", "--threads=1",
-                            "--benchmark_min_time=0.005", "--papi-events=none",
-                            "--set", "pcp_high=0"],
-                           capture_output=True, text=True, timeout=300)
-        check(p.returncode == 1 and "drain/empty/ipi-all/" in p.stderr and
-              "above high 0" in p.stderr,
-              f"drain at pcp_high=0: exit {p.returncode}\n{p.stderr[-800:]}")
-        # A limit too small for the throttled state: each run fails, named, with why.
-        p = subprocess.run([mmscale, "--benchmark_filter=^bdp_throttled/3.2/", "--threads=1",
-                            "--benchmark_min_time=0.005", "--papi-events=none",
-                            "--set", "dirty_bytes=8192"],
-                           capture_output=True, text=True, timeout=300)
-        check(p.returncode == 1 and "bdp_throttled/3.2/" in p.stderr and
-              "no throttled state at a 2-page dirty threshold" in p.stderr,
-              f"bdp_throttled at dirty_bytes=8192: exit {p.returncode}\n{p.stderr[-800:]}")
+        # Knob values a case cannot be set up at: each run fails, named, with why
+        # (pcp batch over high; a dirty limit too small for the throttled state).
+        for case, knob, why in (("drain/empty/ipi-all/", "pcp_high=0", "above high 0"),
+                                ("bdp_throttled/3.2/", "dirty_bytes=8192",
+                                 "no throttled state at a 2-page dirty threshold")):
+            p = subprocess.run([mmscale, f"--benchmark_filter=^{case}", "--threads=1",
+                                "--benchmark_min_time=0.005", "--papi-events=none",
+                                "--set", knob], capture_output=True, text=True, timeout=300)
+            check(p.returncode == 1 and case in p.stderr and why in p.stderr,
+                  f"{case} at {knob}: exit {p.returncode}\n{p.stderr[-800:]}")
         # The knob reaches throttle/'s world too: at an s32's largest every throttled
         # pass sums the bdi items over the world's 16 CPUs; at auto (40) none does (the
         # slots at auto are the completions' proportion sums alone).
