@@ -66,6 +66,8 @@ unsigned long iol_bdp_dirty_thresh(void);
  * not where dirty_bytes and dirty_background_bytes are both set.
  */
 bool iol_bdp_reads_dirtyable_memory(void);
+/* The throttled state's dirty and writeback pages, as accounted (0 unthrottled). */
+unsigned long iol_bdp_nr_dirty(void);
 /* A thread's task and mapping meet the state: before its first call. */
 void iol_bdp_enter(void);
 /*

@@ -37,6 +37,7 @@ static struct iol_machine {
 	int dirty_exceeded;	/* as the state set it */
 	unsigned long dirty_thresh;	/* global_dirty_limits' at set-up: the claims' */
 	bool reads_dirtyable;		/* global_dirty_limits calls determine_dirtyable_memory */
+	unsigned long nr_dirty;		/* the throttled state's dirty + writeback pages */
 } machine;
 
 /*
@@ -326,6 +327,7 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 		iol_bdp_teardown(err, 0);
 		return -1;
 	}
+	machine.nr_dirty = nr_dirty;
 	set_bit(BDI_writeback_running, &bdi->state);
 	return iol_bdp_settle(ops, err, errlen);
 }
@@ -333,6 +335,11 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 unsigned long iol_bdp_dirty_thresh(void)
 {
 	return machine.dirty_thresh;
+}
+
+unsigned long iol_bdp_nr_dirty(void)
+{
+	return machine.nr_dirty;
 }
 
 bool iol_bdp_reads_dirtyable_memory(void)

@@ -405,6 +405,25 @@ static void test_dirty_sysctl_knobs(void)
 		mm_machine_teardown();
 	}
 
+	/*
+	 * The default throttled state, worked by hand: thresh 25600 pages (the
+	 * 100 MiB dirty_bytes); background 10% of the dirtyable memory, more
+	 * than that, so global_dirty_limits halves the threshold: 12800;
+	 * freerun (25600 + 12800) / 2 = 19200, setpoint (19200 + 25600) / 2 =
+	 * 22400, the state halfway to the limit: (22400 + 25600) / 2 = 24000
+	 * dirty and writeback pages, above 3.1's task limit of 22400.
+	 */
+	if (mm_machine_setup(3ULL << 30, err, sizeof(err)) != 0) {
+		CHECK_MSG(0, "%s", err);
+		return;
+	}
+	CHECK_MSG(iol_bdp_setup(&IOL_MACHINE_OPS(iol_ops_3_2), IOL_BDP_THROTTLED, err,
+				sizeof(err)) == 0, "3.2's bench: %s", err);
+	CHECK_EQ_LL(iol_bdp_dirty_thresh(), 25600);
+	CHECK_EQ_LL(iol_bdp_nr_dirty(), 24000);
+	CHECK_MSG(iol_bdp_teardown(err, sizeof(err)) == 0, "%s", err);
+	mm_machine_teardown();
+
 	for (int ratio = 0; ratio < 2; ratio++) {
 		knobs.sysctl_dirty_bytes = ratio ? MM_KNOB_AUTO : 200 << 20;
 		knobs.sysctl_dirty_ratio = ratio ? 5 : MM_KNOB_AUTO;
