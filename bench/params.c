@@ -133,14 +133,14 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "folds into the shared counters once it passes it (0: every update folds). "
 	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
 	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
-	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto, NULL, 0 },
+	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto, NULL, 0, NULL },
 	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
 	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
 	  "the batch of percpu_counter_add (percpu/ and rss/ rows, 2.6.31's proportions "
 	  "in dirty/, 6.18's in throttle/): a CPU's s32 delta folds "
 	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
 	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto,
-	  NULL, 0 },
+	  NULL, 0, NULL },
 	{ "BDI_STAT_BATCH", 0, MM_BDI_STAT_BATCH_MAX, &mmscale_params.bdi_stat_batch,
 	  "2.6.31, 3.1, 3.2, 6.18 (WB_STAT_BATCH)",
 	  "the batch of the per-bdi (6.18: per-wb) dirty and writeback percpu_counters in "
@@ -148,7 +148,7 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "bdi_stat_error (wb_stat_error) is nr_cpu_ids x it, and balance_dirty_pages sums "
 	  "both counters over every CPU, under their locks, where the bdi's threshold is "
 	  "under twice that. auto: the macro, 8 x (1 + ilog2(nr_cpu_ids))",
-	  bdi_stat_batch_auto, NULL, 0 },
+	  bdi_stat_batch_auto, NULL, 0, NULL },
 	/*
 	 * The dirty sysctls: auto is what each case writes (mm/config.h);
 	 * a ratio and its bytes cannot both be set, since writing either
@@ -158,23 +158,23 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "vm.dirty_ratio: the dirty limit in percent of the dirtyable memory; written as "
 	  "its handler writes it, so it zeroes dirty_bytes if it differs from the ratio the "
 	  "case had (in the IO-less, 6.18 and throttle/ thresh= set-ups, 0). auto: the case's "
-	  "(20, or its own)", dirty_ratio_auto, "dirty_bytes", 0 },
+	  "(20, or its own)", NULL, "dirty_bytes", 0, "20 in the 2.6.31 rows, 0 in the IO-less and 6.18 benches, each scenario's in throttle/ (20, or 0 where it sets thresh=)" },
 	{ "dirty_background_ratio", 0, MM_DIRTY_RATIO_MAX, &mmscale_params.dirty_background_ratio,
 	  DIRTY_GENERATIONS,
 	  "vm.dirty_background_ratio: where background writeback starts, in percent; zeroes "
-	  "dirty_background_bytes. auto: the case's (10)", dirty_background_ratio_auto,
-	  "dirty_background_bytes", 0 },
+	  "dirty_background_bytes. auto: the case's (10)", NULL,
+	  "dirty_background_bytes", 0, "10 in every case" },
 	{ "dirty_bytes", MM_DIRTY_BYTES_MIN, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_bytes,
 	  DIRTY_GENERATIONS,
 	  "vm.dirty_bytes: the dirty limit in bytes (at least 2 pages); zeroes dirty_ratio if "
 	  "it differs from the bytes the case had. auto: the case's (0: the ratio; the "
 	  "IO-less and 6.18 benches 100 MiB; a throttle/ scenario its thresh=)",
-	  dirty_bytes_auto, "dirty_ratio", 0 },
+	  dirty_bytes_auto, "dirty_ratio", 0, NULL },
 	{ "dirty_background_bytes", 1, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_background_bytes,
 	  DIRTY_GENERATIONS,
 	  "vm.dirty_background_bytes: where background writeback starts, in bytes; zeroes "
-	  "dirty_background_ratio. auto: the case's (0: the ratio)", dirty_background_bytes_auto,
-	  "dirty_background_ratio", 0 },
+	  "dirty_background_ratio. auto: the case's (0: the ratio)", NULL,
+	  "dirty_background_ratio", 0, "0 in every case" },
 	{ "ratelimit_pages", 0, MM_RATELIMIT_PAGES_MAX, &mmscale_params.writeback_ratelimit_pages,
 	  DIRTY_GENERATIONS,
 	  "the pages a CPU dirties between balance_dirty_pages calls (2.6.31, 3.1: its "
@@ -182,37 +182,37 @@ const struct mmscale_knob mmscale_knobs[] = {
 	  "throttle/ (0: every dirtied page calls). The kernel has no sysctl for it: the "
 	  "emulation sets it where writeback_set_ratelimit computes it. auto: 2.6.31, 3.1: "
 	  "memory / (online CPUs x 32), 16 pages to 4 MiB; 3.2, 6.18: the dirty threshold / "
-	  "(online CPUs x 32), at least 16", ratelimit_pages_auto, NULL, 0 },
+	  "(online CPUs x 32), at least 16", ratelimit_pages_auto, NULL, 0, NULL },
 	{ "percpu_pagelist_fraction", MM_PCP_FRACTION_MIN, MM_PCP_FRACTION_MAX,
 	  &mmscale_params.percpu_pagelist_fraction, "2.6.32 to 3.4 (drain/)",
 	  "vm.percpu_pagelist_fraction: every pageset's high is the zone's present pages over "
 	  "it and its batch a quarter of that, at most 96 (setup_pagelist_highmark, as the "
 	  "sysctl's handler writes it). auto: never written: high 6 x batch, batch from "
-	  "zone_batchsize", percpu_pagelist_fraction_auto, NULL, 0 },
+	  "zone_batchsize", NULL, NULL, 0, "not written: high 6 x batch, batch from zone_batchsize" },
 	{ "percpu_pagelist_high_fraction", 0, MM_PCP_FRACTION_MAX,
 	  &mmscale_params.percpu_pagelist_high_fraction, "6.1, 6.18 (drain/, pcp/)",
 	  "vm.percpu_pagelist_high_fraction: zone_highsize takes the zone's managed pages over "
 	  "it, split over its node's CPUs, instead of the low watermark; in 6.18 a nonzero "
 	  "one also stops the auto-tuning (high_min = high_max). 0 or 8 and up. auto: 0",
-	  percpu_pagelist_high_fraction_auto, NULL, MM_PCP_FRACTION_MIN },
+	  NULL, NULL, MM_PCP_FRACTION_MIN, "0: high from the low watermark (6.18: tuned between it and the share at fraction 8)" },
 	{ "numa_stat", 0, 1, &mmscale_params.numa_stat, "6.1, 6.18 (drain/, vmstat/numa_event)",
 	  "vm.numa_stat: whether an allocation's zone_statistics counts its NUMA events "
 	  "(NUMA_HIT, NUMA_LOCAL, ...) on the CPU's zonestats; the reads of them still sum "
 	  "every CPU (vmstat/numa_event), of counters that stay 0. auto: 1",
-	  numa_stat_auto, NULL, 0 },
+	  NULL, NULL, 0, "1: NUMA events counted" },
 	{ "pcp_batch", 1, MM_PCP_HIGH_MAX, &mmscale_params.pcp_batch, "2.6.32 to 6.18 (drain/, pcp/)",
 	  "every pageset's batch: what a refill takes from the buddy and a free gives back, "
 	  "under zone->lock. No kernel has it as a knob: the emulation sets it where the "
 	  "pagesets are set up. auto: zone_batchsize, about 0.1% of the zone (at most 512 "
-	  "KiB in 2.6.x, 1 MiB in 6.1 and 6.18), as 2^n - 1", pcp_batch_auto, NULL, 0 },
+	  "KiB in 2.6.x, 1 MiB in 6.1 and 6.18), as 2^n - 1", NULL, NULL, 0, "zone_batchsize's, per zone" },
 	{ "pcp_high", 0, MM_PCP_HIGH_MAX, &mmscale_params.pcp_high, "2.6.32 to 6.18 (drain/, pcp/)",
 	  "every pageset's high (6.18: high_min), the count at which a free gives pages back. "
 	  "No kernel knob. auto: 6 x batch (2.6.x), zone_highsize (6.1, 6.18: the low "
-	  "watermark's share of the node's CPUs, at least 4 x batch)", pcp_high_auto, NULL, 0 },
+	  "watermark's share of the node's CPUs, at least 4 x batch)", NULL, NULL, 0, "6 x batch (2.6.x), zone_highsize's (6.1; 6.18's high_min)" },
 	{ "pcp_high_max", 0, MM_PCP_HIGH_MAX, &mmscale_params.pcp_high_max, "6.18 (drain/, pcp/)",
 	  "every 6.18 pageset's high_max, up to which high is tuned (equal to high_min: no "
 	  "tuning); below pcp_high a set-up fails. No kernel knob. auto: zone_highsize at "
-	  "fraction 8", pcp_high_max_auto, NULL, 0 },
+	  "fraction 8", NULL, NULL, 0, "zone_highsize's at fraction 8" },
 };
 const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
 
@@ -282,6 +282,15 @@ void mmscale_knobs_context(char *buf, size_t len)
 	}
 }
 
+/* What auto resolves to on the set-up machine, or the row's fixed text. */
+static const char *knob_auto(const struct mmscale_knob *k, char *buf, size_t len)
+{
+	if (!k->resolve_auto)
+		return k->auto_text;
+	k->resolve_auto(buf, len);
+	return buf;
+}
+
 void mmscale_knobs_auto_context(char *buf, size_t len)
 {
 	size_t n = 0;
@@ -290,9 +299,9 @@ void mmscale_knobs_auto_context(char *buf, size_t len)
 	for (size_t i = 0; i < mmscale_nr_knobs && n < len; i++) {
 		char resolved[256];
 
-		mmscale_knobs[i].resolve_auto(resolved, sizeof(resolved));
 		n += (size_t)snprintf(buf + n, len - n, "%s%s: %s", i ? "; " : "",
-				      mmscale_knobs[i].name, resolved);
+				      mmscale_knobs[i].name,
+				      knob_auto(&mmscale_knobs[i], resolved, sizeof(resolved)));
 	}
 }
 
@@ -304,9 +313,9 @@ void mmscale_knobs_describe(FILE *out)
 		const struct mmscale_knob *k = &mmscale_knobs[i];
 		char v[24], resolved[256];
 
-		k->resolve_auto(resolved, sizeof(resolved));
 		fprintf(out, "  %-29s %-6s auto = %s (%s)\n", k->name,
-			mmscale_knob_value(k, v, sizeof(v)), resolved, k->generations);
+			mmscale_knob_value(k, v, sizeof(v)), knob_auto(k, resolved, sizeof(resolved)),
+			k->generations);
 	}
 }
 
@@ -317,7 +326,6 @@ void mmscale_knobs_describe_json(FILE *out)
 		const struct mmscale_knob *k = &mmscale_knobs[i];
 		char resolved[256];
 
-		k->resolve_auto(resolved, sizeof(resolved));
 		fprintf(out, "%s\n  {\"name\": \"%s\", \"value\": ", i ? "," : "", k->name);
 		if (*k->value == MM_KNOB_AUTO)
 			fputs("\"auto\"", out);
@@ -325,7 +333,8 @@ void mmscale_knobs_describe_json(FILE *out)
 			fprintf(out, "%lld", *k->value);
 		fprintf(out, ", \"min\": %lld, \"max\": %lld, \"generations\": \"%s\", \"auto\": ",
 			k->lo, k->hi, k->generations);
-		mmscale_json_string(out, resolved);	/* "not resolved: <why>" may quote */
+		/* "not resolved: <why>" may quote */
+		mmscale_json_string(out, knob_auto(k, resolved, sizeof(resolved)));
 		fputc('}', out);
 	}
 	fputc(']', out);

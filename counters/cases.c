@@ -130,32 +130,15 @@ void bdi_stat_batch_auto(char *buf, size_t len)
 }
 
 /*
- * --describe: the dirty sysctls at auto, as the cases write them: the
- * 2.6.31 rows (bdp/, dirty/) keep the kernel's defaults; the IO-less and
- * 6.18 benches (bdp/, bdp_throttled/) write the seed's thresh=100M as
- * dirty_bytes (iol_bdp_setup, bdp_6_18_setup); throttle/'s scenarios write
- * their own (throttle_world.c).
+ * --describe: dirty_bytes at auto, as the cases write it: the 2.6.31 rows
+ * (bdp/, dirty/) keep the kernel's 0; the IO-less and 6.18 benches
+ * (bdp/, bdp_throttled/) write the seed's thresh=100M (iol_bdp_setup,
+ * bdp_6_18_setup); throttle/'s scenarios their own (throttle_world.c).
  */
-void dirty_ratio_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "20 in the 2.6.31 rows, 0 in the IO-less and 6.18 benches, "
-		 "each scenario's in throttle/ (20, or 0 where it sets thresh=)");
-}
-
-void dirty_background_ratio_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "10 in every case");
-}
-
 void dirty_bytes_auto(char *buf, size_t len)
 {
 	snprintf(buf, len, "0 in the 2.6.31 rows, %lu in the IO-less and 6.18 benches, each "
 		 "scenario's thresh= in throttle/", (unsigned long)IOL_BDP_DIRTY_BYTES);
-}
-
-void dirty_background_bytes_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "0 in every case");
 }
 
 /*
@@ -173,12 +156,6 @@ void ratelimit_pages_auto(char *buf, size_t len)
 	on_memory = clamp_t(unsigned long, on_memory, 16, 1024);
 	snprintf(buf, len, "%lu in the 2.6.31 rows, %lu in the IO-less and 6.18 benches, each "
 		 "scenario's in throttle/", on_memory, max(on_thresh, 16UL));
-}
-
-/* --describe: vm.numa_stat at auto, the boot value (ENABLE_NUMA_STAT). */
-void numa_stat_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "1: NUMA events counted");
 }
 
 int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)

@@ -629,29 +629,3 @@ static const struct mmscale_case drain_cases[] = {
 
 const struct mmscale_case_table mmscale_drain_table = MMSCALE_CASE_TABLE("drain", drain_cases);
 
-/* --describe: the pcp fractions at auto, as the kernels boot. */
-void percpu_pagelist_fraction_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "not written: high 6 x batch, batch from zone_batchsize");
-}
-
-void percpu_pagelist_high_fraction_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "0: high from the low watermark (6.18: tuned between it and "
-		 "the share at fraction 8)");
-}
-
-void pcp_batch_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "zone_batchsize's, per zone");
-}
-
-void pcp_high_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "6 x batch (2.6.x), zone_highsize's (6.1; 6.18's high_min)");
-}
-
-void pcp_high_max_auto(char *buf, size_t len)
-{
-	snprintf(buf, len, "zone_highsize's at fraction 8");
-}

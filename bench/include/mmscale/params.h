@@ -94,13 +94,16 @@ struct mmscale_knob {
 	const char *summary;
 	/*
 	 * What auto resolves to on the set-up machine (every planned CPU
-	 * online), by the emulated kernel's own code: for --describe.
+	 * online), by the emulated kernel's own code: for --describe. NULL
+	 * where it is the same everywhere: auto_text says it.
 	 */
 	void (*resolve_auto)(char *buf, size_t len);
 	/* A knob this one cannot be set with (each zeroes the other), or NULL. */
 	const char *excludes;
 	/* If not 0: the value is 0, or nonzero_lo to hi (a sysctl that refuses 1 to nonzero_lo - 1). */
 	long long nonzero_lo;
+	/* What auto is, where no machine changes it (resolve_auto NULL). */
+	const char *auto_text;
 };
 extern const struct mmscale_knob mmscale_knobs[];
 extern const size_t mmscale_nr_knobs;
@@ -119,22 +122,10 @@ void vmstat_stat_threshold_auto(char *buf, size_t len);
 void percpu_counter_batch_auto(char *buf, size_t len);
 /* counters/cases.c: BDI_STAT_BATCH (WB_STAT_BATCH) when left to the kernel. */
 void bdi_stat_batch_auto(char *buf, size_t len);
-/* counters/cases.c: the dirty sysctls as the cases write them (the defaults, or the bench's). */
-void dirty_ratio_auto(char *buf, size_t len);
-void dirty_background_ratio_auto(char *buf, size_t len);
+/* counters/cases.c: dirty_bytes as the cases write it. */
 void dirty_bytes_auto(char *buf, size_t len);
-void dirty_background_bytes_auto(char *buf, size_t len);
 /* counters/cases.c: ratelimit_pages when left to writeback_set_ratelimit. */
 void ratelimit_pages_auto(char *buf, size_t len);
-/* drain/: the pcp fractions when left alone. */
-void percpu_pagelist_fraction_auto(char *buf, size_t len);
-void percpu_pagelist_high_fraction_auto(char *buf, size_t len);
-/* counters/cases.c: vm.numa_stat when left alone. */
-void numa_stat_auto(char *buf, size_t len);
-/* drain/: the pagesets' batch and high when left to the kernels' formulas. */
-void pcp_batch_auto(char *buf, size_t len);
-void pcp_high_auto(char *buf, size_t len);
-void pcp_high_max_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);
