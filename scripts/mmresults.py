@@ -196,10 +196,32 @@ NON_COUNTERS = {
 SWEEP_PARAMS = "sweep.json"  # what scripts/sweep records of a sweep, beside raw/
 
 
+def mmtests_logs(path):
+    """The mmscale results of an mmtests run folder (work/log/RUN), in the
+    order compare-mmtests.pl reads them: iter-* as Perl's glob sorts them,
+    then the shellpack's mmscale-N.json by N. [] for any other path."""
+    files = []
+    for iterdir in sorted(glob.glob(os.path.join(path, "iter-*"))):
+        logs = glob.glob(os.path.join(iterdir, "mmscale", "logs", "mmscale-*.json"))
+        files += sorted(logs, key=lambda f: int(re.search(r"-(\d+)\.json$", f).group(1))
+                        if re.search(r"-(\d+)\.json$", f) else 0)
+    return files
+
+
+def mmtests_run_name(path):
+    """The name compare-mmtests.pl heads a run's column with: an mmtests run
+    folder's name; for a result elsewhere, its file or folder name."""
+    base = os.path.basename(os.path.normpath(path))
+    return base[:-5] if base.endswith(".json") else base
+
+
 def result_files(path):
-    """A JSON file, or every raw/*.json / *.json of a results folder."""
+    """A JSON file, or every raw/*.json / *.json of a results folder, or the
+    mmscale results of an mmtests run folder (mmtests_logs)."""
     if os.path.isfile(path):
         return [path]
+    if mmtests_logs(path):
+        return mmtests_logs(path)
     files = sorted(glob.glob(os.path.join(path, "raw", "*.json")))
     return files or sorted(f for f in glob.glob(os.path.join(path, "*.json"))
                            if os.path.basename(f) != SWEEP_PARAMS)

@@ -1,0 +1,190 @@
+"""The table dialects of the frameworks mmscale's users run, computed as
+those frameworks compute them, for scripts/compare --format=mmtests|lkp.
+
+mmtests: what compare-mmtests.pl prints for mmscale's shellpack
+(scripts/mmtests/shellpack_src/src/mmscale/, summarise: Multiops), as mmtests
+at 638401e0 computes it in bin/lib/MMTests/Summarise.pm, Stat.pm, Compare.pm
+and PrintGeneric.pm. The samples are what the shellpack's parse-results
+prints: each run one sample, as Perl prints a number (15 significant
+digits), labelled METRIC-CASE.
+
+  - the data sorted best first (ascending where lower is better, descending
+    where higher is), then Min, the mean (Amean, or Hmean where higher is
+    better), its s.d. (Stddev: n-1; HStddev: sqrt(sum((1/x - 1/H)^2) H^4 / n)),
+    CoeffVar (100 s.d. / mean), Max, and BAmean.95 (BHmean.95): the mean of the
+    best int(0.95 n) samples, at least one;
+  - the percent beside each figure: + always means better. pndiff (100 -
+    new*100/base) where lower is better, and always for Stddev and CoeffVar;
+    pdiff (new*100/base - 100) where higher is better;
+  - the mean's confidence interval: mean +- qnorm(0.975) s.d. (the sample
+    spread, not divided by sqrt n), where R computes the quantile and prints
+    it with 7 significant digits; a mean is marked '*' (its percent between
+    stars) where |diff of the means| over the sum of the two half-widths
+    facing each other (cidiff) exceeds 1: where the bands do not overlap;
+  - a statistic that is NaN (an s.d. of one sample) prints as 0.00.
+"""
+import math
+import re
+
+# qnorm(0.975): R's quantile of the standard normal, which Stat.pm scales by
+# the s.d. (R's qnorm(p, mean=0, sd=s) is s * qnorm(p)).
+QNORM_975 = 1.959963984540054
+NAN = float("nan")
+
+
+def perl_number(v):
+    """A number as the shellpack's parse-results prints it and
+    compare-mmtests.pl reads it back: Perl's %.15g."""
+    return float(f"{v:.15g}")
+
+
+def _r_printed(v):
+    """A number as `R --slave` prints it: 7 significant digits."""
+    return float(f"{v:.7g}")
+
+
+def _mean(values, higher):
+    if not values:
+        return NAN
+    if not higher:
+        return sum(values) / len(values)
+    if any(v <= 0 for v in values):
+        return NAN
+    return len(values) / sum(1 / v for v in values)
+
+
+def _stddev(values, mean, higher):
+    n = len(values)
+    if math.isnan(mean) or n <= 1:
+        return NAN
+    if not higher:
+        return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return math.sqrt(sum((1 / v - 1 / mean) ** 2 for v in values) * mean ** 4 / n)
+
+
+def mmtests_stats(values, higher):
+    """Multiops' six statistics of one operation's samples, and the mean's
+    confidence interval (None where Stat.pm has none: fewer than two
+    samples, or a NaN mean). -> ([min, mean, sd, cv, max, bmean95], ci)"""
+    data = sorted(values, reverse=higher)
+    mean = _mean(data, higher)
+    sd = _stddev(data, mean, higher)
+    cv_sd = 0.0 if math.isnan(sd) else sd
+    cv_mean = 0.0 if math.isnan(mean) else mean
+    cv = cv_sd * 100 / cv_mean if cv_mean else 0.0
+    best = data[:max(1, int(len(data) * 95 / 100))]
+    stats = [min(data), mean, sd, cv, max(data), _mean(best, higher)]
+    ci = None
+    if not math.isnan(mean) and not math.isnan(sd):
+        # Perl hands R the s.d. as it prints it (15 digits).
+        q = _r_printed(QNORM_975 * perl_number(sd))
+        ci = (mean - q, mean + q)
+    return stats, ci
+
+
+def pdiff(new, base):
+    if new == base or new == 0:
+        return 0.0
+    if base == 0 or math.isnan(base):
+        return 100.0
+    return new * 100 / base - 100
+
+
+def pndiff(new, base):
+    if new == base:
+        return 0.0
+    if new == 0:
+        return 100.0
+    if base == 0:
+        return -99.0
+    return 100 - new * 100 / base
+
+
+def cidiff(new, new_ci, base, base_ci):
+    """Stat.pm's cidiff: the difference over the two half-widths that face
+    each other (a missing interval counts as 0, as Perl's undef does)."""
+    new_lo, new_hi = new_ci or (0.0, 0.0)
+    base_lo, base_hi = base_ci or (0.0, 0.0)
+    diff = new - base
+    if new < base:
+        cisum = new_hi - new + base - base_lo
+    else:
+        cisum = new - new_lo + base_hi - base
+    return diff if cisum == 0 else diff / cisum
+
+
+MMTESTS_STATS = (("Min", "Min"), ("Amean", "Hmean"), ("Stddev", "HStddev"),
+                 ("CoeffVar", "HCoeffVar"), ("Max", "Max"), ("BAmean.95", "BHmean.95"))
+MMTESTS_MEAN_ROW = 1
+MMTESTS_FIELD = 18      # Extract.pm's _FieldLength
+MMTESTS_COMPARE = 7     # Compare.pm's _CompareLength
+
+
+def _perl_f(v, width, prec):
+    """Perl's %W.Pf, which prints NaN and Inf as words."""
+    if math.isnan(v):
+        return f"{'NaN':>{width}}"
+    if math.isinf(v):
+        return f"{'-Inf' if v < 0 else 'Inf':>{width}}"
+    return f"{v:{width}.{prec}f}"
+
+
+def mmtests_header(names):
+    """Compare.pm's two header lines' cells: each name split at its first
+    '-' (past a '-rcN'); a name without one loses its last character above
+    and shows whole below (Perl's substr with index -1)."""
+    top, bottom = [], []
+    for name in names:
+        i = name.find("-")
+        # Perl's substr($name, $i, $i + 3): from $i (the last character
+        # when $i is -1), $i + 3 characters long.
+        if re.search(r"-rc[0-9]", name[i:i + i + 3] if i >= 0 else name[-1:]):
+            i += 4
+        top.append(name[:i] if i >= 0 else name[:-1])
+        bottom.append(name[i + 1:])
+    return top, bottom
+
+
+def mmtests_table(names, sides, higher, precision=2):
+    """compare-mmtests.pl's table. names: the runs' names, baseline first;
+    sides: per run, {label: [samples]} in the order parse-results printed
+    them (the baseline's order is the table's); higher(label): whether more
+    is better. -> the lines."""
+    ops = list(sides[0])
+    summaries = []
+    for side in sides:
+        summaries.append({op: mmtests_stats(side[op], higher(op)) for op in side if side[op]})
+    stat_w = max(len(MMTESTS_STATS[i][1 if higher(op) else 0])
+                 for op in ops for i in range(len(MMTESTS_STATS)))
+    op_w = max(len(op) for op in ops)
+    width = MMTESTS_FIELD + MMTESTS_COMPARE + 4
+    top, bottom = mmtests_header(names)
+    lines = [" " * (stat_w + op_w + 1) + "".join(f"{t:>{width}}" for t in top),
+             " " * (stat_w + op_w + 1) + "".join(f"{b:>{width}}" for b in bottom)]
+    for row, names_of_row in enumerate(MMTESTS_STATS):
+        for op in ops:
+            up = higher(op)
+            base_stats, base_ci = summaries[0].get(op, (None, None))
+            base = base_stats[row]
+            compare = pndiff if row in (2, 3) or not up else pdiff
+            cells = []
+            for j, summary in enumerate(summaries):
+                stats, ci = summary.get(op, (None, None))
+                value = stats[row] if stats else NAN
+                if stats and not math.isnan(value) and value != -1 and base != -1:
+                    figure, pct = value, compare(value, base)
+                else:
+                    figure, pct = 0.0, 0.0
+                sig = False
+                if row == MMTESTS_MEAN_ROW and j > 0:
+                    # Compare.pm: cidiff(baseline, its CI, this run, its CI),
+                    # only where this run has an interval for the operation.
+                    has_any = any(c is not None for _, c in summary.values())
+                    if has_any and ci is not None:
+                        sig = abs(cidiff(base, base_ci, stats[MMTESTS_MEAN_ROW], ci)) > 1
+                mark = ("*", "*") if sig else ("(", ")")
+                cells.append(_perl_f(figure, MMTESTS_FIELD, precision) +
+                             f" {mark[0]}{_perl_f(pct, MMTESTS_COMPARE, 2)}%{mark[1]}")
+            lines.append(f"{names_of_row[1 if up else 0]:<{stat_w}} {op:<{op_w}}" +
+                         "".join(cells))
+    return lines
