@@ -188,3 +188,103 @@ def mmtests_table(names, sides, higher, precision=2):
             lines.append(f"{names_of_row[1 if up else 0]:<{stat_w}} {op:<{op_w}}" +
                          "".join(cells))
     return lines
+
+
+# LKP: lkp-tests at bbbc29c4, lib/compare.rb's report of two results, with
+# the change rule of lib/stats.rb and lib/changed_stat.rb. Keys are the
+# stats mmscale's LKP program gives (scripts/lkp/programs/mmscale/parse):
+# mmscale.CASE.METRIC. LKP's samples are job runs; here each repetition is
+# one run.
+LKP_ABS, LKP_REL, LKP_ERR = 10, 10, 6   # compare.rb's ABS_WIDTH, REL_WIDTH, ERR_WIDTH
+LKP_MAX_RATIO = 5                      # stats.rb's MAX_RATIO
+# The patterns of etc/perf-metrics-threshold.yaml that a key mmscale.* can
+# match (each anchored, as reasonable_perf_change? anchors them).
+LKP_THRESHOLDS = ((re.compile(r"^.*vmstat.*nr_.*$"), 100),)
+
+
+def _lkp_summary(values, max_margin):
+    """StatSummary: sorted, margin = min(size >> 5, max_margin) cut from each
+    end; min, 'mean' (the element at size / 2) and max of the rest."""
+    s = sorted(values)
+    margin = min(len(values) >> 5, max_margin)
+    s = s[margin:len(s) - margin]
+    return (s[0], s[len(s) // 2], s[-1]) if s else None
+
+
+def lkp_changed(key, new, base):
+    """Whether lib/compare.rb shows key: at least 3 runs on one side, the
+    two sides' ranges separate (each median outside the other's range:
+    ChangedStat#change?), and the change is not small (skip_small_change?:
+    the medians' ratio above 1.01, and the thresholds that apply)."""
+    if len(new) < 3 and len(base) < 3:
+        return False
+    b = _lkp_summary(base, 3)
+    a = _lkp_summary(new, 1 if len(base) <= 3 else 3)
+    if a is None or b is None:
+        return False
+    (min_a, mean_a, max_a), (min_b, mean_b, max_b) = a, b
+    if not ((min_b > mean_a and mean_b > max_a) or (min_a > mean_b and mean_a > max_b)):
+        return False
+    high, low = (a, b) if mean_a > mean_b else (b, a)
+    ratio = high[1] / low[1] if low[1] > 0 else LKP_MAX_RATIO
+    ratio = min(ratio, LKP_MAX_RATIO)
+    delta, top = high[1] - low[1], max(max_a, max_b)
+    if not ratio > 1.01:
+        return False
+    for pattern, v in LKP_THRESHOLDS:
+        if pattern.match(key):
+            return not (top < v or (delta < v / 2 and isinstance(v, int)))
+    return True
+
+
+def _ruby_d(v, width):
+    """Ruby's %Wd of a Float: truncated toward zero."""
+    return f"{int(v):{width}d}"
+
+
+def lkp_row(key, base, new):
+    """show_perf_change and show_stat: the mean and s.d. (population) of
+    each side, the change between them (absolute for a key ending in '%')."""
+    cells = []
+    avgs = []
+    for i, vs in enumerate((base, new)):
+        avg = sum(vs) / len(vs)
+        sd = math.sqrt(sum((v - avg) ** 2 for v in vs) / len(vs)) if len(vs) > 1 else -1
+        avgs.append(avg)
+        if i:
+            if key.endswith("%"):
+                p, tail = avgs[1] - avgs[0], "  "
+            else:
+                p, tail = 100.0 * (avgs[1] - (avgs[0] or 1e-100)) / (avgs[0] or 1e-100), "% "
+            cells.append(f"{p:+{LKP_REL}.1f}{tail}" if abs(p) < 100_000 else f"{p:+{LKP_REL}.2g}{tail}")
+        if abs(avg) < 1000:
+            cells.append(f"{avg:{LKP_ABS}.2f}")
+        elif abs(avg) > 100_000_000:
+            cells.append(f"{avg:{LKP_ABS}.4g}")
+        else:
+            cells.append(_ruby_d(avg, LKP_ABS))
+        rel = 100 * sd / avg if avg != 0 else sd
+        cells.append(f" ±{_ruby_d(rel, LKP_ERR - 3)}%" if rel > 2 else " " * LKP_ERR)
+    return "".join(cells) + f"  {key}"
+
+
+def lkp_table(names, base, new):
+    """compare.rb's report of two results (show_group): the group header
+    (the common axes, then the compared ones: here the results' names), the
+    %stddev %change %stddev header and the changed stats, sorted by key.
+    base, new: {key: [samples]}. -> (lines, keys compared, keys shown)"""
+    keys = sorted(k for k in new if k in base)
+    shown = [k for k in keys if lkp_changed(k, new[k], base[k])]
+    if not shown:  # show_group prints nothing of a group without a change
+        return [], len(keys), 0
+    first = LKP_ABS + LKP_ERR
+    width = first + LKP_REL + 1
+    lines = ["=" * 89, "testcase:", "  mmscale", "", "result: "]
+    lines += [f"  {n}" for n in names] + [""]
+    lines.append(f"{names[0][:first]:>{first}} {names[1][:width]:>{width}} ")
+    lines.append("-" * first + " " + "-" * width + " ")
+    lines.append("         %stddev     %change         %stddev")
+    lines.append("             \\          |                \\  ")
+    lines += [lkp_row(k, base[k], new[k]) for k in shown]
+    lines.append("")
+    return lines, len(keys), len(shown)

@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""mmscale inside LKP, against the real lkp-tests tree (a snapshot in
+../shared/lkp-tests, or MMSCALE_LKP_TREE): scripts/lkp/install puts the
+program and job into a writable copy; lkp-tests' own sbin/split-job expands
+jobs/mmscale.yaml's matrix and sbin/job2sh turns a 50% point into a thread
+count; the program's run runs mmscale as LKP would (its parameters in the
+environment), its parse turns that real output into key: value stats, and
+lkp-tests' sbin/dump-stat reads them; the stats must be the results' own
+figures, and the ones `scripts/compare --format=lkp` compares. Then
+--format=lkp on fixture results is checked against rows worked out by hand
+(the layout, '± N%', %change and points, and LKP's change rule).
+
+Without the lkp-tests tree this test is skipped (exit 77, named); without
+Ruby and the gems split-job loads (scripts/setup's test set) it fails,
+naming them."""
+import copy
+import glob
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
+sys.path.insert(0, SCRIPTS)
+import mmresults  # noqa: E402
+sys.path.insert(0, HERE)
+from check import check, report  # noqa: E402  (scripts/tests/check.py)
+
+SKIP = 77
+MMSCALE = os.environ.get("MMSCALE") or os.path.join(ROOT, "build", "mmscale")
+TREE = os.environ.get("MMSCALE_LKP_TREE") or os.path.join(ROOT, "..", "shared", "lkp-tests")
+CASES = r"^(vmstat/global_read/(repeated|cached)/k:4/writers:0|drain/empty/(ipi-all|6\.18))"
+
+
+def load_compare():
+    loader = importlib.machinery.SourceFileLoader("compare", os.path.join(SCRIPTS, "compare"))
+    spec = importlib.util.spec_from_loader("compare", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def missing_prerequisites():
+    if not shutil.which("ruby"):
+        return ["ruby"]
+    missing = []
+    for lib, package in (("active_support", "ruby-activesupport"), ("git", "ruby-git"),
+                         ("tty-command", "ruby-tty-command")):
+        if subprocess.run(["ruby", "-e", f"require '{lib}'"], capture_output=True).returncode:
+            missing.append(f"{lib} ({package})")
+    return missing
+
+
+def check_split_job(tree, out):
+    env = dict(os.environ, LKP_SRC=tree)
+    p = subprocess.run(["ruby", "sbin/split-job", "--no-defaults", "-t", "lkp-skl-d01",
+                        "-s", "nr_cpu: 8", "-o", out, "jobs/mmscale.yaml"],
+                       cwd=tree, env=env, capture_output=True, text=True)
+    check(p.returncode == 0, f"split-job exited {p.returncode}: {p.stderr[-500:]}")
+    jobs = sorted(glob.glob(os.path.join(out, "*.yaml")))
+    points = set()
+    for job in jobs:
+        text = open(job).read()
+        point = tuple(re.search(rf"^\s*{k}: (.*)$", text, re.M).group(1).strip('"')
+                      if re.search(rf"^\s*{k}: (.*)$", text, re.M) else None
+                      for k in ("case", "nr_threads", "placement"))
+        points.add(point)
+    want = {(c, n, pl) for c in ("^vmstat/global_read/", "^bdp/", "^drain/")
+            for n in ("1", "50%", "100%") for pl in ("compact", "scatter")}
+    check(len(jobs) == 18 and points == want,
+          f"split-job expands the matrix: 3 cases x 3 nr_threads x 2 placements: "
+          f"{len(jobs)} jobs, missing {sorted(want - points)}, extra {sorted(points - want)}")
+    half = [j for j in jobs if "-50%-scatter-" in os.path.basename(j) and "_bdp_" in j]
+    check(len(half) == 1, f"one job for ^bdp/ at 50% scatter: {[os.path.basename(j) for j in jobs]}")
+    if half:
+        p = subprocess.run(["ruby", "sbin/job2sh", half[0]], cwd=tree, env=env,
+                           capture_output=True, text=True)
+        check(p.returncode == 0, f"job2sh exited {p.returncode}: {p.stderr[-300:]}")
+        check("export nr_threads=4" in p.stdout,
+              "job2sh: nr_threads 50% of the 8-CPU box is 4 threads")
+        check(re.search(r"run_test case='\^bdp/' placement='scatter' repetitions=5 min_time=0.1 "
+                        r"\$LKP_SRC/bin/run-test mmscale", p.stdout) is not None,
+              f"job2sh runs the program with the job's parameters: "
+              f"{[line for line in p.stdout.splitlines() if 'run_test' in line]}")
+
+
+def check_run_parse(tree, tmp):
+    results = os.path.join(tmp, "result")
+    os.makedirs(results)
+    env = dict(os.environ, LKP_SRC=tree, TMP_RESULT_ROOT=results, RESULT_ROOT=results,
+               MMSCALE_BIN=MMSCALE, case=CASES, nr_threads="1", placement="compact",
+               repetitions="3", min_time="0.01")
+    run = subprocess.run([os.path.join(tree, "programs/mmscale/run")], env=env,
+                         capture_output=True, text=True)
+    check(run.returncode == 0, f"programs/mmscale/run exited {run.returncode}: {run.stderr[-500:]}")
+    output = os.path.join(results, "mmscale")
+    open(output, "w").write(run.stdout)
+    check(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S*mmscale --benchmark_filter=", run.stdout)
+          is not None, f"run logs its command first, as log_cmd does: {run.stdout[:200]!r}")
+    parse = subprocess.run([os.path.join(tree, "programs/mmscale/parse"), output],
+                           stdin=open(output), env=env, capture_output=True, text=True)
+    check(parse.returncode == 0, f"parse exited {parse.returncode}: {parse.stderr}")
+    lines = parse.stdout.splitlines()
+    check(lines and all(re.fullmatch(r"\S+: -?[\d.]+(e[+-]\d+)?", line) for line in lines),
+          f"parse prints key: value lines, no white space in a key: {lines[:3]}")
+    dump = subprocess.run(["ruby", os.path.join(tree, "sbin/dump-stat"), "mmscale"],
+                          input=parse.stdout, env=env, capture_output=True, text=True)
+    check(dump.returncode == 0, f"dump-stat exited {dump.returncode}: {dump.stderr[-300:]}")
+    stats = json.load(open(os.path.join(results, "mmscale.json")))
+
+    # The stats are the results' own figures: from the JSON run printed.
+    doc = json.loads(run.stdout[run.stdout.index("\n{") + 1:])
+    runs = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+    cases = {re.sub(r"/real_time", "", b["run_name"]) for b in runs}
+    check(len(cases) == 4, f"the run's cases: {sorted(cases)}")
+    for case in cases:
+        mine = [b for b in runs if re.sub(r"/real_time", "", b["run_name"]) == case]
+        mine.sort(key=lambda b: b["repetition_index"])
+        key = f"mmscale.{case}.ns_per_op"
+        check(stats.get(key) == [b["real_time"] for b in mine],
+              f"{key}: dump-stat {stats.get(key)}, the JSON {[b['real_time'] for b in mine]}")
+        for count in ("global_reads", "ipis_sent", "locked_ops"):
+            if any(b.get(count) for b in mine):
+                check(stats.get(f"mmscale.{case}.{count}") == [b[count] for b in mine],
+                      f"mmscale.{case}.{count}: {stats.get(f'mmscale.{case}.{count}')}")
+    check(stats.get(f"mmscale.{sorted(cases)[-1]}.global_reads") in ([4.0] * 3, [12.0] * 3),
+          "global_reads is an exact count per read: 4 cached, 12 repeated")
+    # ... and what scripts/compare --format=lkp compares.
+    compare = load_compare()
+    json_path = os.path.join(tmp, "run.json")
+    open(json_path, "w").write(json.dumps(doc))
+    ours = compare.lkp_stats(mmresults.load(json_path, "test_lkp", quiet=True))
+    check(ours == stats, f"--format=lkp's stats are dump-stat's: only ours "
+          f"{sorted(set(ours) - set(stats))}, only LKP's {sorted(set(stats) - set(ours))}")
+    return doc
+
+
+def synthetic(template, runs):
+    """A result of chosen runs: [(case, {figure: value} or None for an
+    errored run)] per repetition."""
+    doc = copy.deepcopy(template)
+    doc["benchmarks"] = []
+    for rep, reps in enumerate(runs):
+        for case, figures in reps:
+            b = {"name": case, "run_name": case, "run_type": "iteration", "repetitions": len(runs),
+                 "repetition_index": rep, "threads": 1, "iterations": 1, "real_time": 1.0,
+                 "cpu_time": 1.0, "time_unit": "ns"}
+            if figures is None:
+                b.update(error_occurred=True, error_message="fixture: a failed run")
+            else:
+                b.update(figures)
+            doc["benchmarks"].append(b)
+    return doc
+
+
+# Worked by hand (lib/compare.rb, lib/stats.rb): each row's mean, population
+# s.d. as a percent of it (shown above 2%), change, and whether LKP shows it.
+#  a  10,10,10 -> 12,12,12: +20.0%, ranges apart: shown
+#  b  10,11,12 -> 11,12,13: medians inside the other's range: not shown
+#  c  100,110,120 (s.d. 8.165 = 7.4%) -> 150,160,170 (5.1%): +45.5%
+#  d  victim_lost% 10,11,12 -> 20,21,22: +10.0 points (s.d. 7.4%, 3.9%)
+#  e  2048 x3 -> 6401 x3: %10d, +212.5%
+#  f  100 x3 -> 100.5 x3: ranges apart but the ratio 1.005 is under 1.01
+#  g  two runs a side: fewer than 3 on both sides, not compared
+EXPECTED_LKP = """\
+=========================================================================================
+testcase:
+  mmscale
+
+result: 
+  lkp-before
+  lkp-after
+
+      lkp-before                   lkp-after 
+---------------- --------------------------- 
+         %stddev     %change         %stddev
+             \\          |                \\  
+     10.00           +20.0%      12.00        mmscale.x/a/threads:1.ns_per_op
+    110.00 ±  7%     +45.5%     160.00 ±  5%  mmscale.x/c/threads:1.ns_per_op
+     11.00 ±  7%     +10.0       21.00 ±  3%  mmscale.x/d/threads:1.victim_lost%
+      2048          +212.5%       6401        mmscale.x/e/threads:1.percpu_sum_slots
+
+# 4 of 9 stats in both results changed by LKP's rule; 5 did not and are not shown (each repetition is one run)
+"""
+
+
+def check_lkp_format(doc, tmp):
+    def t(v):
+        return {"real_time": v}
+    base = [[("x/a/threads:1", t(10)), ("x/b/threads:1", t(10)), ("x/c/threads:1", t(100)),
+             ("x/d/threads:1", {"victim_lost_pct": 10}),
+             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
+             ("x/g/threads:1", t(5))],
+            [("x/a/threads:1", t(10)), ("x/b/threads:1", t(11)), ("x/c/threads:1", t(110)),
+             ("x/d/threads:1", {"victim_lost_pct": 11}),
+             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
+             ("x/g/threads:1", t(5))],
+            [("x/a/threads:1", t(10)), ("x/b/threads:1", t(12)), ("x/c/threads:1", t(120)),
+             ("x/d/threads:1", {"victim_lost_pct": 12}),
+             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100))]]
+    new = [[("x/a/threads:1", t(12)), ("x/b/threads:1", t(11)), ("x/c/threads:1", t(150)),
+            ("x/d/threads:1", {"victim_lost_pct": 20}),
+            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
+            ("x/g/threads:1", t(9))],
+           [("x/a/threads:1", t(12)), ("x/b/threads:1", t(12)), ("x/c/threads:1", t(160)),
+            ("x/d/threads:1", {"victim_lost_pct": 21}),
+            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
+            ("x/g/threads:1", t(9))],
+           [("x/a/threads:1", t(12)), ("x/b/threads:1", t(13)), ("x/c/threads:1", t(170)),
+            ("x/d/threads:1", {"victim_lost_pct": 22}),
+            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5))]]
+    paths = []
+    for name, runs in (("lkp-before", base), ("lkp-after", new)):
+        paths.append(os.path.join(tmp, name + ".json"))
+        json.dump(synthetic(doc, runs), open(paths[-1], "w"))
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--format=lkp", *paths],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"compare --format=lkp exited {p.returncode}: {p.stderr}")
+    if p.stdout != EXPECTED_LKP:
+        for i, (x, y) in enumerate(zip(p.stdout.splitlines() + [""] * 99,
+                                       EXPECTED_LKP.splitlines())):
+            if x != y:
+                check(False, f"--format=lkp differs from the rows worked by hand at line {i + 1}:"
+                      f"\n  printed: {x!r}\n  by hand: {y!r}")
+                break
+        else:
+            check(False, f"--format=lkp: {p.stdout!r}")
+    else:
+        check(True, "--format=lkp prints the rows worked by hand")
+
+    # parse of an errored run and a virtual-time family: CASE.fail, and
+    # no ns_per_op where the time is the simulator's.
+    thr = "throttle/JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20/3.2/iterations:1/manual_time/threads:1"
+    fixture = synthetic(doc, [[(thr, {"nr_written": 504728.0}), ("x/a/threads:1", None)]])
+    p = subprocess.run([os.path.join(ROOT, "scripts/lkp/programs/mmscale/parse")],
+                       input="2026-12-03 00:00:00 mmscale ...\n" + json.dumps(fixture, indent=1),
+                       capture_output=True, text=True)
+    want = ["throttle/JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20/3.2/iterations:1/threads:1."
+            "nr_written: 504728.0", "x/a/threads:1.fail: 1"]
+    check(p.returncode == 0 and p.stdout.splitlines() == want,
+          f"parse: nr_written but no ns_per_op for throttle/, CASE.fail for an errored run: "
+          f"{p.stdout.splitlines()} {p.stderr}")
+
+
+def main():
+    if not os.path.isfile(os.path.join(TREE, "sbin", "split-job")):
+        print(f"test_lkp: SKIPPED: no lkp-tests tree at {os.path.normpath(TREE)} "
+              "(set MMSCALE_LKP_TREE)")
+        return SKIP
+    missing = missing_prerequisites()
+    if missing:
+        print(f"test_lkp: FAIL: lkp-tests needs {', '.join(missing)}: "
+              "MMSCALE_SETUP_TESTS=1 scripts/setup installs them")
+        return 1
+    with tempfile.TemporaryDirectory(prefix="mmscale-lkp-") as tmp:
+        tree = os.path.join(tmp, "lkp-tests")
+        shutil.copytree(TREE, tree, symlinks=True)
+        for d, _, files in os.walk(tree):
+            os.chmod(d, 0o755)
+            for f in files:
+                p = os.path.join(d, f)
+                if not os.path.islink(p):
+                    os.chmod(p, os.stat(p).st_mode | 0o200)
+        p = subprocess.run([os.path.join(SCRIPTS, "lkp", "install"), tree],
+                           capture_output=True, text=True)
+        check(p.returncode == 0, f"scripts/lkp/install exited {p.returncode}: {p.stderr}")
+        p = subprocess.run([os.path.join(SCRIPTS, "lkp", "install"), tmp],
+                           capture_output=True, text=True)
+        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "not an lkp" in p.stderr,
+              f"install into a folder that is not lkp-tests: one line, exit 2: {p.stderr}")
+        out = os.path.join(tmp, "jobs")
+        os.makedirs(out)
+        check_split_job(tree, out)
+        doc = check_run_parse(tree, tmp)
+        check_lkp_format(doc, tmp)
+    report("test_lkp")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
