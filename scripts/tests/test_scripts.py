@@ -10,6 +10,7 @@ writes everything and exits 1; --threads auto plans from a recorded
 --describe=json (and the real one); scripts/run takes mmscale flags after
 -- and ends non-zero naming the step that failed."""
 import contextlib
+import copy
 import csv
 import glob
 import io
@@ -52,12 +53,16 @@ def script(name, *args, **kw):
                           capture_output=True, text=True, **kw)
 
 
-def load_sweep_module():
-    loader = importlib.machinery.SourceFileLoader("sweep", os.path.join(SCRIPTS, "sweep"))
-    spec = importlib.util.spec_from_loader("sweep", loader)
+def load_module(name):
+    loader = importlib.machinery.SourceFileLoader(name, os.path.join(SCRIPTS, name))
+    spec = importlib.util.spec_from_loader(name, loader)
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
     return mod
+
+
+def load_sweep_module():
+    return load_module("sweep")
 
 
 # compare: the recorded tables, exactly (the fixtures' folder written $FIX),
@@ -70,7 +75,97 @@ p = script("compare", os.path.join(FIX, "before.json"), "--markdown")
 check(p.returncode == 0 and p.stdout.replace(FIX, "$FIX") ==
       open(os.path.join(FIX, "expected_within.md")).read(),
       f"compare within:\n{p.stdout}{p.stderr}")
+# The summary row: the geometric mean of the two rows' ratios, sqrt(57/52 * 40/40).
+check("+4.7%" in open(os.path.join(FIX, "expected_compare.txt")).read() and
+      "over 2 rows, 1.0470" in open(os.path.join(FIX, "expected_compare.txt")).read(),
+      "the Gmean row of the before/after table")
+# --format=json: the comparison with its samples and figures; read back, it
+# prints the same table (its header names the command that made it).
+with tempfile.TemporaryDirectory() as tmp:
+    saved = os.path.join(tmp, "comparison.json")
+    p = script("compare", os.path.join(FIX, "before.json"), os.path.join(FIX, "after.json"),
+               "--format=json")
+    check(p.returncode == 0, f"compare --format=json: {p.stderr}")
+    open(saved, "w").write(p.stdout)
+    doc = json.loads(p.stdout)
+    row = {r["case"]: r for r in doc["rows"]}.get("bdp/2.6.31-rc8/real_time/threads:1", {})
+    check(row.get("baseline_mean") == 52.0 and row.get("variant_mean") == 57.0 and
+          abs(row.get("diff_pct", 0) - 100 * 5 / 52) < 1e-9 and row.get("significant") is False,
+          f"the JSON row's figures: {row}")
+    check(abs(doc["gmean"]["ratio"] - (57 / 52) ** 0.5) < 1e-12 and doc["gmean"]["rows"] == 2,
+          f"the JSON's Gmean: {doc['gmean']}")
+    for extra in ([], ["--effect"], ["--markdown"]):
+        again = script("compare", saved, *extra)
+        direct = script("compare", os.path.join(FIX, "before.json"),
+                        os.path.join(FIX, "after.json"), *extra)
+        check(again.returncode == 0 and again.stdout.split("\n", 1)[1] ==
+              direct.stdout.split("\n", 1)[1] and "--format=json" in again.stdout.split("\n")[0],
+              f"the saved comparison prints the table again {extra}:\n{again.stdout}{again.stderr}")
+    p = script("compare", saved, "--format=mmtests")
+    check(p.returncode == 2 and len(p.stderr.splitlines()) == 1,
+          f"a saved comparison has no mmtests dialect: one line, exit 2: {p.stderr}")
+# Pooled units that disagree, and unsteady sides: a sweep-like folder whose
+# two units ran bdp/2.6.31-rc8 at 50..60 ns and 30 ns slower, and
+# cached-locals-v2 alike.
+with tempfile.TemporaryDirectory() as tmp:
+    before = json.load(open(os.path.join(FIX, "before.json")))
+    slower = copy.deepcopy(before)
+    for b in slower["benchmarks"]:
+        if b["name"].startswith("bdp/2.6.31-rc8"):
+            b["real_time"] += 30
+    for side, units in (("a", {"compact-t1": before, "scatter-t1": slower}),
+                        ("b", {"compact-t1": json.load(open(os.path.join(FIX, "after.json")))})):
+        os.makedirs(os.path.join(tmp, side, "raw"))
+        for unit, doc in units.items():
+            json.dump(doc, open(os.path.join(tmp, side, "raw", unit + ".json"), "w"))
+    p = script("compare", os.path.join(tmp, "a"), os.path.join(tmp, "b"))
+    lines = p.stdout.splitlines()
+    flagged = [line for line in lines if "bdp/2.6.31-rc8" in line]
+    steady = [line for line in lines if "bdp/cached-locals-v2" in line]
+    check(p.returncode == 0 and flagged and re.search(r"\s! ~ bdp/2\.6\.31-rc8/", flagged[0]) and
+          steady and "! " not in steady[0] and "~ " not in steady[0],
+          f"the row whose units disagree is marked '!', its pooled s.d. '~', the other not:\n"
+          f"{p.stdout}")
+    check(any(line.strip() == "! before's units disagree (Kruskal-Wallis p 0.009): compact-t1 "
+              "52.0, scatter-t1 82.0" for line in lines),
+          f"each unit's trimmed mean is shown under the row:\n{p.stdout}")
+    check(any(line.startswith("~ 1 row(s)") for line in lines) and
+          any(line.startswith("! 1 row(s)") for line in lines),
+          f"the table says what '~' and '!' mean:\n{p.stdout}")
+    saved = os.path.join(tmp, "c.json")
+    open(saved, "w").write(script("compare", os.path.join(tmp, "a"), os.path.join(tmp, "b"),
+                                  "--format=json").stdout)
+    again = script("compare", saved)
+    check(again.stdout.split("\n", 1)[1] == p.stdout.split("\n", 1)[1],
+          f"the saved comparison keeps the units:\n{again.stdout}")
+# Sweeps interleave repetitions at random unless told not to; a sweep
+# recorded before that keeps its commands (so that it resumes).
+sweep_mod = load_sweep_module()
+params = dict(sweep_mod.DEFAULTS, placements=["compact"], mmscale_flags=[])
+check(sweep_mod.INTERLEAVE in sweep_mod.unit_command("compact", 1, params),
+      "a sweep's units interleave their repetitions by default")
+check(sweep_mod.INTERLEAVE not in sweep_mod.unit_command("compact", 1, dict(params,
+                                                                            interleave=False)),
+      "--no-interleave (or a sweep recorded before interleaving) runs them in order")
+check(sweep_mod.unit_command("compact", 1, dict(params, mmscale_flags=[
+      "--benchmark_enable_random_interleaving=false"])).count(
+      "--benchmark_enable_random_interleaving=false") == 1 and sweep_mod.INTERLEAVE not in
+      sweep_mod.unit_command("compact", 1, dict(params, mmscale_flags=[
+          "--benchmark_enable_random_interleaving=false"])),
+      "an interleaving flag after -- is the sweep's, not overridden")
+# The effect: the Hodges-Lehmann shift and its exact interval, worked by hand:
+# 10..14 against 20..24 differ by 6..14 (1,2,3,4,5,4,3,2,1 of the 25 pairs);
+# P(U <= 2) = 4/252 <= 0.025 < P(U <= 3) = 7/252, so the interval runs from
+# the 3rd smallest difference (7) to the 3rd largest (13), at 1 - 8/252.
+compare_mod = load_module("compare")
+shift, lo, hi, level = compare_mod.hl_effect([10, 11, 12, 13, 14], [20, 21, 22, 23, 24])
+check((shift, lo, hi) == (10, 7, 13) and abs(level - (1 - 8 / 252)) < 1e-12,
+      f"Hodges-Lehmann: {shift} [{lo}, {hi}] at {level}")
+check(compare_mod.hl_effect([1, 2, 3], [4, 5, 6])[1] is None and
+      "[too few]" in compare_mod.effect_text([1, 2, 3], [4, 5, 6]),
+      "3 runs a side are too few for a 95% interval (P(U = 0) = 1/20)")
 # The numbers in that table: trimmed mean of 50,52,51,53,60 is 52 (51,52,53), s.d. 1.
+p = script("compare", os.path.join(FIX, "before.json"), "--markdown")
 check("52.0 (1)" in p.stdout and "-23.1%" in p.stdout and "0.0079*" in p.stdout,
       "seeds' statistic and Mann-Whitney p in the table")
 # The machine settings that differ between the two sides are named above the table.
