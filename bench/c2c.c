@@ -116,23 +116,103 @@ static double matrix_pair(struct matrix_line *sh, int a, int b)
 	return trials[MATRIX_TRIALS / 2];
 }
 
-int mmscale_c2c_matrix(const struct mmscale_plan *p, FILE *out, char *err, size_t errlen)
+#define MATRIX_HEADER "c2c/pingpong round trip, ns: median of %d x %d round trips on one cache line"
+
+void mmscale_c2c_matrix_print(const struct mmscale_c2c_matrix *m, bool json, FILE *out)
+{
+	int n = m->nr_nodes;
+
+	if (json) {
+		fprintf(out, "{\n  \"what\": \"" MATRIX_HEADER "\",\n",
+			MATRIX_TRIALS, MATRIX_ROUND_TRIPS);
+		fprintf(out, "  \"rows\": \"reader node (its CPU times the round trips)\",\n"
+			"  \"columns\": \"writer node (its CPU answers them)\",\n  \"nodes\": [");
+		for (int a = 0; a < n; a++)
+			fprintf(out, "%s%d", a ? ", " : "", m->node_os[a]);
+		fputs("],\n  \"ns\": [", out);
+		for (int a = 0; n > 1 && a < n; a++) {
+			fprintf(out, "%s\n    [", a ? "," : "");
+			for (int b = 0; b < n; b++) {
+				double ns = m->ns[a * n + b];
+
+				if (ns < 0)
+					fprintf(out, "%snull", b ? ", " : "");
+				else
+					fprintf(out, "%s%.1f", b ? ", " : "", ns);
+			}
+			fputc(']', out);
+		}
+		fputs(n > 1 ? "\n  ],\n  \"pairs\": [" : "],\n  \"pairs\": [", out);
+		for (int a = 0; n > 1 && a < n; a++) {
+			fprintf(out, "%s\n    [", a ? "," : "");
+			for (int b = 0; b < n; b++) {
+				int i = a * n + b;
+
+				fprintf(out, "%s{\"reader_cpu\": %d, \"writer_cpu\": %d, \"smt\": %s}",
+					b ? ", " : "", m->reader_pu[i], m->writer_pu[i],
+					m->smt[i] ? "true" : "false");
+			}
+			fputc(']', out);
+		}
+		fputs(n > 1 ? "\n  ]\n}\n" : "]\n}\n", out);
+		return;
+	}
+	if (n < 2) {
+		fprintf(out, "c2c matrix: the plan has one NUMA node (node %d): no node x node "
+			"matrix; c2c/pingpong times the round trip within it\n",
+			n ? m->node_os[0] : 0);
+		return;
+	}
+	fprintf(out, MATRIX_HEADER "\n", MATRIX_TRIALS, MATRIX_ROUND_TRIPS);
+	fputs("row: reader node (its CPU times the round trips); column: writer node (its CPU "
+	      "answers); '*': the two CPUs are SMT siblings of one core; '-': no pair of CPUs\n",
+	      out);
+	fprintf(out, "%9s %s\n", "", "Numa node");
+	fprintf(out, "%9s", "Numa node");
+	for (int b = 0; b < n; b++)
+		fprintf(out, " %8d", m->node_os[b]);
+	fputc('\n', out);
+	for (int a = 0; a < n; a++) {
+		fprintf(out, "%9d", m->node_os[a]);
+		for (int b = 0; b < n; b++) {
+			int i = a * n + b;
+
+			if (m->ns[i] < 0)
+				fprintf(out, " %8s", "- ");
+			else
+				fprintf(out, " %7.1f%c", m->ns[i], m->smt[i] ? '*' : ' ');
+		}
+		fputc('\n', out);
+	}
+}
+
+int mmscale_c2c_matrix(const struct mmscale_plan *p, bool json, FILE *out, char *err,
+		       size_t errlen)
 {
 	const struct mmscale_topology *t = p->topo;
 	int nodes = t->nr_nodes;
+	size_t cells = (size_t)nodes * (size_t)nodes;
 	int *first = malloc((size_t)nodes * sizeof(*first));
 	int *second = malloc((size_t)nodes * sizeof(*second));
-	struct matrix_line *sh = mmscale_alloc_global(sizeof(*sh), err, errlen);
+	int *node_os = malloc((size_t)nodes * sizeof(*node_os));
+	double *ns = malloc(cells * sizeof(*ns));
+	int *reader = malloc(cells * sizeof(*reader));
+	int *writer = malloc(cells * sizeof(*writer));
+	bool *smt = malloc(cells * sizeof(*smt));
+	struct matrix_line *sh = nodes > 1 ? mmscale_alloc_global(sizeof(*sh), err, errlen) : NULL;
+	struct mmscale_c2c_matrix m = { nodes, node_os, ns, reader, writer, smt };
+	int ret = 0;
 
-	if (!first || !second || !sh) {
-		free(first);
-		free(second);
-		mmscale_free_mem(sh, sizeof(*sh));
-		return sh ? mmscale_errorf(err, errlen, "out of memory") : -1;
+	if (!first || !second || !node_os || !ns || !reader || !writer || !smt ||
+	    (nodes > 1 && !sh)) {
+		ret = nodes > 1 && !sh ? -1 : mmscale_errorf(err, errlen, "out of memory");
+		goto out;
 	}
 	/* The first two plan CPUs of each node (compact order: distinct cores). */
-	for (int n = 0; n < nodes; n++)
+	for (int n = 0; n < nodes; n++) {
 		first[n] = second[n] = -1;
+		node_os[n] = t->nodes[n].os_index;
+	}
 	for (int i = 0; i < p->nr_cpus; i++) {
 		int n = p->cpu[i].node;
 
@@ -141,29 +221,29 @@ int mmscale_c2c_matrix(const struct mmscale_plan *p, FILE *out, char *err, size_
 		else if (second[n] < 0)
 			second[n] = i;
 	}
-	fprintf(out, "c2c/pingpong round trip, ns (median of %d x %d round trips; "
-		"row: requester node, column: responder node)\n",
-		MATRIX_TRIALS, MATRIX_ROUND_TRIPS);
-	fprintf(out, "%6s", "");
-	for (int b = 0; b < nodes; b++)
-		fprintf(out, " %7d", b);
-	fputc('\n', out);
 	for (int a = 0; a < nodes; a++) {
-		fprintf(out, "%6d", a);
 		for (int b = 0; b < nodes; b++) {
 			int peer = a == b ? second[a] : first[b];
-			double ns = first[a] >= 0 && peer >= 0 ? matrix_pair(sh, first[a], peer) : -1;
+			size_t i = (size_t)a * (size_t)nodes + (size_t)b;
+			bool pair = first[a] >= 0 && peer >= 0;
 
-			if (ns < 0)
-				fprintf(out, " %7s", "-");
-			else
-				fprintf(out, " %7.1f", ns);
-			fflush(out);
+			reader[i] = pair ? p->cpu[first[a]].run_pu : -1;
+			writer[i] = pair ? p->cpu[peer].run_pu : -1;
+			smt[i] = pair && p->cpu[first[a]].core == p->cpu[peer].core;
+			/* One node: nothing to measure across nodes (the line says so). */
+			ns[i] = pair && nodes > 1 ? matrix_pair(sh, first[a], peer) : -1;
 		}
-		fputc('\n', out);
 	}
+	mmscale_c2c_matrix_print(&m, json, out);
+out:
 	free(first);
 	free(second);
-	mmscale_free_mem(sh, sizeof(*sh));
-	return 0;
+	free(node_os);
+	free(ns);
+	free(reader);
+	free(writer);
+	free(smt);
+	if (sh)
+		mmscale_free_mem(sh, sizeof(*sh));
+	return ret;
 }

@@ -34,7 +34,8 @@ const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S]\n"
 "               [--oversubscribe=K] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
-"               [--list[=json] | --describe[=json|xml] | --c2c-matrix | --verify-placement] [--help]\n"
+"               [--list[=json] | --describe[=json|xml] | --c2c-matrix[=json] | --verify-placement]\n"
+"               [--help]\n"
 "\n"
 "Emulated Linux memory-management hot paths on pinned threads, one emulated CPU\n"
 "per thread, with exact operation counts, PAPI counters where the machine has them,\n"
@@ -122,8 +123,10 @@ const char mmscale_help[] =
 "                       nothing); =json: the same as one JSON object, for scripts; =xml:\n"
 "                       the topology as hwloc exports it (lstopo's XML, from the hwloc\n"
 "                       mmscale uses; the real machine's includes its disallowed PUs)\n"
-"  --c2c-matrix         print the node-by-node cache-line round trip matrix and exit\n"
-"                       (real topology only)\n"
+"  --c2c-matrix[=json]  print the node-by-node cache-line round trip matrix and exit (real\n"
+"                       topology only): one row per reader node, one column per writer node\n"
+"                       (MLC's idle-latency layout), '*' where the pair are SMT siblings;\n"
+"                       on one node, one line that says so. json: for scripts/plot --c2c\n"
 "  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
 "                       the global data really are, against the plan (real topology only)\n"
 "  --help               this text\n"
@@ -242,7 +245,7 @@ static int take_flag(const char *arg, const char *name, bool *slot, int *status)
 	return 1;
 }
 
-/* "--list" or "--describe", alone or "=text|json": given once, *json for json. */
+/* "--list" or "--c2c-matrix", alone or "=text|json": given once, *json for json. */
 static int take_text_or_json(const char *arg, const char *name, bool *given, bool *json,
 			     int *status)
 {
@@ -430,7 +433,8 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
 		    take_text_or_json(a, "--list", &o->list, &o->list_json, &status) ||
 		    take_describe(a, o, &status) ||
-		    take_flag(a, "--c2c-matrix", &o->c2c_matrix, &status) ||
+		    take_text_or_json(a, "--c2c-matrix", &o->c2c_matrix, &o->c2c_matrix_json,
+				      &status) ||
 		    take_flag(a, "--verify-placement", &o->verify_placement, &status))
 			continue;
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {

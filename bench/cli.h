@@ -23,6 +23,7 @@ struct mmscale_cli {
 	bool describe_json;		/* --describe=json */
 	bool describe_xml;		/* --describe=xml */
 	bool list_json;			/* --list=json */
+	bool c2c_matrix_json;		/* --c2c-matrix=json */
 	int gb_argc;
 	char **gb_argv;
 	char *command;			/* the command line, shell-quoted ("mmscale ...") */

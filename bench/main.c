@@ -263,7 +263,7 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		goto out_machine;
 	}
 	if (o->c2c_matrix) {
-		if (mmscale_c2c_matrix(plan, stdout, err, sizeof(err)) != 0) {
+		if (mmscale_c2c_matrix(plan, o->c2c_matrix_json, stdout, err, sizeof(err)) != 0) {
 			fprintf(stderr, "mmscale: %s\n", err);
 			status = 1;
 		}

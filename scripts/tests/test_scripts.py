@@ -138,6 +138,30 @@ with tempfile.TemporaryDirectory() as tmp:
     again = script("compare", saved)
     check(again.stdout.split("\n", 1)[1] == p.stdout.split("\n", 1)[1],
           f"the saved comparison keeps the units:\n{again.stdout}")
+# The c2c matrix's heatmap: a 3-node fixture (node 2's diagonal pair SMT
+# siblings, node 5 without a CPU) draws; this one-node machine's matrix is
+# one line, and so is its plot; a file that is not a matrix is bad input.
+with tempfile.TemporaryDirectory() as tmp:
+    p = script("plot", "--c2c", os.path.join(FIX, "c2c-3nodes.json"), "--out", tmp)
+    check(p.returncode == 0 and sorted(os.listdir(tmp)) == ["c2c-matrix.png", "c2c-matrix.svg"],
+          f"plot --c2c draws the heatmap: {p.stderr} {os.listdir(tmp)}")
+    one = subprocess.run([mmresults.MMSCALE, "--c2c-matrix=json"], capture_output=True, text=True)
+    matrix = json.loads(one.stdout) if one.returncode == 0 else {}
+    nodes = len(glob.glob("/sys/devices/system/node/node[0-9]*")) or 1
+    if nodes == 1:
+        check(matrix.get("nodes") == [0] and matrix.get("ns") == [],
+              f"one node: --c2c-matrix=json has no matrix: {one.stdout} {one.stderr}")
+        text = subprocess.run([mmresults.MMSCALE, "--c2c-matrix"], capture_output=True, text=True)
+        check(text.returncode == 0 and len(text.stdout.splitlines()) == 1 and
+              "one NUMA node" in text.stdout, f"one node: one line: {text.stdout}")
+        saved = os.path.join(tmp, "one.json")
+        open(saved, "w").write(one.stdout)
+        p = script("plot", "--c2c", saved, "--out", os.path.join(tmp, "one"))
+        check(p.returncode == 0 and "one NUMA node" in p.stdout and
+              not os.path.exists(os.path.join(tmp, "one")), f"plot of one node: {p.stdout}")
+    p = script("plot", "--c2c", os.path.join(FIX, "before.json"))
+    check(p.returncode == 2 and len(p.stderr.splitlines()) == 1,
+          f"plot --c2c of results that are not a matrix: one line, exit 2: {p.stderr}")
 # Sweeps interleave repetitions at random unless told not to; a sweep
 # recorded before that keeps its commands (so that it resumes).
 sweep_mod = load_sweep_module()

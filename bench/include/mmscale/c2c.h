@@ -11,11 +11,31 @@
 
 /*
  * --c2c-matrix: cache-line round trip between every pair of nodes of the
- * real machine (the same loop as c2c/pingpong), like core-to-core-latency
- * prints for cores. "-" where a node has no CPU (or only one, on the
- * diagonal). Needs mmscale_machine_setup() first.
+ * real machine (the same loop as c2c/pingpong), in MLC's "idle latency"
+ * layout: one row per reader node (its CPU times the round trips), one
+ * column per writer node (its CPU answers them). On one node, one line that
+ * says so. json: the same as an object, for scripts/plot's heatmap. Needs
+ * mmscale_machine_setup() first.
  */
-int mmscale_c2c_matrix(const struct mmscale_plan *p, FILE *out, char *err, size_t errlen);
+int mmscale_c2c_matrix(const struct mmscale_plan *p, bool json, FILE *out, char *err,
+		       size_t errlen);
+
+/* A measured matrix: what mmscale_c2c_matrix prints. */
+struct mmscale_c2c_matrix {
+	int nr_nodes;
+	const int *node_os;	/* each node's OS number */
+	const double *ns;	/* nr_nodes x nr_nodes, row reader, column writer; < 0: none */
+	const int *reader_pu;	/* nr_nodes x nr_nodes: the CPUs (OS numbers) of each */
+	const int *writer_pu;	/* pair, -1 where none */
+	const bool *smt;	/* nr_nodes x nr_nodes: the pair are SMT siblings of a core */
+};
+
+/*
+ * Print a matrix: text (MLC's layout; '-' where a node has no CPU, or only
+ * one on the diagonal; '*' after a pair of SMT siblings) or json. With one
+ * node, one line (text) or an object without a matrix (json).
+ */
+void mmscale_c2c_matrix_print(const struct mmscale_c2c_matrix *m, bool json, FILE *out);
 
 /*
  * One cache-line round trip n times: store seq in req, wait for reply to
