@@ -39,8 +39,19 @@ def perl_number(v):
 
 
 def _r_printed(v):
-    """A number as `R --slave` prints it: 7 significant digits."""
-    return float(f"{v:.7g}")
+    """A number as `R --slave` prints it: 7 significant digits, except that
+    R writes a number in fixed notation where that is no wider than the
+    scientific one, and fixed notation keeps every digit before the point
+    (12347773.2 prints as 12347773, not 1.234777e+07)."""
+    s7 = f"{v:.7g}"
+    if "e" in s7 and abs(v) >= 1:
+        mantissa, exponent = s7.split("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        fixed = f"{v:.0f}"
+        if len(fixed) <= len(mantissa + "e" + exponent):
+            return float(fixed)
+    return float(s7)
 
 
 def _mean(values, higher):
@@ -172,16 +183,22 @@ def mmtests_table(names, sides, higher, precision=2):
                 stats, ci = summary.get(op, (None, None))
                 value = stats[row] if stats else NAN
                 if stats and not math.isnan(value) and value != -1 and base != -1:
-                    figure, pct = value, compare(value, base)
+                    # Compare.pm keeps the percent as a string (15 digits)
+                    # that printf then rounds again: 90.625 prints 90.62.
+                    figure, pct = value, perl_number(compare(value, base))
                 else:
                     figure, pct = 0.0, 0.0
                 sig = False
                 if row == MMTESTS_MEAN_ROW and j > 0:
                     # Compare.pm: cidiff(baseline, its CI, this run, its CI),
-                    # only where this run has an interval for the operation.
+                    # only where this run has an interval for the operation;
+                    # a baseline without any interval leaves its mean
+                    # undefined there, which Perl counts as 0.
                     has_any = any(c is not None for _, c in summary.values())
+                    base_any = any(c is not None for _, c in summaries[0].values())
                     if has_any and ci is not None:
-                        sig = abs(cidiff(base, base_ci, stats[MMTESTS_MEAN_ROW], ci)) > 1
+                        sig = abs(cidiff(base if base_any else 0.0, base_ci if base_any else None,
+                                         stats[MMTESTS_MEAN_ROW], ci)) > 1
                 mark = ("*", "*") if sig else ("(", ")")
                 cells.append(_perl_f(figure, MMTESTS_FIELD, precision) +
                              f" {mark[0]}{_perl_f(pct, MMTESTS_COMPARE, 2)}%{mark[1]}")
@@ -273,7 +290,11 @@ def lkp_table(names, base, new):
     (the common axes, then the compared ones: here the results' names), the
     %stddev %change %stddev header and the changed stats, sorted by key.
     base, new: {key: [samples]}. -> (lines, keys compared, keys shown)"""
-    keys = sorted(k for k in new if k in base)
+    # stats.rb fills a baseline stat the new result lacks (dump-stat drops
+    # a stat that is 0 in every run) with a 0 per run: it went to 0.
+    runs = max((len(v) for v in new.values()), default=0)
+    new = dict(new, **{k: [0] * runs for k in base if k not in new})
+    keys = sorted(k for k in base if new.get(k))
     shown = [k for k in keys if lkp_changed(k, new[k], base[k])]
     if not shown:  # show_group prints nothing of a group without a change
         return [], len(keys), 0

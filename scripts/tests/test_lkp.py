@@ -137,6 +137,11 @@ def check_run_parse(tree, tmp):
     json_path = os.path.join(tmp, "run.json")
     open(json_path, "w").write(json.dumps(doc))
     ours = compare.lkp_stats(mmresults.load(json_path, "test_lkp", quiet=True))
+    passes = {k for k in stats if k.endswith(".pass")}
+    check(passes == {f"mmscale.{case}.pass" for case in cases} and all(
+          stats[k] == [0, 0, 1] for k in passes),
+          f"each case that ran is a .pass (LKP compares a .fail against it): {sorted(passes)}")
+    stats = {k: v for k, v in stats.items() if k not in passes}
     check(ours == stats, f"--format=lkp's stats are dump-stat's: only ours "
           f"{sorted(set(ours) - set(stats))}, only LKP's {sorted(set(stats) - set(ours))}")
     return doc
@@ -169,6 +174,8 @@ def synthetic(template, runs):
 #  e  2048 x3 -> 6401 x3: %10d, +212.5%
 #  f  100 x3 -> 100.5 x3: ranges apart but the ratio 1.005 is under 1.01
 #  g  two runs a side: fewer than 3 on both sides, not compared
+#  h  global_reads 8,8,8 -> 0,0,0, which dump-stat drops (all 0): LKP fills
+#     the baseline's stat with a 0 per run, -100.0% (ratio capped at 5)
 EXPECTED_LKP = """\
 =========================================================================================
 testcase:
@@ -186,8 +193,9 @@ result:
     110.00 ±  7%     +45.5%     160.00 ±  5%  mmscale.x/c/threads:1.ns_per_op
      11.00 ±  7%     +10.0       21.00 ±  3%  mmscale.x/d/threads:1.victim_lost%
       2048          +212.5%       6401        mmscale.x/e/threads:1.percpu_sum_slots
+      8.00          -100.0%       0.00        mmscale.x/h/threads:1.global_reads
 
-# 4 of 9 stats in both results changed by LKP's rule; 5 did not and are not shown (each repetition is one run)
+# 5 of 11 stats in both results changed by LKP's rule; 6 did not and are not shown (each repetition is one run)
 """
 
 
@@ -197,25 +205,27 @@ def check_lkp_format(doc, tmp):
     base = [[("x/a/threads:1", t(10)), ("x/b/threads:1", t(10)), ("x/c/threads:1", t(100)),
              ("x/d/threads:1", {"victim_lost_pct": 10}),
              ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
-             ("x/g/threads:1", t(5))],
+             ("x/g/threads:1", t(5)), ("x/h/threads:1", {"global_reads": 8})],
             [("x/a/threads:1", t(10)), ("x/b/threads:1", t(11)), ("x/c/threads:1", t(110)),
              ("x/d/threads:1", {"victim_lost_pct": 11}),
              ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
-             ("x/g/threads:1", t(5))],
+             ("x/g/threads:1", t(5)), ("x/h/threads:1", {"global_reads": 8})],
             [("x/a/threads:1", t(10)), ("x/b/threads:1", t(12)), ("x/c/threads:1", t(120)),
              ("x/d/threads:1", {"victim_lost_pct": 12}),
-             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100))]]
+             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
+             ("x/h/threads:1", {"global_reads": 8})]]
     new = [[("x/a/threads:1", t(12)), ("x/b/threads:1", t(11)), ("x/c/threads:1", t(150)),
             ("x/d/threads:1", {"victim_lost_pct": 20}),
             ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
-            ("x/g/threads:1", t(9))],
+            ("x/g/threads:1", t(9)), ("x/h/threads:1", {"global_reads": 0})],
            [("x/a/threads:1", t(12)), ("x/b/threads:1", t(12)), ("x/c/threads:1", t(160)),
             ("x/d/threads:1", {"victim_lost_pct": 21}),
             ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
-            ("x/g/threads:1", t(9))],
+            ("x/g/threads:1", t(9)), ("x/h/threads:1", {"global_reads": 0})],
            [("x/a/threads:1", t(12)), ("x/b/threads:1", t(13)), ("x/c/threads:1", t(170)),
             ("x/d/threads:1", {"victim_lost_pct": 22}),
-            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5))]]
+            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
+            ("x/h/threads:1", {"global_reads": 0})]]
     paths = []
     for name, runs in (("lkp-before", base), ("lkp-after", new)):
         paths.append(os.path.join(tmp, name + ".json"))
@@ -243,7 +253,9 @@ def check_lkp_format(doc, tmp):
                        input="2026-12-03 00:00:00 mmscale ...\n" + json.dumps(fixture, indent=1),
                        capture_output=True, text=True)
     want = ["throttle/JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20/3.2/iterations:1/threads:1."
-            "nr_written: 504728.0", "x/a/threads:1.fail: 1"]
+            "nr_written: 504728.0",
+            "throttle/JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20/3.2/iterations:1/threads:1.pass: 1",
+            "x/a/threads:1.fail: 1"]
     check(p.returncode == 0 and p.stdout.splitlines() == want,
           f"parse: nr_written but no ns_per_op for throttle/, CASE.fail for an errored run: "
           f"{p.stdout.splitlines()} {p.stderr}")

@@ -295,6 +295,22 @@ def check_fixture_runs(tree):
         check(ours.returncode == 1 and "left out: 1 unusable run (1 errored)" in ours.stderr,
               f"the errored fixture run is left out and named, exit 1: {ours.returncode} "
               f"{ours.stderr.strip()}")
+    # A baseline of single samples has no interval at all (Compare.pm then
+    # takes its mean as 0); a percent of 90.625 rounds twice (to 90.62); a
+    # NaN sample is left out.
+    single = [[[(g.format("x"), "time", 100.0), (g.format("y"), "time", 50.0)] +
+               [(g.format("z"), "time", 32 / 3)] + [(g.format("w"), "time", 6.0)] * 3]]
+    spread = [[[(g.format("x"), "time", v) for v in (100.4, 100.5, 100.6)] +
+               [(g.format("y"), "time", v) for v in (50.0, 50.1, 49.9)] +
+               [(g.format("z"), "time", 1.0)] +
+               [(g.format("w"), "time", v) for v in (6.0, float("nan"), 6.0)]]]
+    corner = ("single-base", "spread-new")
+    fixture_run(tree, corner[0], template, single)
+    fixture_run(tree, corner[1], template, spread)
+    theirs = compare_mmtests(tree, corner)
+    same(our_compare(tree, corner, "time").stdout, theirs,
+         "fixture runs: a baseline without intervals, a percent rounded twice, a NaN sample")
+    check(" 90.62%" in theirs, f"the twice-rounded percent is in the table:\n{theirs}")
     lines = compare_mmtests(tree, names).splitlines()
     check(lines[0].split() == ["befor", "v6.18-rc1"] and lines[1].split() == ["before", "patched"],
           f"a name without '-' and a -rcN name head their columns as mmtests heads them: {lines[:2]}")
