@@ -29,6 +29,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
+sys.path.insert(0, SCRIPTS)
+import dialects  # noqa: E402
+import mmresults  # noqa: E402
 sys.path.insert(0, HERE)
 from check import check, report  # noqa: E402  (scripts/tests/check.py)
 
@@ -40,6 +43,16 @@ TREE = os.environ.get("MMSCALE_MMTESTS_TREE") or os.path.join(ROOT, "..", "share
 CASES = r"^(vmstat/global_read/(repeated|cached)/k:4/writers:0|drain/empty|throttle/JBOD-10HDD-6G/xfs-1dd)"
 RUNS = ("stock-default", "stock-dirty10")
 REPORTS = (("", "time"), ("counts", "counts"), ("nr_written", "nr_written"))
+
+
+def load_compare():
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("compare", os.path.join(SCRIPTS, "compare"))
+    spec = importlib.util.spec_from_loader("compare", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
 
 
 def missing_prerequisites():
@@ -311,6 +324,15 @@ def check_fixture_runs(tree):
     same(our_compare(tree, corner, "time").stdout, theirs,
          "fixture runs: a baseline without intervals, a percent rounded twice, a NaN sample")
     check(" 90.62%" in theirs, f"the twice-rounded percent is in the table:\n{theirs}")
+    # Three runs, as a knob sweep's values print (scripts/compare --format=mmtests DIR):
+    # the table of dialects.mmtests_table with three sides.
+    three = (names[0], names[1], corner[0])
+    compare = load_compare()
+    sides = [compare.mmtests_samples(mmresults.load(os.path.join(tree, "work/log", n),
+                                                    "test_mmtests", quiet=True), "time")
+             for n in three]
+    same("\n".join(dialects.mmtests_table(list(three), sides, lambda op: False)) + "\n",
+         compare_mmtests(tree, three), "fixture runs, three columns")
     lines = compare_mmtests(tree, names).splitlines()
     check(lines[0].split() == ["befor", "v6.18-rc1"] and lines[1].split() == ["before", "patched"],
           f"a name without '-' and a -rcN name head their columns as mmtests heads them: {lines[:2]}")

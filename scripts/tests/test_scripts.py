@@ -669,6 +669,25 @@ if mmscale and os.access(mmscale, os.X_OK):
               rows.get(("vmstat/mod/inc", "127"), [""] * 6)[5] in ("0", "0.0") and
               "auto, with every planned CPU online: stat_threshold: " in p.stdout,
               f"compare on a knob sweep: exit {p.returncode}\n{p.stdout}")
+        # The knob tables in the frameworks' dialects: mmtests, one column per value, the
+        # default first; its counts report has mod's folds per update, 1 at 0 (more than
+        # auto's: a negative percent, + is better) and 1/128 at 127 (0.01); LKP, one report
+        # per value against the default.
+        p = script("compare", out, "--format=mmtests", "--metric", "counts")
+        lines = p.stdout.splitlines()
+        folds = [re.findall(r"(-?[\d.]+) [(*]\s*(-?[\d.]+)%", line) for line in lines
+                 if line.startswith("Amean") and "folds-vmstat/mod/mod/" in line]
+        check(p.returncode == 0 and len(lines) > 2 and
+              lines[0].split() == ["stat_threshold"] * 3 and
+              lines[1].split() == ["auto", "0", "127"] and folds and len(folds[0]) == 3 and
+              folds[0][1][0] == "1.00" and float(folds[0][1][1]) < 0 and
+              folds[0][2][0] == "0.01" and float(folds[0][2][1]) > 0,
+              f"compare --format=mmtests on a knob sweep: {folds}\n{p.stdout}{p.stderr}")
+        p = script("compare", out, "--format=lkp")
+        check(p.returncode == 0 and
+              "# stat_threshold=0 against stat_threshold=auto:" in p.stdout and
+              "# stat_threshold=127 against stat_threshold=auto:" in p.stdout,
+              f"compare --format=lkp on a knob sweep:\n{p.stdout}{p.stderr}")
         p = script("compare", out, out)
         check(p.returncode == 2 and "several values of stat_threshold" in p.stderr,
               f"compare of two knob sweeps: exit {p.returncode}\n{p.stderr}")
