@@ -15,15 +15,12 @@ Ruby and the gems split-job loads (scripts/setup's test set) it fails,
 naming them."""
 import copy
 import glob
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
@@ -32,19 +29,12 @@ sys.path.insert(0, SCRIPTS)
 import mmresults  # noqa: E402
 sys.path.insert(0, HERE)
 from check import check, report  # noqa: E402  (scripts/tests/check.py)
+import frameworks  # noqa: E402  (scripts/tests/frameworks.py)
 
-SKIP = 77
+SKIP = frameworks.SKIP
 MMSCALE = os.environ.get("MMSCALE") or os.path.join(ROOT, "build", "mmscale")
-TREE = os.environ.get("MMSCALE_LKP_TREE") or os.path.join(ROOT, "..", "shared", "lkp-tests")
+TREE = frameworks.tree_path("MMSCALE_LKP_TREE", "lkp-tests")
 CASES = r"^(vmstat/global_read/(repeated|cached)/k:4/writers:0|drain/empty/(ipi-all|6\.18))"
-
-
-def load_compare():
-    loader = importlib.machinery.SourceFileLoader("compare", os.path.join(SCRIPTS, "compare"))
-    spec = importlib.util.spec_from_loader("compare", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
 
 
 def missing_prerequisites():
@@ -133,7 +123,7 @@ def check_run_parse(tree, tmp):
     check(stats.get(f"mmscale.{sorted(cases)[-1]}.global_reads") in ([4.0] * 3, [12.0] * 3),
           "global_reads is an exact count per read: 4 cached, 12 repeated")
     # ... and what scripts/compare --format=lkp compares.
-    compare = load_compare()
+    compare = frameworks.load_compare()
     json_path = os.path.join(tmp, "run.json")
     open(json_path, "w").write(json.dumps(doc))
     ours = compare.lkp_stats(mmresults.load(json_path, "test_lkp", quiet=True))
@@ -200,32 +190,18 @@ result:
 
 
 def check_lkp_format(doc, tmp):
-    def t(v):
-        return {"real_time": v}
-    base = [[("x/a/threads:1", t(10)), ("x/b/threads:1", t(10)), ("x/c/threads:1", t(100)),
-             ("x/d/threads:1", {"victim_lost_pct": 10}),
-             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
-             ("x/g/threads:1", t(5)), ("x/h/threads:1", {"global_reads": 8})],
-            [("x/a/threads:1", t(10)), ("x/b/threads:1", t(11)), ("x/c/threads:1", t(110)),
-             ("x/d/threads:1", {"victim_lost_pct": 11}),
-             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
-             ("x/g/threads:1", t(5)), ("x/h/threads:1", {"global_reads": 8})],
-            [("x/a/threads:1", t(10)), ("x/b/threads:1", t(12)), ("x/c/threads:1", t(120)),
-             ("x/d/threads:1", {"victim_lost_pct": 12}),
-             ("x/e/threads:1", {"percpu_sum_slots": 2048}), ("x/f/threads:1", t(100)),
-             ("x/h/threads:1", {"global_reads": 8})]]
-    new = [[("x/a/threads:1", t(12)), ("x/b/threads:1", t(11)), ("x/c/threads:1", t(150)),
-            ("x/d/threads:1", {"victim_lost_pct": 20}),
-            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
-            ("x/g/threads:1", t(9)), ("x/h/threads:1", {"global_reads": 0})],
-           [("x/a/threads:1", t(12)), ("x/b/threads:1", t(12)), ("x/c/threads:1", t(160)),
-            ("x/d/threads:1", {"victim_lost_pct": 21}),
-            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
-            ("x/g/threads:1", t(9)), ("x/h/threads:1", {"global_reads": 0})],
-           [("x/a/threads:1", t(12)), ("x/b/threads:1", t(13)), ("x/c/threads:1", t(170)),
-            ("x/d/threads:1", {"victim_lost_pct": 22}),
-            ("x/e/threads:1", {"percpu_sum_slots": 6401}), ("x/f/threads:1", t(100.5)),
-            ("x/h/threads:1", {"global_reads": 0})]]
+    # case: (figure, baseline runs, new runs), as worked above.
+    cases = {"a": ("real_time", [10, 10, 10], [12, 12, 12]),
+             "b": ("real_time", [10, 11, 12], [11, 12, 13]),
+             "c": ("real_time", [100, 110, 120], [150, 160, 170]),
+             "d": ("victim_lost_pct", [10, 11, 12], [20, 21, 22]),
+             "e": ("percpu_sum_slots", [2048] * 3, [6401] * 3),
+             "f": ("real_time", [100] * 3, [100.5] * 3),
+             "g": ("real_time", [5, 5], [9, 9]),
+             "h": ("global_reads", [8] * 3, [0] * 3)}
+    base, new = ([[(f"x/{c}/threads:1", {fig: runs[side][i]})
+                   for c, (fig, *runs) in cases.items() if i < len(runs[side])]
+                  for i in range(3)] for side in (0, 1))
     paths = []
     for name, runs in (("lkp-before", base), ("lkp-after", new)):
         paths.append(os.path.join(tmp, name + ".json"))
@@ -262,31 +238,12 @@ def check_lkp_format(doc, tmp):
 
 
 def main():
-    if not os.path.isfile(os.path.join(TREE, "sbin", "split-job")):
-        print(f"test_lkp: SKIPPED: no lkp-tests tree at {os.path.normpath(TREE)} "
-              "(set MMSCALE_LKP_TREE)")
-        return SKIP
-    missing = missing_prerequisites()
-    if missing:
-        print(f"test_lkp: FAIL: lkp-tests needs {', '.join(missing)}: "
-              "MMSCALE_SETUP_TESTS=1 scripts/setup installs them")
-        return 1
-    with tempfile.TemporaryDirectory(prefix="mmscale-lkp-") as tmp:
-        tree = os.path.join(tmp, "lkp-tests")
-        shutil.copytree(TREE, tree, symlinks=True)
-        for d, _, files in os.walk(tree):
-            os.chmod(d, 0o755)
-            for f in files:
-                p = os.path.join(d, f)
-                if not os.path.islink(p):
-                    os.chmod(p, os.stat(p).st_mode | 0o200)
-        p = subprocess.run([os.path.join(SCRIPTS, "lkp", "install"), tree],
-                           capture_output=True, text=True)
-        check(p.returncode == 0, f"scripts/lkp/install exited {p.returncode}: {p.stderr}")
-        p = subprocess.run([os.path.join(SCRIPTS, "lkp", "install"), tmp],
-                           capture_output=True, text=True)
-        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "not an lkp" in p.stderr,
-              f"install into a folder that is not lkp-tests: one line, exit 2: {p.stderr}")
+    status = frameworks.unready("test_lkp", TREE, "sbin/split-job", "MMSCALE_LKP_TREE",
+                                "lkp-tests", missing_prerequisites(), "lkp-tests")
+    if status is not None:
+        return status
+    with frameworks.installed_copy(TREE, "lkp", "not an lkp") as tree:
+        tmp = os.path.dirname(tree)
         out = os.path.join(tmp, "jobs")
         os.makedirs(out)
         check_split_job(tree, out)

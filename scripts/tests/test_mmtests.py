@@ -24,7 +24,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
@@ -34,25 +33,16 @@ import dialects  # noqa: E402
 import mmresults  # noqa: E402
 sys.path.insert(0, HERE)
 from check import check, report  # noqa: E402  (scripts/tests/check.py)
+import frameworks  # noqa: E402  (scripts/tests/frameworks.py)
 
-SKIP = 77
+SKIP = frameworks.SKIP
 MMSCALE = os.environ.get("MMSCALE") or os.path.join(ROOT, "build", "mmscale")
-TREE = os.environ.get("MMSCALE_MMTESTS_TREE") or os.path.join(ROOT, "..", "shared", "mmtests")
+TREE = frameworks.tree_path("MMSCALE_MMTESTS_TREE", "mmtests")
 # Fast cases of the seeds config: two vmstat reads, drain/empty's rows, and
 # one throttle/ scenario for nr_written (deterministic, in virtual time).
 CASES = r"^(vmstat/global_read/(repeated|cached)/k:4/writers:0|drain/empty|throttle/JBOD-10HDD-6G/xfs-1dd)"
 RUNS = ("stock-default", "stock-dirty10")
 REPORTS = (("", "time"), ("counts", "counts"), ("nr_written", "nr_written"))
-
-
-def load_compare():
-    import importlib.machinery
-    import importlib.util
-    loader = importlib.machinery.SourceFileLoader("compare", os.path.join(SCRIPTS, "compare"))
-    spec = importlib.util.spec_from_loader("compare", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
 
 
 def missing_prerequisites():
@@ -327,7 +317,7 @@ def check_fixture_runs(tree):
     # Three runs, as a knob sweep's values print (scripts/compare --format=mmtests DIR):
     # the table of dialects.mmtests_table with three sides.
     three = (names[0], names[1], corner[0])
-    compare = load_compare()
+    compare = frameworks.load_compare()
     sides = [compare.mmtests_samples(mmresults.load(os.path.join(tree, "work/log", n),
                                                     "test_mmtests", quiet=True), "time")
              for n in three]
@@ -344,31 +334,12 @@ def check_fixture_runs(tree):
 
 
 def main():
-    if not os.path.isfile(os.path.join(TREE, "bin", "compare-mmtests.pl")):
-        print(f"test_mmtests: SKIPPED: no mmtests tree at {os.path.normpath(TREE)} "
-              "(set MMSCALE_MMTESTS_TREE)")
-        return SKIP
-    missing = missing_prerequisites()
-    if missing:
-        print(f"test_mmtests: FAIL: compare-mmtests.pl needs {', '.join(missing)}: "
-              "MMSCALE_SETUP_TESTS=1 scripts/setup installs them")
-        return 1
-    with tempfile.TemporaryDirectory(prefix="mmscale-mmtests-") as tmp:
-        tree = os.path.join(tmp, "mmtests")
-        shutil.copytree(TREE, tree, symlinks=True)
-        for d, _, files in os.walk(tree):
-            os.chmod(d, 0o755)
-            for f in files:
-                p = os.path.join(d, f)
-                if not os.path.islink(p):
-                    os.chmod(p, os.stat(p).st_mode | 0o200)
-        p = subprocess.run([os.path.join(SCRIPTS, "mmtests", "install"), tree],
-                           capture_output=True, text=True)
-        check(p.returncode == 0, f"scripts/mmtests/install exited {p.returncode}: {p.stderr}")
-        p = subprocess.run([os.path.join(SCRIPTS, "mmtests", "install"), tmp],
-                           capture_output=True, text=True)
-        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "not an mmtests" in p.stderr,
-              f"install into a folder that is not mmtests: one line, exit 2: {p.stderr}")
+    status = frameworks.unready("test_mmtests", TREE, "bin/compare-mmtests.pl",
+                                "MMSCALE_MMTESTS_TREE", "compare-mmtests.pl",
+                                missing_prerequisites(), "mmtests")
+    if status is not None:
+        return status
+    with frameworks.installed_copy(TREE, "mmtests", "not an mmtests") as tree:
         check_real_runs(tree)
         check_fixture_runs(tree)
     report("test_mmtests")
