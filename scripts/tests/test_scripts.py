@@ -688,6 +688,23 @@ if mmscale and os.access(mmscale, os.X_OK):
               "# stat_threshold=0 against stat_threshold=auto:" in p.stdout and
               "# stat_threshold=127 against stat_threshold=auto:" in p.stdout,
               f"compare --format=lkp on a knob sweep:\n{p.stdout}{p.stderr}")
+        # A value whose runs spread over more than 10% of their mean is marked '~'.
+        noisy = os.path.join(tmp, "noisy")
+        shutil.copytree(out, noisy)
+        unit = glob.glob(os.path.join(noisy, "raw", "*stat_threshold=127.json"))
+        doc = json.load(open(unit[0])) if unit else {"benchmarks": []}
+        runs = [b for b in doc["benchmarks"] if b.get("run_type") == "iteration" and
+                b["name"].startswith("vmstat/mod/mod/")]
+        for b, scale in zip(runs, (1, 3, 5)):
+            b["real_time"] *= scale
+        if unit:
+            json.dump(doc, open(unit[0], "w"))
+        p = script("compare", noisy)
+        marked = [line for line in p.stdout.splitlines() if "~ " in line]
+        check(len(runs) >= 2 and p.returncode == 0 and any(
+              line.lstrip().startswith("127") for line in marked) and
+              any(line.startswith("~ 1 row(s)") for line in marked),
+              f"a knob table marks the unsteady value '~':\n{p.stdout}{p.stderr}")
         p = script("compare", out, out)
         check(p.returncode == 2 and "several values of stat_threshold" in p.stderr,
               f"compare of two knob sweeps: exit {p.returncode}\n{p.stderr}")
