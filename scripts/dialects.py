@@ -169,6 +169,9 @@ def mmtests_table(names, sides, higher, precision=2):
                  for op in ops for i in range(len(MMTESTS_STATS)))
     op_w = max(len(op) for op in ops)
     width = MMTESTS_FIELD + MMTESTS_COMPARE + 4
+    # Compare.pm marks a run's means only if it has some interval, and takes
+    # the baseline's mean only if the baseline has some (else Perl's undef, 0).
+    has_ci = [any(c is not None for _, c in summary.values()) for summary in summaries]
     top, bottom = mmtests_header(names)
     lines = [" " * (stat_w + op_w + 1) + "".join(f"{t:>{width}}" for t in top),
              " " * (stat_w + op_w + 1) + "".join(f"{b:>{width}}" for b in bottom)]
@@ -189,16 +192,10 @@ def mmtests_table(names, sides, higher, precision=2):
                 else:
                     figure, pct = 0.0, 0.0
                 sig = False
-                if row == MMTESTS_MEAN_ROW and j > 0:
-                    # Compare.pm: cidiff(baseline, its CI, this run, its CI),
-                    # only where this run has an interval for the operation;
-                    # a baseline without any interval leaves its mean
-                    # undefined there, which Perl counts as 0.
-                    has_any = any(c is not None for _, c in summary.values())
-                    base_any = any(c is not None for _, c in summaries[0].values())
-                    if has_any and ci is not None:
-                        sig = abs(cidiff(base if base_any else 0.0, base_ci if base_any else None,
-                                         stats[MMTESTS_MEAN_ROW], ci)) > 1
+                if row == MMTESTS_MEAN_ROW and j > 0 and has_ci[j] and ci is not None:
+                    # Compare.pm: cidiff(baseline, its CI, this run, its CI).
+                    sig = abs(cidiff(base if has_ci[0] else 0.0, base_ci if has_ci[0] else None,
+                                     stats[MMTESTS_MEAN_ROW], ci)) > 1
                 mark = ("*", "*") if sig else ("(", ")")
                 cells.append(_perl_f(figure, MMTESTS_FIELD, precision) +
                              f" {mark[0]}{_perl_f(pct, MMTESTS_COMPARE, 2)}%{mark[1]}")

@@ -203,8 +203,8 @@ def mmtests_logs(path):
     files = []
     for iterdir in sorted(glob.glob(os.path.join(path, "iter-*"))):
         logs = glob.glob(os.path.join(iterdir, "mmscale", "logs", "mmscale-*.json"))
-        files += sorted(logs, key=lambda f: int(re.search(r"-(\d+)\.json$", f).group(1))
-                        if re.search(r"-(\d+)\.json$", f) else 0)
+        files += sorted(logs, key=lambda f: int(m.group(1))
+                        if (m := re.search(r"-(\d+)\.json$", f)) else 0)
     return files
 
 
@@ -220,8 +220,9 @@ def result_files(path):
     mmscale results of an mmtests run folder (mmtests_logs)."""
     if os.path.isfile(path):
         return [path]
-    if mmtests_logs(path):
-        return mmtests_logs(path)
+    logs = mmtests_logs(path)
+    if logs:
+        return logs
     files = sorted(glob.glob(os.path.join(path, "raw", "*.json")))
     return files or sorted(f for f in glob.glob(os.path.join(path, "*.json"))
                            if os.path.basename(f) != SWEEP_PARAMS)
