@@ -6,6 +6,7 @@
  * starts and stops its timer, so PAPI counts the timed region only.
  */
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -83,6 +84,7 @@ struct mmscale_bench {
 	mmscale_timing_hooks hooks;
 	mmscale_run_hook setup;
 	mmscale_run_hook teardown;
+	mmscale_label_hook label;
 	run_barrier barrier;
 	char setup_error[256];	/* written by thread 0 before the first barrier */
 };
@@ -362,6 +364,68 @@ private:
 std::atomic<RunReporter *> active_reporter{ nullptr };
 
 /*
+ * GB's console, but every counter exact: GB prints counters in a
+ * human-readable form (2079.42 as 2.07942k, 134144 as 134.144k), and the
+ * exact counts are the one thing mmscale's console must not round. A whole
+ * number prints as one; any other value with six significant digits.
+ * Everything else (names, times, iterations, colour, errors) is GB's own:
+ * its line is printed without counters and label, then they follow.
+ */
+class ExactConsoleReporter : public benchmark::ConsoleReporter {
+public:
+	using benchmark::ConsoleReporter::ConsoleReporter;
+
+	static std::string exact(double v)
+	{
+		char buf[64];
+
+		if (std::isfinite(v) && std::fabs(v) < 9007199254740992.0 && v == std::nearbyint(v))
+			snprintf(buf, sizeof(buf), "%.0f", v);
+		else
+			snprintf(buf, sizeof(buf), "%.6g", v);
+		return buf;
+	}
+
+protected:
+	void PrintRunData(const Run &run) override
+	{
+		bool percent = run.run_type == Run::RT_Aggregate &&
+			       run.aggregate_unit == benchmark::StatisticUnit::kPercentage;
+
+		if (run.error_occurred || percent || (run.counters.empty() && run.report_label.empty())) {
+			benchmark::ConsoleReporter::PrintRunData(run);
+			return;
+		}
+		Run bare = run;
+		std::ostream &out = GetOutputStream();
+		std::ostringstream line;
+
+		bare.counters.clear();
+		bare.report_label.clear();
+		SetOutputStream(&line);
+		benchmark::ConsoleReporter::PrintRunData(bare);
+		SetOutputStream(&out);
+		/* GB ends its line with "\n", then (in colour) the reset code. */
+		std::string text = line.str();
+		size_t newline = text.rfind('\n');
+
+		if (newline != std::string::npos)
+			text.erase(newline, 1);
+		out << text;
+		for (const auto &c : run.counters) {
+			const char *unit = "";
+
+			if (c.second.flags & benchmark::Counter::kIsRate)
+				unit = (c.second.flags & benchmark::Counter::kInvert) ? "s" : "/s";
+			out << ' ' << c.first << '=' << exact(c.second.value) << unit;
+		}
+		if (!run.report_label.empty())
+			out << ' ' << run.report_label;
+		out << '\n';
+	}
+};
+
+/*
  * One run of a registration on one of its threads: thread 0 (GB runs it on
  * the main thread) sets up before any body starts and tears down after
  * every body ended, so hooks need no GB Setup/Teardown (those take a plain
@@ -370,7 +434,7 @@ std::atomic<RunReporter *> active_reporter{ nullptr };
 void run_one_thread(mmscale_bench *b, benchmark::State &state)
 {
 	mmscale_state s{ &state, b, false, false };
-	bool hooks = b->setup || b->teardown;
+	bool hooks = b->setup || b->teardown || b->label;
 	bool first = state.thread_index() == 0;
 
 	if (hooks) {
@@ -395,6 +459,13 @@ void run_one_thread(mmscale_bench *b, benchmark::State &state)
 		b->barrier.wait(state.threads());
 		if (first && b->teardown && b->teardown(b->arg, err, sizeof(err)) != 0)
 			state.SkipWithError(err[0] ? err : "teardown check failed");
+		if (first && b->label) {
+			char label[1024] = "";
+
+			b->label(b->arg, label, sizeof(label));
+			if (label[0])
+				state.SetLabel(label);
+		}
 	}
 }
 
@@ -510,6 +581,11 @@ void mmscale_bench_run_hooks(mmscale_bench *b, mmscale_run_hook setup,
 {
 	b->setup = setup;
 	b->teardown = teardown;
+}
+
+void mmscale_bench_label_hook(mmscale_bench *b, mmscale_label_hook label)
+{
+	b->label = label;
 }
 
 bool mmscale_keep_running(mmscale_state *s)
@@ -643,7 +719,7 @@ size_t mmscale_gbench_run(const char *display_format, const char *out_path, cons
 	else if (fmt == "csv")
 		display.reset(new_csv_reporter());
 	else
-		display.reset(new benchmark::ConsoleReporter(
+		display.reset(new ExactConsoleReporter(
 			isatty(1) ? benchmark::ConsoleReporter::OO_Color
 				  : benchmark::ConsoleReporter::OO_None));
 	RunReporter reporter(display.get(), fmt == "csv", out_path,

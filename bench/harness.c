@@ -22,6 +22,7 @@
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
+#include "mmscale/witness.h"
 #include "mmscale_build.h"
 
 struct registration {
@@ -30,6 +31,14 @@ struct registration {
 	const struct mmscale_plan *plan;
 	int nr_threads;
 	atomic_bool migrated;
+	/*
+	 * --claims=report: the first difference from the row's claim that a
+	 * thread of the run found (claim_found orders the one writer), said
+	 * in the run's label instead of failing it, and once on stderr.
+	 */
+	atomic_flag claim_found;
+	char claim_differs[512];
+	bool claim_noticed;
 	/* A counts_machine_wide run's threads meet at its window's close (window_close). */
 	_Atomic int window_arrived;
 	_Atomic unsigned int window_generation;
@@ -39,6 +48,10 @@ struct registration {
 static struct registration *registrations;
 
 static _Thread_local struct mmscale_papi_thread this_papi;
+static _Thread_local struct {
+	struct mmscale_witness w;
+	bool started, stopped;
+} this_witness;
 
 /*
  * A counts_machine_wide case's window, which the harness opens and closes
@@ -103,12 +116,24 @@ static void hook_start(struct mmscale_state *st)
 		mmscale_counts_sum_all(&machine_window.start);
 		machine_window.open = true;
 	}
+	/* The witness's reads are not the work: before PAPI and GB's timer start. */
+	mmscale_witness_start(&this_witness.w, mmscale_thread_index(st) == 0);
+	this_witness.started = true;
 	mmscale_papi_start(&this_papi);
 }
 
 static void hook_pause(struct mmscale_state *st) { (void)st; mmscale_papi_pause(&this_papi); }
 static void hook_resume(struct mmscale_state *st) { (void)st; mmscale_papi_resume(&this_papi); }
-static void hook_stop(struct mmscale_state *st) { (void)st; mmscale_papi_stop(&this_papi); }
+
+static void hook_stop(struct mmscale_state *st)
+{
+	(void)st;
+	mmscale_papi_stop(&this_papi);
+	if (this_witness.started && !this_witness.stopped) {
+		mmscale_witness_stop(&this_witness.w);
+		this_witness.stopped = true;
+	}
+}
 
 static const struct mmscale_timing_hooks papi_hooks = {
 	.start = hook_start,
@@ -171,9 +196,12 @@ static void published_counts(const struct registration *reg, struct mmscale_coun
 /*
  * The variant's claim, against what this thread publishes: exact, per
  * operation. Machine-wide counts are claimed for the thread that marked the
- * window; per-thread counts for every thread. A difference fails the run.
+ * window; per-thread counts for every thread. A difference fails the run;
+ * under --claims=report (scripts/ab, where a patch under test changes a
+ * count its row still claims) it is kept for the run's label instead, and
+ * the run's times and counts stay usable.
  */
-static void check_claim(struct mmscale_state *st, const struct registration *reg,
+static void check_claim(struct mmscale_state *st, struct registration *reg,
 			const struct mmscale_counts *counts)
 {
 	const struct mmscale_case *c = reg->run.c;
@@ -194,8 +222,39 @@ static void check_claim(struct mmscale_state *st, const struct registration *reg
 					len ? "; " : "", mmscale_count_name(i),
 					(double)counts->v[i] / (double)ops,
 					(unsigned long long)claim.v[i]);
-	if (len)
+	if (!len)
+		return;
+	if (!mmscale_params.claims_report) {
 		mmscale_skip_with_error(st, msg);
+		return;
+	}
+	if (!atomic_flag_test_and_set(&reg->claim_found))
+		snprintf(reg->claim_differs, sizeof(reg->claim_differs), "%s", msg);
+}
+
+/*
+ * The witness's figures for this thread's repetition (mmscale/witness.h),
+ * as GB combines counters over a run's threads: the marked threads, the
+ * involuntary switches and the migrations summed; runqueue and off-CPU time
+ * averaged over the threads; steal and load from thread 0 alone.
+ */
+static void publish_witness(struct mmscale_state *st)
+{
+	const struct mmscale_witness_figures *f = &this_witness.w.figures;
+
+	if (!this_witness.stopped)
+		return;
+	mmscale_counter_set(st, "witness_marked", f->marked, MMSCALE_COUNTER_DEFAULT);
+	mmscale_counter_set(st, "witness_nivcsw", (double)f->nivcsw, MMSCALE_COUNTER_DEFAULT);
+	mmscale_counter_set(st, "witness_migrated", f->migrated, MMSCALE_COUNTER_DEFAULT);
+	mmscale_counter_set(st, "witness_offcpu_pct", f->offcpu_pct, MMSCALE_COUNTER_AVG_THREADS);
+	if (f->has_schedstat)
+		mmscale_counter_set(st, "witness_runqueue_pct", f->runqueue_pct,
+				    MMSCALE_COUNTER_AVG_THREADS);
+	if (this_witness.w.machine) {
+		mmscale_counter_set(st, "witness_steal_pct", f->steal_pct, MMSCALE_COUNTER_DEFAULT);
+		mmscale_counter_set(st, "witness_load1", f->load1, MMSCALE_COUNTER_DEFAULT);
+	}
 }
 
 static void publish(struct mmscale_state *st, struct registration *reg)
@@ -213,6 +272,7 @@ static void publish(struct mmscale_state *st, struct registration *reg)
 	for (int i = 0; this_papi.active && i < mmscale_papi_nr_events(); i++)
 		mmscale_counter_set(st, mmscale_papi_event_name(i), (double)this_papi.values[i],
 				    MMSCALE_COUNTER_AVG_ITERATIONS);
+	publish_witness(st);
 }
 
 void mmscale_run_prepare(struct mmscale_run *run, int plan_cpus)
@@ -239,23 +299,39 @@ void mmscale_run_prepare(struct mmscale_run *run, int plan_cpus)
 	run->nr_online = n;
 }
 
-static void set_label(struct mmscale_state *st, struct registration *reg)
+/*
+ * The run's label, written once by thread 0 after every thread has ended
+ * (bench/gbench_shim.cc's label hook): what the run was not fit for, that
+ * a thread migrated, and under --claims=report how its counts differ from
+ * the row's claim (said once per registration on stderr too).
+ */
+static void run_label(void *arg, char *label, size_t len)
 {
+	struct registration *reg = arg;
 	const struct mmscale_plan *p = reg->plan;
 	int threads = reg->run.nr_cpus_used;
-	char label[128] = "";
+	size_t n = 0;
 
+	label[0] = '\0';
 	if (mmscale_plan_oversubscribed(p, threads) && !mmscale_topology_stand_in(p->topo))
-		snprintf(label, sizeof(label), "oversubscribed: %d threads on %d PUs "
-			 "(--oversubscribe)", threads, p->nr_pus_used);
+		n = (size_t)snprintf(label, len, "oversubscribed: %d threads on %d PUs "
+				     "(--oversubscribe)", threads, p->nr_pus_used);
 	else if (mmscale_plan_oversubscribed(p, threads))
-		strcat(label, "oversubscribed, not for timing");
+		n = (size_t)snprintf(label, len, "oversubscribed, not for timing");
 	else if (mmscale_topology_stand_in(p->topo))
-		strcat(label, "stand-in, not for timing");
-	if (atomic_load(&reg->migrated))
-		strcat(label, label[0] ? ", migrated" : "migrated");
-	if (label[0])
-		mmscale_set_label(st, label);
+		n = (size_t)snprintf(label, len, "stand-in, not for timing");
+	if (atomic_load(&reg->migrated) && n < len)
+		n += (size_t)snprintf(label + n, len - n, "%smigrated", n ? ", " : "");
+	if (reg->claim_differs[0] && n < len) {
+		snprintf(label + n, len - n, "%sclaim differs: %s", n ? ", " : "",
+			 reg->claim_differs);
+		if (!reg->claim_noticed)
+			mmscale_notice("%s: claim differs (--claims=report, the run is kept): %s",
+				       reg->title, reg->claim_differs);
+		reg->claim_noticed = true;
+	}
+	reg->claim_differs[0] = '\0';
+	atomic_flag_clear(&reg->claim_found);
 }
 
 static void case_trampoline(struct mmscale_state *st, void *arg)
@@ -270,6 +346,7 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 	}
 	mmscale_counts_reset();
 	machine_window.open = machine_window.closed = false;
+	this_witness.started = this_witness.stopped = false;
 	mmscale_papi_thread_begin(&this_papi);
 
 	reg->run.c->body(st, &reg->run);
@@ -282,7 +359,6 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 	if ((mig >= 0 && this_papi.active && this_papi.values[mig] > 0) | mmscale_cpu_leave())
 		atomic_store(&reg->migrated, true);
 	mmscale_papi_thread_end(&this_papi);
-	set_label(st, reg);
 }
 
 static void add_variants_context(void);
@@ -309,6 +385,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 		return mmscale_errorf(err, errlen, "out of memory");
 	reg->next = registrations;
 	registrations = reg;
+	atomic_flag_clear(&reg->claim_found);
 	reg->run.c = c;
 	reg->run.v = v;
 	reg->run.nr_threads = threads;
@@ -331,6 +408,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 		mmscale_bench_iterations(b, c->iterations(&reg->run));
 	mmscale_bench_timing_hooks(b, &papi_hooks);
 	mmscale_bench_run_hooks(b, run_setup, run_teardown);
+	mmscale_bench_label_hook(b, run_label);
 	return 0;
 }
 
@@ -469,8 +547,14 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_for_timing",
 				   mmscale_topology_stand_in(t) ? "no (stand-in topology)" : "yes");
 	mmscale_gbench_add_context("mmscale_papi", mmscale_papi_status());
+	mmscale_gbench_add_context("mmscale_papi_domain", mmscale_papi_domain());
 	mmscale_params_describe(buf, sizeof(buf));
 	mmscale_gbench_add_context("mmscale_params", buf);
+	/* What the same line says at the defaults: scripts show only what differs. */
+	mmscale_params_describe_default(buf, sizeof(buf));
+	mmscale_gbench_add_context("mmscale_params_default", buf);
+	mmscale_gbench_add_context("mmscale_claims",
+				   mmscale_params.claims_report ? "report" : "check");
 	mmscale_knobs_context(buf, sizeof(buf));
 	mmscale_gbench_add_context("mmscale_knobs", buf);
 	mmscale_knobs_auto_context(buf, sizeof(buf));	/* on the set-up machine */
@@ -482,6 +566,13 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_gbench_add_context("mmscale_compiler", MMSCALE_COMPILER);
 	mmscale_gbench_add_context("mmscale_build_type", MMSCALE_BUILD_TYPE);
 	mmscale_gbench_add_context("mmscale_git_revision", MMSCALE_GIT_REVISION);
+	/* Which binary ran: two builds compared side by side are told apart by it. */
+	{
+		char *exe = realpath("/proc/self/exe", NULL);
+
+		mmscale_gbench_add_context("mmscale_binary", exe ? exe : "unknown");
+		free(exe);
+	}
 	mmscale_machine_settings_add_context(p);
 	add_variants_context();
 }

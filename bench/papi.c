@@ -24,7 +24,8 @@ static struct {
 	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
 	int migrations;
 	char status[1024];
-} papi = { .migrations = -1 };
+	char domain[160];
+} papi = { .migrations = -1, .domain = "none (no PAPI events counted)" };
 
 static bool event_char_ok(char c)
 {
@@ -207,6 +208,49 @@ static enum try_add_result try_add(int set, int code, const char *name, struct d
 	return EVENT_ADDED;
 }
 
+/*
+ * Whether an event set counting the kernel's side too can start here: it
+ * cannot for an unprivileged process under perf_event_paranoid 2 (Debian's
+ * default). perf::TASK-CLOCK is a software event every Linux has.
+ */
+static bool kernel_domain_starts(void)
+{
+	int set = PAPI_NULL, code;
+	long long value;
+	bool ok = false;
+
+	if (PAPI_event_name_to_code("perf::TASK-CLOCK", &code) != PAPI_OK ||
+	    PAPI_create_eventset(&set) != PAPI_OK)
+		return false;
+	if (PAPI_add_event(set, code) == PAPI_OK && PAPI_start(set) == PAPI_OK)
+		ok = PAPI_stop(set, &value) == PAPI_OK;
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	return ok;
+}
+
+/*
+ * The software events a witness of interference reads happen in the
+ * kernel (a context switch, a migration): in PAPI's default domain, user
+ * space only, they always read 0. Every event set is made in the kernel's
+ * domain too where this process may count it (PAPI_set_domain applies to
+ * the event sets created after it, on every thread), else in the user's,
+ * and the results say which (mmscale_papi_domain).
+ */
+static void choose_domain(void)
+{
+	if (PAPI_set_domain(PAPI_DOM_ALL) == PAPI_OK && kernel_domain_starts()) {
+		snprintf(papi.domain, sizeof(papi.domain), "user and kernel");
+		return;
+	}
+	PAPI_set_domain(PAPI_DOM_USER);
+	snprintf(papi.domain, sizeof(papi.domain), "user only (the kernel's side may not be "
+		 "counted here: perf_event_paranoid): context switches and migrations read 0");
+	mmscale_notice("PAPI counts user space only here (perf_event_paranoid): "
+		       "perf::CONTEXT-SWITCHES and perf::CPU-MIGRATIONS read 0; the witness "
+		       "of interference (witness_*) does not need them");
+}
+
 int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t errlen)
 {
 	char names[MMSCALE_PAPI_MAX_EVENTS][PAPI_MAX_STR_LEN];
@@ -239,6 +283,7 @@ int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t er
 			       PAPI_strerror(rc));
 		return 0;
 	}
+	choose_domain();
 	for (int i = 0; i < n; i++) {
 		const char *why;
 		int code;
@@ -329,6 +374,11 @@ int mmscale_papi_migrations_index(void)
 const char *mmscale_papi_status(void)
 {
 	return papi.status[0] ? papi.status : "off";
+}
+
+const char *mmscale_papi_domain(void)
+{
+	return papi.domain;
 }
 
 void mmscale_papi_thread_begin(struct mmscale_papi_thread *pt)

@@ -358,6 +358,10 @@ static const struct uint_flag {
 	  "1 to 100000000" },
 	/* Test only (not in --help): make an emulated CPU never answer a call. */
 	{ "--test-stuck-cpu", 1, 1000000, &mmscale_params.stuck_cpu, "a CPU number from 1" },
+	/* Test only (not in --help): test/work's units per operation (scripts/ab's sensitivity). */
+	{ "--test-work", 1, 1000000, &mmscale_params.test_work, "1 to 1000000" },
+	/* Test only (not in --help): test/claim's reads per operation, against its claim of 1. */
+	{ "--test-claim-reads", 0, 1000, &mmscale_params.test_claim_reads, "0 to 1000" },
 };
 
 /*
@@ -393,6 +397,18 @@ static void set_throttle_percpu_error(unsigned int i)
 	mmscale_params.throttle_percpu_error = i == 0;
 }
 
+static const char *claims_word(unsigned int i)
+{
+	static const char *const words[] = { "check", "report" };
+
+	return i < ARRAY_SIZE(words) ? words[i] : NULL;
+}
+
+static void set_claims(unsigned int i)
+{
+	mmscale_params.claims_report = i == 1;
+}
+
 /* --ipi takes a doorbell's name; auto, the default, only by leaving the flag out. */
 static const char *ipi_word(unsigned int i)
 {
@@ -426,6 +442,7 @@ static const struct word_flag {
 	{ "--throttle-percpu-error", swap_word, set_throttle_percpu_error },
 	{ "--ipi", ipi_word, set_ipi },
 	{ "--smp-model", smp_model_word, set_smp_model },
+	{ "--claims", claims_word, set_claims },
 };
 
 /* "--ipi: 'x' is not spin, futex, signal or kernel": the words the flag takes, from its table. */
@@ -550,4 +567,14 @@ void mmscale_params_describe(char *buf, size_t len)
 		 mmscale_ipi_name(mmscale_params.ipi), mmscale_params.ipi_timeout_ms,
 		 mmscale_smp_model_name(mmscale_params.smp_model), mmscale_params.throttle_seconds,
 		 mmscale_params.throttle_percpu_error ? "yes" : "no", cpus, knobs);
+}
+
+void mmscale_params_describe_default(char *buf, size_t len)
+{
+	struct mmscale_params given = mmscale_params;
+
+	/* The knobs' rows point into mmscale_params: describe the defaults in its place. */
+	mmscale_params = (struct mmscale_params)MMSCALE_PARAMS_DEFAULTS;
+	mmscale_params_describe(buf, len);
+	mmscale_params = given;
 }

@@ -11,11 +11,27 @@
  * --papi-events=sde:::mmscale_test::ops must report exactly that per
  * iteration; the setup, the teardown and the body outside its loop
  * increment it too, and none of that may be counted.
+ *
+ * test/work is a known amount of work per operation: --test-work=N units
+ * (default 100) of a dependent multiply-add chain, each waiting for the
+ * last, so that N and the time per operation are in proportion (less the
+ * loop's own few cycles). The same binary at 100 and at 105 units is a
+ * difference of a little under 5% by construction: what scripts/ab's
+ * sensitivity benchmark must call slower, and how soon (RESULTS.md).
+ *
+ * test/claim stands for a patch that changes a count its row still claims:
+ * its row claims one global read per operation, and its body makes
+ * --test-claim-reads=N (default 1). At N = 2 every run differs from its
+ * claim: a failed run by default, a kept and labelled one under
+ * --claims=report (scripts/ab shows the change instead of losing the row).
  */
+#include <stdint.h>
+
 #include <papi.h>
 #include <sde_lib.h>
 
 #include "mmscale/case.h"
+#include "mmscale/params.h"
 
 #define SDE_OPS_PER_ITERATION	7
 #define SDE_NOISE		1000	/* outside the timed region */
@@ -79,6 +95,42 @@ static void sde_body(struct mmscale_state *st, struct mmscale_run *run)
 	sde_ops += SDE_NOISE;
 }
 
+static void work_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	const unsigned int units = mmscale_params.test_work;
+	uint64_t x = 1;
+
+	(void)run;
+	while (mmscale_keep_running(st)) {
+		for (unsigned int i = 0; i < units; i++) {
+			/* Knuth's MMIX LCG step; the asm keeps the chain from being folded. */
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			__asm__ volatile("" : "+r"(x));
+		}
+	}
+	__asm__ volatile("" : : "r"(x));
+}
+
+static void claim_one_op(struct mmscale_run *run)
+{
+	(void)run;
+	mmscale_count_add(MMSCALE_GLOBAL_READS, mmscale_params.test_claim_reads);
+}
+
+static void claim_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	while (mmscale_keep_running(st))
+		claim_one_op(run);
+}
+
+static bool claim_one_read(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	(void)run;
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_GLOBAL_READS] = 1;
+	return true;
+}
+
 static const struct mmscale_case test_cases[] = {
 	{
 		.name = "test/papi_sde",
@@ -87,6 +139,20 @@ static const struct mmscale_case test_cases[] = {
 		.threads = MMSCALE_THREADS_SWEEP,
 		.setup = sde_setup,
 		.teardown = sde_teardown,
+	},
+	{
+		.name = "test/work",
+		.summary = "--test-work=N units of dependent arithmetic per operation (test only)",
+		.body = work_body,
+		.threads = MMSCALE_THREADS_ONE,
+	},
+	{
+		.name = "test/claim",
+		.summary = "claims 1 global read per operation, makes --test-claim-reads=N (test only)",
+		.body = claim_body,
+		.threads = MMSCALE_THREADS_ONE,
+		.counts = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS),
+		MMSCALE_CLAIM(claim_one_read, claim_one_op),
 	},
 };
 

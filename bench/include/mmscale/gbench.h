@@ -52,6 +52,14 @@ struct mmscale_timing_hooks {
  */
 typedef int (*mmscale_run_hook)(void *arg, char *err, size_t errlen);
 
+/*
+ * Called once per run on thread 0 after the teardown hook, when every
+ * thread's body has ended (so what they wrote is visible): writes the
+ * run's label into buf ("" for none). One writer, after the threads: a
+ * label set from each thread would keep whichever thread finished last.
+ */
+typedef void (*mmscale_label_hook)(void *arg, char *buf, size_t len);
+
 /* Counter flags, as benchmark::Counter's. */
 enum {
 	MMSCALE_COUNTER_DEFAULT		= 0,
@@ -79,6 +87,7 @@ void mmscale_bench_iterations(struct mmscale_bench *b, int64_t n);
 void mmscale_bench_timing_hooks(struct mmscale_bench *b, const struct mmscale_timing_hooks *h);
 void mmscale_bench_run_hooks(struct mmscale_bench *b, mmscale_run_hook setup,
 			     mmscale_run_hook teardown);
+void mmscale_bench_label_hook(struct mmscale_bench *b, mmscale_label_hook label);
 
 /* In the body. */
 bool mmscale_keep_running(struct mmscale_state *st);

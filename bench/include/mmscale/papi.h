@@ -38,6 +38,8 @@ const char *mmscale_papi_event_name(int i);
 int mmscale_papi_migrations_index(void);
 /* For the result context: "PAPI_L1_DCM,perf::..." or "unavailable: why". */
 const char *mmscale_papi_status(void);
+/* For the result context: "user and kernel", or "user only (why)". */
+const char *mmscale_papi_domain(void);
 
 struct mmscale_papi_thread {
 	int eventset;

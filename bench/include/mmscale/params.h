@@ -29,6 +29,9 @@ struct smp_generation;
 	.ipi_timeout_ms = 10000,					\
 	/* throttle/: a minute of virtual time per run. */		\
 	.throttle_seconds = 60,						\
+	/* test only: test/work's units, the sensitivity benchmark's 100. */ \
+	.test_work = 100,						\
+	.test_claim_reads = 1,						\
 	.stat_threshold = MM_KNOB_AUTO,					\
 	.percpu_counter_batch = MM_KNOB_AUTO,				\
 	.bdi_stat_batch = MM_KNOB_AUTO,					\
@@ -76,7 +79,11 @@ struct mmscale_params {
 	long long pcp_batch;
 	long long pcp_high;
 	long long pcp_high_max;
+	/* --claims=report: a count that differs from its row's claim labels the run, not fails it */
+	bool claims_report;
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
+	unsigned int test_work;		/* test only: test/work's units of work per operation */
+	unsigned int test_claim_reads;	/* test only: test/claim's reads per operation (claims 1) */
 	bool leak_page;			/* test only: drain/swap_cpuset's CPU 0 keeps one page */
 	bool test_cases;		/* test only: register the test/ cases too */
 };
@@ -145,5 +152,7 @@ int mmscale_params_parse(const char *arg, char *err, size_t errlen);
 
 /* "mem=3072MiB swap=yes counter_layout=packed congestion_wait=100us ..." */
 void mmscale_params_describe(char *buf, size_t len);
+/* The same, as mmscale's defaults print it (the results' mmscale_params_default). */
+void mmscale_params_describe_default(char *buf, size_t len);
 
 #endif /* MMSCALE_PARAMS_H */
