@@ -46,7 +46,7 @@ import statistics
 
 EXACT_MAX = 50          # the exact signed-rank distribution up to this many rounds
 MIN_ROUNDS = 6          # fewer usable rounds cannot reach p < 0.05 at all (2/2^5)
-MARKED_MAX = 0.25       # more of a row's rounds marked than this: unsteady
+MARKED_MAX = 0.5        # more than half a row's rounds marked: unsteady
 UNSTEADY_WIDTH = 0.10   # an interval reaching past x1.10 (or /1.10) says nothing: unsteady
 
 _NULL = {}

@@ -137,8 +137,10 @@ check(abs(vs[0]["level"] - (1 - 0.05 / 11)) < 0.01,
 # Unsteady: too few rounds, too many marked, an interval too wide.
 v = verdict.verdicts([row(rounds(5, 0.2, 0.01))])[0]
 check(v["verdict"] == "unsteady" and "fewer than" in v["why"], f"5 rounds: {v}")
+v = verdict.verdicts([row(rounds(30, 0.0, 0.02), marked=40)])[0]
+check(v["verdict"] == "unsteady" and "marked" in v["why"], f"40 of 70 rounds marked: {v}")
 v = verdict.verdicts([row(rounds(30, 0.0, 0.02), marked=20)])[0]
-check(v["verdict"] == "unsteady" and "marked" in v["why"], f"20 of 50 rounds marked: {v}")
+check(v["verdict"] == "same", f"20 of 50 rounds marked, 30 clean ones left: a verdict: {v}")
 v = verdict.verdicts([row(rounds(8, 0.0, 0.5, seed=5))])[0]
 check(v["verdict"] == "unsteady" and "reaches past" in v["why"],
       f"a spread of 50% per round in 8 rounds says nothing: {v}")
