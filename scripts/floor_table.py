@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Print the harness floor as a table from a Google Benchmark JSON file:
-each case's trimmed mean (the seeds' statistic) and the side-by-side ratios
-this run measured (shim overhead, shared vs local reads, signal vs mailbox).
+each case's trimmed mean (the seeds' statistic) with its s.d. where at least
+two runs remain after trimming ('-' otherwise: 1 or 3 runs leave one, whose
+s.d. would print as a meaningless 0), and the side-by-side ratios this run
+measured (shim overhead, shared vs local reads, signal vs mailbox).
 
 usage: scripts/floor_table.py RESULTS.json [--markdown]
+
+Results without a floor case (c2c/, harness/, ipi/) print one line saying
+so, never a table's header without rows; the ratios' table is printed only
+where this run measured both sides of one.
 
 A run it cannot use (errored, or no real_time) is named on stderr, one line
 each, counted in a last line of the output, and the exit status is then 1."""
@@ -12,6 +18,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mmresults  # noqa: E402
+
+
+def sd_text(sd):
+    return "-" if sd is None else f"{sd:.2f}"
 
 
 def main(argv=None):
@@ -41,7 +51,10 @@ def main(argv=None):
             continue  # the floor only; variants are scripts/quick_tables.py's
         s = stat[name]
         mean = t(name)
-        sd = t(name, "trimmed_stddev")
+        sd_entry = s.get("trimmed_stddev")
+        repetitions = sd_entry.get("repetitions", 1) if sd_entry else 1
+        kept = repetitions - 2 if repetitions >= 3 else repetitions
+        sd = sd_entry["real_time"] if sd_entry and kept >= 2 else None
         label = (s.get("trimmed_mean") or s.get("run") or {}).get("label", "")
         rows.append((name, mean, sd, label))
     ratios = [
@@ -61,28 +74,31 @@ def main(argv=None):
         ("ipi/unicast/kernel / c2c/membarrier (IPI emulation overhead)",
          "ipi/unicast/kernel/real_time/threads:1", "c2c/membarrier/real_time/threads:1"),
     ]
-    print(mmresults.run_command_line(entries[0][1] if entries else {}, markdown))
-    if markdown:
+    measured = [(what, t(a) / t(b)) for what, a, b in ratios
+                if t(a) is not None and t(b) is not None]
+    if not rows:
+        print("floor table: no floor case (c2c/, harness/, ipi/) in these results")
+    elif markdown:
+        print(mmresults.run_command_line(entries[0][1], markdown))
         print("| case | time (ns), trimmed mean | trimmed s.d. | note |")
         print("|---|---:|---:|---|")
         for name, mean, sd, label in rows:
-            print(f"| {name} | {mean:.2f} | {sd if sd is not None else 0:.2f} | {label} |")
-        print()
-        print("| ratio, same run | value |")
-        print("|---|---:|")
+            print(f"| {name} | {mean:.2f} | {sd_text(sd)} | {label} |")
+        if measured:
+            print()
+            print("| ratio, same run | value |")
+            print("|---|---:|")
+            for what, ratio in measured:
+                print(f"| {what} | {ratio:.3f} |")
     else:
+        print(mmresults.run_command_line(entries[0][1], markdown))
         print(f"{'case':<56} {'ns (trimmed mean)':>18} {'s.d.':>9}  note")
         for name, mean, sd, label in rows:
-            print(f"{name:<56} {mean:>18.2f} {sd if sd is not None else 0:>9.2f}  {label}")
-        print()
-    for what, a, b in ratios:
-        ta, tb = t(a), t(b)
-        if ta is None or tb is None:
-            continue
-        if markdown:
-            print(f"| {what} | {ta / tb:.3f} |")
-        else:
-            print(f"{what:<56} {ta / tb:>18.3f}")
+            print(f"{name:<56} {mean:>18.2f} {sd_text(sd):>9}  {label}")
+        if measured:
+            print()
+            for what, ratio in measured:
+                print(f"{what:<56} {ratio:>18.3f}")
     if entries.unusable:
         print()
         print(f"left out: {mmresults.count_unusable(entries.unusable)}, named on stderr")

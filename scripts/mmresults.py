@@ -363,6 +363,24 @@ def mm_param(ctx, key):
     return None
 
 
+def params_pairs(text):
+    """{name: value} of an "name=value ..." text as mmscale_params (and
+    mmscale_params_default) hold it, in its order. A value may hold spaces
+    inside parentheses ("vmstat_interval=1000ms (dirty/: 1000us)"): a word
+    inside them, or without '=', belongs to the value before it."""
+    pairs = {}
+    name, depth = None, 0
+    for word in (text or "").split():
+        key, sep, value = word.partition("=")
+        if name is not None and (depth > 0 or not sep):
+            pairs[name] += " " + word
+        else:
+            name = key
+            pairs[name] = value
+        depth += word.count("(") - word.count(")")
+    return pairs
+
+
 def knobs_of(rec):
     """{knob: value} of the run (mmscale_knobs; results from before knobs: {})."""
     return dict(w.split("=", 1) for w in rec["context"].get("mmscale_knobs", "").split()
@@ -563,10 +581,22 @@ def diff_text(base, value, points=False):
     return "+0.0%" if value == 0 else "from 0"
 
 
-def num(v):
-    """Plain digits: 26400.3 -> '26400', 41.27 -> '41.3', 0.0134 -> '0.0134'; NaN -> '-'."""
+def num(v, exact=False):
+    """Plain digits: 26400.3 -> '26400', 41.27 -> '41.3', 0.0134 -> '0.0134'; NaN -> '-'.
+    exact: a figure that is the same on any machine (an exact count), never
+    rounded to look like a measurement: a whole number as its digits (134144,
+    14), a fraction per operation to six significant digits and at least two
+    decimals, so that it never passes for a whole number (0.0416667,
+    2079.42, 134144.25)."""
     if v != v:
         return "-"
+    if exact and math.isfinite(v):
+        if v == int(v):
+            return str(int(v))
+        decimals = max(2, 5 - math.floor(math.log10(abs(v))))
+        text = f"{v:.{decimals}f}".rstrip("0")
+        # Within a millionth of a whole number (2.0000001): every digit it has.
+        return repr(float(v)) if text.endswith(".") else text
     if abs(v) >= 1000:
         return f"{v:.0f}"
     if abs(v) >= 10:

@@ -13,8 +13,17 @@ usage: scripts/quick_tables.py RESULTS.json [--markdown]
 These tables come from the aggregates Google Benchmark computed (they work
 with --benchmark_report_aggregates_only); for significance (Mann-Whitney p)
 and before/after comparison of two results use scripts/compare, which needs
-the individual runs. Where repetitions were run each figure is followed by its
-trimmed standard deviation in parentheses.
+the individual runs. A measured figure is followed by its trimmed standard
+deviation in parentheses where at least two runs remain after trimming (2
+runs, or 4 and more: 1 or 3 leave one, whose s.d. would print as a
+meaningless 0). A figure the family marks exact (an exact count, the same
+on any machine) is shown as it is, without s.d.: a whole number to its last
+digit, a fraction per operation to six significant digits,
+lowest..highest where its runs differ ('(varies)' where only aggregates
+were kept and they say so).
+
+Where no family has both its baseline and a variant in the results, one
+line says so instead of the tables.
 
 A run it cannot use (errored, or no real_time) is named on stderr, one line
 each, counted in a last line of the output, and the exit status is then 1."""
@@ -30,15 +39,30 @@ def value(entry, key):
     return entry.get(key)
 
 
-def spread(entries, key):
-    """The trimmed standard deviation, when repetitions were run."""
+def spread(entries, key, runs):
+    """The trimmed standard deviation of runs repetitions, where at least two
+    remain after trimming (scripts/compare's rule)."""
     sd = entries.get("trimmed_stddev")
-    return value(sd[0], key) if sd else None
+    kept = runs - 2 if runs >= 3 else runs
+    return value(sd[0], key) if sd and kept >= 2 else None
 
 
 def fmt(v, sd):
     num = mmresults.num
     return num(v) if sd is None else f"{num(v)} ({num(sd)})"
+
+
+def exact_fmt(entries, key, v):
+    """An exact figure as it is (v: the one picked): 'lowest..highest' where
+    its runs differ, ' (varies)' after it where only the aggregates were
+    kept and their stddev says the runs differed."""
+    runs = [x for x in (value(r, key) for r in entries.get("run", [])) if x is not None]
+    if runs:
+        lo, hi = min(runs), max(runs)
+        text = mmresults.num(lo, exact=True)
+        return text if lo == hi else f"{text}..{mmresults.num(hi, exact=True)}"
+    sd = entries.get("stddev")
+    return mmresults.num(v, exact=True) + (" (varies)" if sd and value(sd[0], key) else "")
 
 
 def load(path):
@@ -106,7 +130,12 @@ def tables(path, markdown=False):
         if not keys or not fam["metrics"]:
             continue
         base_name = fam["baseline"]
-        for key, label, _ in fam["metrics"]:
+        for key, label, exact in fam["metrics"]:
+
+            def figure(entries, v, runs):
+                return (exact_fmt(entries, key, v) if exact
+                        else fmt(v, spread(entries, key, runs)))
+
             rows = []
             for case, params in keys:
                 g = groups[(case, params)]
@@ -120,7 +149,7 @@ def tables(path, markdown=False):
                         continue
                     vv, nv = ent
                     diff = mmresults.diff_text(bv, vv, key.endswith("_pct"))
-                    rows.append((fmt(bv, spread(g[base_name], key)), fmt(vv, spread(g[v], key)),
+                    rows.append((figure(g[base_name], bv, nb), figure(g[v], vv, nv),
                                  diff, f"{family}/{v} vs {base_name} [{params}]", min(nb, nv)))
             if not rows:
                 continue
@@ -140,6 +169,9 @@ def tables(path, markdown=False):
                 for bv, vv, diff, name, n in rows:
                     out.append(f"{bv:>20} {vv:>20} {diff:>8}  {name} ({n})")
                 out.append("")
+    if not out:  # no empty table: one line saying there is none
+        out.append("no variant tables: no family has its baseline and a variant in these "
+                   "results")
     if unusable:
         out.append(f"left out: {mmresults.count_unusable(unusable)}, named on stderr")
     return "\n".join(out), unusable

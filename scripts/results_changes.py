@@ -86,11 +86,12 @@ def run(binary, args, out):
 
 def moved_rows(metric, what, markdown):
     """The rows of a compare table that moved: p < 0.05 and at least 5% (or a new count);
-    throttle/'s deterministic single runs (no p): at least 5%."""
+    an exact count (compare's 'exact' where a p would be) and throttle/'s deterministic
+    single runs (no p): at least 5%."""
     out = []
     for line in markdown.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 6 or not (cells[3].endswith("*") or
+        if len(cells) != 6 or not (cells[3].endswith("*") or cells[3] == "exact" or
                                    (metric == "nr_written" and cells[3] == "-")):
             continue
         before, after, diff, _, case, _ = cells

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """The result scripts: compare on recorded fixtures (known input, known
-table), the sweep CSV schema and its linear column, plots from a small
-fixture, and a sweep interrupted by SIGINT that keeps its finished unit,
-discards and names the running one, and resumes. Failures are loud: every
-loader (compare, sweep's CSV, plot, floor_table.py, quick_tables.py) names
-each run it cannot use (errored, no real_time) and counts it; a sweep whose
-mmscale exits 1 (fixtures/fake_mmscale) keeps that unit's JSON, goes on,
-writes everything and exits 1; --threads auto plans from a recorded
---describe=json (and the real one); scripts/run takes mmscale flags after
--- and ends non-zero naming the step that failed."""
+table; the tables to paste: the machine line off the defaults, a Gmean per
+family, exact counts as they are, no s.d. from too few runs, effects as
+ratios, no empty table), the sweep CSV schema and its linear column, plots
+from a small fixture, and a sweep interrupted by SIGINT that keeps its
+finished unit, discards and names the running one, and resumes. Failures are
+loud: every loader (compare, sweep's CSV, plot, floor_table.py,
+quick_tables.py) names each run it cannot use (errored, no real_time) and
+counts it; a sweep whose mmscale exits 1 (fixtures/fake_mmscale) keeps that
+unit's JSON, goes on, writes everything and exits 1; --threads auto plans
+from a recorded --describe=json (and the real one); scripts/run takes
+mmscale flags after -- and ends non-zero naming the step that failed."""
 import contextlib
 import copy
 import csv
@@ -92,7 +94,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check(row.get("baseline_mean") == 52.0 and row.get("variant_mean") == 57.0 and
           abs(row.get("diff_pct", 0) - 100 * 5 / 52) < 1e-9 and row.get("significant") is False,
           f"the JSON row's figures: {row}")
-    check(abs(doc["gmean"]["ratio"] - (57 / 52) ** 0.5) < 1e-12 and doc["gmean"]["rows"] == 2,
+    check(len(doc["gmean"]) == 1 and doc["gmean"][0]["family"] == "bdp" and
+          abs(doc["gmean"][0]["ratio"] - (57 / 52) ** 0.5) < 1e-12 and
+          doc["gmean"][0]["rows"] == 2 and doc["gmean"][0]["left_out"] == [],
           f"the JSON's Gmean: {doc['gmean']}")
     for extra in ([], ["--effect"], ["--markdown"]):
         again = script("compare", saved, *extra)
@@ -219,9 +223,224 @@ with tempfile.TemporaryDirectory() as tmp:
     d["context"]["mmscale_params"] = "mem=3072MiB swap=no"
     json.dump(d, open(os.path.join(tmp, "noswap.json"), "w"))
     p = script("compare", os.path.join(FIX, "before.json"), os.path.join(tmp, "noswap.json"))
-    check(p.returncode == 0 and "before's emulated machine: mem=3072MiB\n" in p.stdout and
-          "after's emulated machine: mem=3072MiB swap=no\n" in p.stdout,
+    check(p.returncode == 0 and
+          "before's emulated machine: mem=3072MiB (defaults not recorded)\n" in p.stdout and
+          "after's emulated machine: mem=3072MiB swap=no (defaults not recorded)\n" in p.stdout,
           f"compare names both machines where they differ:\n{p.stdout}")
+
+# Tables to paste (issue 38). fixtures/families.json: bdp at 3 runs a side and
+# drain/empty at 5, recorded with mmscale's defaults (mmscale_params_default) and
+# four settings off them (vmstat_interval's value holds a space). The whole table is
+# expected_families.txt; its parts are checked one by one below.
+FAMILIES = os.path.join(FIX, "families.json")
+p = script("compare", FAMILIES, "--effect")
+check(p.returncode == 0 and p.stdout.replace(FIX, "$FIX") ==
+      open(os.path.join(FIX, "expected_families.txt")).read(),
+      f"compare families.json --effect:\n{p.stdout}{p.stderr}")
+
+
+def markdown_table(*args):
+    """compare ARGS --markdown, which must exit 0 -> ({case before ' vs ' or the
+    run name: its cells}, the lines that are not a case's row)."""
+    p = script("compare", *args, "--markdown")
+    check(p.returncode == 0, f"compare {args} --markdown: exit {p.returncode}\n{p.stderr}")
+    rows, other = {}, []
+    for line in p.stdout.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and cells[0] not in ("", "baseline", "before"):
+            rows[cells[-2].split(" vs ")[0]] = cells
+        else:
+            other.append(line)
+    return rows, other
+
+
+# The emulated machine: only the settings off the defaults, the one with a space whole;
+# all at the defaults, one word; two builds, what differs between them too (their
+# defaults of device differ), each side with its own values.
+check(mmresults.params_pairs("mem=1MiB vmstat_interval=1000ms (dirty/: 1000us) ipi=auto") ==
+      {"mem": "1MiB", "vmstat_interval": "1000ms (dirty/: 1000us)", "ipi": "auto"},
+      "params_pairs keeps the value with a space whole")
+_, other = markdown_table(FAMILIES)
+check("emulated machine: swap=no vmstat_interval=100ms (dirty/: 100us) device=250pages/ms "
+      "throttle=10s; otherwise the defaults (mmscale --help)" in other,
+      "the machine line lists the settings that are not the defaults:\n" + "\n".join(other))
+with tempfile.TemporaryDirectory() as tmp:
+    base = json.load(open(FAMILIES))
+    default = base["context"]["mmscale_params_default"]
+    before, after = copy.deepcopy(base), copy.deepcopy(base)
+    before["context"]["mmscale_params"] = default
+    after["context"]["mmscale_params_default"] = default.replace("device=25pages/ms",
+                                                                 "device=250pages/ms")
+    after["context"]["mmscale_params"] = after["context"]["mmscale_params_default"].replace(
+        "swap=yes", "swap=no")
+    for name, doc in (("before", before), ("after", after)):
+        json.dump(doc, open(os.path.join(tmp, name + ".json"), "w"))
+    _, other = markdown_table(os.path.join(tmp, "before.json"))
+    check("emulated machine: defaults (mmscale --help)" in other,
+          "every setting at its default: one word:\n" + "\n".join(other))
+    _, other = markdown_table(os.path.join(tmp, "before.json"), os.path.join(tmp, "after.json"))
+    check("before's emulated machine: swap=yes device=25pages/ms; otherwise the defaults "
+          "(mmscale --help)" in other and
+          "after's emulated machine: swap=no device=250pages/ms; otherwise the defaults "
+          "(mmscale --help)" in other,
+          "two builds: the settings off the defaults and those that differ:\n" + "\n".join(other))
+# The s.d. only where two runs or more remain after trimming: none from 1 or 3 runs
+# (never '(0)'), and a line saying why; 2 runs, 4 runs, and 4 that agree have one.
+rows, other = markdown_table(FAMILIES)
+check(rows.get("bdp/cached-locals-v2", [""] * 2)[:2] == ["31.0", "28.0"] and
+      rows.get("drain/empty/ipi-mask", [""] * 2)[:2] == ["706.3 (3.21)", "23.4 (0.153)"] and
+      "a figure without (s.d.): fewer than 2 of its runs remain once the fastest and the "
+      "slowest are dropped (it had 1 or 3), too few for an s.d." in other,
+      f"no s.d. from 3 runs, and why; 5 runs have one: {rows}\n" + "\n".join(other))
+check([compare_mod.figure(v, False) for v in ([5], [1, 2], [1, 2, 3], [1, 2, 3, 4], [7] * 4)] ==
+      ["5", "1.5 (0.707)", "2", "2.5 (0.707)", "7 (0)"],
+      "figure: the s.d. of the trimmed runs where two or more remain")
+_, other = markdown_table(os.path.join(FIX, "before.json"))
+check(not any("without (s.d.)" in line for line in other), "5 runs: no line about the s.d.")
+# Exact counts as they are: the value (a whole number to its last digit, a fraction to
+# six significant digits, a range where the runs differ), the difference, 'exact' for p;
+# no s.d., no star, no effect.
+rows, other = markdown_table(FAMILIES, "--metric", "lock_acquires", "--effect")
+check(rows.get("drain/empty/ipi-mask", [])[:5] == ["2", "0", "-100.0%", "exact", "-"] and
+      rows.get("drain/empty/remote", [])[:5] == ["2", "2", "+0.0%", "exact", "-"] and
+      other[2] == "lock_acquires: exact counts, the same on any machine: the value "
+      "(lowest..highest where the runs differ), no s.d., no p",
+      f"an exact count: no s.d., p or effect: {rows}\n" + "\n".join(other))
+mixed = [compare_mod.Row([1, 2], [3, 4], "c", "f", False),
+         compare_mod.Row([1, 1], [2, 2], "d", "g", True)]
+check(compare_mod.header_line("x", mixed, ("a", "b"), 0.05, True) ==
+      "x: trimmed mean (s.d.), Mann-Whitney p ('*' < 0.05); rows with p 'exact': exact counts, "
+      "the same on any machine: the value (lowest..highest where the runs differ), no s.d., "
+      "no p; effect: b/a, the Hodges-Lehmann ratio (on the logs) with its exact 95% interval",
+      "a table of measured and exact rows says which is which")
+rows, _ = markdown_table(FAMILIES, "--metric", "locked_ops")
+check(rows.get("drain/empty/remote", [])[:2] == ["134144", "2079.42..2080.5"],
+      f"an exact count to its last digit, and its range: {rows}")
+rows, _ = markdown_table(FAMILIES, "--metric", "folds")
+check(rows.get("bdp/cached-locals-v2", [])[:2] == ["0.0415..0.0417", "0.0416667"],
+      f"a fraction per operation to six significant digits: {rows}")
+check([mmresults.num(v, exact=True) for v in (134144, 14.0, 2079.42, 1 / 24, 134144.25,
+                                                2.0000001, 0.0)] ==
+      ["134144", "14", "2079.42", "0.0416667", "134144.25", "2.0000001", "0"] and
+      mmresults.num(26400.3) == "26400" and mmresults.num(14.0) == "14.0",
+      "num(exact=True): whole numbers exactly, fractions never rounded to a whole number")
+# Exact where both results mark it: before.json and after.json do (global_reads, bdp);
+# after.json without its mmscale_families does not, and keeps its p.
+with tempfile.TemporaryDirectory() as tmp:
+    d = json.load(open(os.path.join(FIX, "after.json")))
+    del d["context"]["mmscale_families"]
+    json.dump(d, open(os.path.join(tmp, "old.json"), "w"))
+    both, _ = markdown_table(os.path.join(FIX, "before.json"), os.path.join(FIX, "after.json"),
+                                "--metric", "global_reads")
+    one, _ = markdown_table(os.path.join(FIX, "before.json"), os.path.join(tmp, "old.json"),
+                               "--metric", "global_reads")
+    name = "bdp/cached-locals-v2/real_time/threads:1"
+    check(both.get(name, [""] * 4)[3] == "exact" and one.get(name, [""] * 4)[3] == "1",
+          f"exact where both results mark it: {both.get(name)} / {one.get(name)}")
+# One Gmean per family, never across them; a row with a mean of 0 is left out and named.
+_, other = markdown_table(FAMILIES)
+gmeans = [line for line in other if "Gmean" in line]
+drain = (23.2 + 23.4 + 23.5) / 3 / ((704 + 705 + 710) / 3) * \
+    (30.5 + 30.7 + 31) / 3 / ((704 + 705 + 710) / 3)
+check(gmeans == [f"| | | -37.3% | | Gmean of bdp: geometric mean of variant/baseline over 2 "
+                 f"rows, {(28 / 31 * 13.5 / 31) ** 0.5:.4f} | |",
+                 f"| | | -96.2% | | Gmean of drain/empty: geometric mean of variant/baseline "
+                 f"over 2 rows, {drain ** 0.5:.4f} | |"],
+      "one Gmean per family:\n" + "\n".join(gmeans))
+_, other = markdown_table(FAMILIES, "--metric", "lock_acquires")
+check([line for line in other if "Gmean" in line] == [
+    "| | | +0.0% | | Gmean of drain/empty: geometric mean of variant/baseline over 1 row, "
+    "1.0000; left out, a mean not above 0: drain/empty/ipi-mask vs ipi-all "
+    "[cpus:2/threads:1] | |"], "the Gmean names the row it left out:\n" + "\n".join(other))
+_, other = markdown_table(FAMILIES, "--metric", "ipis_sent")
+check([line for line in other if "Gmean" in line] == [
+    "| | | - | | Gmean of drain/empty: none, no row has both means above 0; left out, a mean "
+    "not above 0: drain/empty/ipi-mask vs ipi-all [cpus:2/threads:1], drain/empty/remote vs "
+    "ipi-all [cpus:2/threads:1] | |"], "no Gmean where every row is 0:\n" + "\n".join(other))
+# The effect as a ratio: the median of the 25 ratios ipi-mask/ipi-all, its interval the
+# 3rd smallest and 3rd largest (as the worked example above: c = 3 for 5 a side); it
+# stays above 0 where a shift in percent of the baseline's median passes -100%.
+p = script("compare", FAMILIES, "--format=json")
+doc = json.loads(p.stdout) if p.returncode == 0 else {"rows": [], "gmean": []}
+effect = {r["case"].split(" vs ")[0]: r["effect"] for r in doc["rows"]}
+ratios = sorted(y / x for x in (700, 704, 705, 710, 720) for y in (23, 23.2, 23.4, 23.5, 24))
+got = effect.get("drain/empty/ipi-mask") or {}
+check(all(abs(got.get(k, 0) - want) < 1e-12 for k, want in
+          (("ratio", ratios[12]), ("low", ratios[2]), ("high", ratios[-3]))) and
+      abs(got.get("level", 0) - (1 - 8 / 252)) < 1e-12 and
+      "Hodges-Lehmann shift of the logs" in doc.get("effect_method", ""),
+      f"the effect's ratio and interval: {got}")
+check([(g["family"], g["rows"], g["left_out"]) for g in doc["gmean"]] ==
+      [("bdp", 2, []), ("drain/empty", 2, [])], f"the JSON's Gmean per family: {doc['gmean']}")
+far = ([100, 101, 102, 103, 400], [1, 2, 3, 4, 5])
+check(compare_mod.hl_effect(*far)[1] / 102 < -1 and
+      abs(compare_mod.effect_ratio(*far)[1] - 3 / 400) < 1e-15 and
+      compare_mod.effect_text(*far).endswith(" [0.00750, 0.0490]"),
+      f"the interval as a ratio stays above 0: {compare_mod.effect_text(*far)}")
+# The knob table: its machine line leaves the swept knob out; exact figures as above.
+with tempfile.TemporaryDirectory() as tmp:
+    for value in ("auto", "0"):
+        d = json.load(open(FAMILIES))
+        for key in ("mmscale_params", "mmscale_knobs"):
+            d["context"][key] = d["context"][key].replace("stat_threshold=auto",
+                                                          f"stat_threshold={value}")
+        json.dump(d, open(os.path.join(tmp, f"stat_threshold={value}.json"), "w"))
+    p = script("compare", tmp, "--metric", "folds")
+    lines = p.stdout.splitlines()
+    block = lines[lines.index("bdp/2.6.31-rc8 [threads:1]"):][:4] \
+        if "bdp/2.6.31-rc8 [threads:1]" in lines else []
+    check(p.returncode == 0 and
+          "emulated machine (but stat_threshold): swap=no vmstat_interval=100ms (dirty/: "
+          "100us) device=250pages/ms throttle=10s; otherwise the defaults (mmscale --help)"
+          in lines and len(block) == 4 and block[1].split()[:3] == ["stat_threshold", "folds",
+                                                                    "diff"] and
+          block[3].split()[:4] == ["0", "0.0415..0.0417", "+0.0%", "exact"],
+          f"the knob table's machine line and exact figures:\n{p.stdout}{p.stderr}")
+# No empty table: results without a floor case print one line, never a header alone.
+for extra in ([], ["--markdown"]):
+    p = script("floor_table.py", os.path.join(FIX, "before.json"), *extra)
+    check(p.returncode == 0 and p.stdout ==
+          "floor table: no floor case (c2c/, harness/, ipi/) in these results\n",
+          f"floor_table.py without a floor case {extra}:\n{p.stdout}{p.stderr}")
+
+
+def quick_rows(path):
+    """quick_tables.py PATH --markdown -> ({(table title, case before ' vs '): cells}, stdout)."""
+    p = script("quick_tables.py", path, "--markdown")
+    rows, title = {}, ""
+    for line in p.stdout.splitlines():
+        if line.startswith("**"):
+            title = line.strip("*")
+        elif line.startswith("| ") and " vs " in line:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows[(title.split(" (")[0], cells[3].split(" vs ")[0])] = cells
+    return rows, p.stdout
+
+
+rows, out = quick_rows(FAMILIES)
+check(rows.get(("bdp: ns per operation", "bdp/cached-locals-v2"), [])[:2] == ["31.0", "28.0"] and
+      rows.get(("drain/empty: ns per operation", "drain/empty/ipi-mask"), [])[:2] ==
+      ["706.3 (3.21)", "23.4 (0.153)"] and
+      rows.get(("bdp: global counter reads per call", "bdp/cached-locals-v2"), [])[:2] ==
+      ["14", "9"] and
+      rows.get(("drain/empty: locked read-modify-writes per operation, machine-wide",
+                "drain/empty/remote"), [])[:2] == ["134144", "2079.42..2080.5"],
+      f"quick_tables.py: no s.d. from 3 runs, exact counts as they are:\n{out}")
+with tempfile.TemporaryDirectory() as tmp:
+    d = json.load(open(FAMILIES))
+    aggregates_only = dict(d, benchmarks=[b for b in d["benchmarks"]
+                                          if b["run_type"] == "aggregate"])
+    json.dump(aggregates_only, open(os.path.join(tmp, "aggregates.json"), "w"))
+    rows, out = quick_rows(os.path.join(tmp, "aggregates.json"))
+    check(rows.get(("drain/empty: locked read-modify-writes per operation, machine-wide",
+                    "drain/empty/remote"), [])[:2] == ["134144", "2079.42 (varies)"] and
+          rows.get(("bdp: ns per operation", "bdp/3.2"), [])[:2] == ["31.0", "13.5"],
+          f"quick_tables.py from aggregates only: an exact count that varied says so:\n{out}")
+    baseline_only = dict(d, benchmarks=[b for b in d["benchmarks"] if "/ipi-all/" in b["name"]])
+    json.dump(baseline_only, open(os.path.join(tmp, "baseline.json"), "w"))
+    p = script("quick_tables.py", os.path.join(tmp, "baseline.json"))
+    check(p.returncode == 0 and p.stdout == "no variant tables: no family has its baseline and "
+          "a variant in these results\n", f"quick_tables.py with no table: {p.stdout}")
 for bad in ([os.path.join(FIX, "nope.json")], [os.path.join(FIX, "before.json")] * 3):
     p = script("compare", *bad)
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, f"compare {bad}: {p.stderr}")
@@ -383,8 +602,10 @@ with tempfile.TemporaryDirectory() as tmp:
             return [json.loads(l) for l in f]
 
     def unit_calls():
-        """The calls that ran a unit (not the machine/ snapshot's --describe)."""
-        return [c for c in calls() if any(a.startswith("--benchmark_out=") for a in c)]
+        """The calls that ran a unit (not the machine/ snapshot's --describe, nor
+        the estimate's probe, whose results go to a sweep-probe- folder)."""
+        return [c for c in calls() if any(a.startswith("--benchmark_out=") and
+                                          "/sweep-probe-" not in a for a in c)]
 
     def read(path):
         try:
@@ -445,14 +666,15 @@ with tempfile.TemporaryDirectory() as tmp:
                                               "and in summary.md"),
           f"resume after failures: {p.returncode}\n{p.stderr}")
     check(len(glob.glob(os.path.join(out, "raw", "*.json"))) == 5, "resume ran the discarded units")
-    # Bad input still stops the sweep at once with exit 2.
+    # Bad input still stops the sweep at once with exit 2: the estimate's probe
+    # meets it, before any unit runs.
     os.unlink(log)
     out2 = os.path.join(tmp, "sw2")
     p = subprocess.run([*sweep_args[:-1], out2], capture_output=True, text=True, timeout=300,
                        env=dict(env, FAKE_MMSCALE="2:badinput"))
     check(p.returncode == 2 and p.stderr.splitlines()[-1] ==
           "sweep: compact threads=2: mmscale: --fake: bad input (fake)" and
-          len(unit_calls()) == 2 and not os.path.exists(os.path.join(out2, "results.csv")),
+          len(unit_calls()) == 0 and not os.path.exists(os.path.join(out2, "results.csv")),
           f"bad input stops the sweep: {p.returncode}\n{p.stderr}")
 
     # scripts/run with MMSCALE set: no scripts/setup (a trap on PATH would see it),
@@ -652,7 +874,8 @@ if mmscale and os.access(mmscale, os.X_OK):
                             "--min-time", "0.01", "--out", out],
                            capture_output=True, text=True, timeout=300,
                            env=dict(os.environ, MMSCALE=mmscale))
-        units = sorted(os.listdir(os.path.join(out, "raw"))) if p.returncode == 0 else []
+        units = sorted(f for f in os.listdir(os.path.join(out, "raw")) if f.endswith(".json")) \
+            if p.returncode == 0 else []  # (the rounds are in raw/rounds/: test_sweep.py)
         check(units == [f"compact-t1-stat_threshold={v}.json" for v in ("0", "127", "auto")],
               f"sweep --set: exit {p.returncode}, units {units}\n{p.stderr[-2000:]}")
         p = script("compare", out)
