@@ -9,14 +9,16 @@ hold on a shared machine?
    rows came out faster or slower (the goal: none), same, unsteady.
 2. Sensitivity: test/work (units of dependent arithmetic per operation)
    at 100 against 102, 105 and 110 units, one binary, --after-flags, for
-   SENSITIVITY_SECONDS each; the rounds are then replayed one by one
-   through ab's own verdict, and the table says after how many seconds
-   (and rounds) the row was called slower and stayed so to the end.
-3. The seeds' questions through scripts/ab: bdp/cached-locals-v2 against
+   SENSITIVITY_SECONDS each; the rounds are then replayed through ab's own
+   verdict, and the table says after how many seconds (and rounds) the row
+   was called slower and stayed so to the end.
+3. --calibrate on the A/A's cases: the seconds this machine needs per
+   row for 2%, 5% and 10%, from a minute of A/A rounds.
+4. The seeds' questions through scripts/ab: bdp/cached-locals-v2 against
    2.6.31-rc8 (seed 000), and drain/empty's variants against ipi-all
    (seed 002), each one side, its variants against the baseline in the
    same runs.
-4. A patch that changes a count: drain/pcp-6.18.c with 55f77df7d715's
+5. A patch that changes a count: drain/pcp-6.18.c with 55f77df7d715's
    batched drain undone (drain_pages_zone frees the whole list under one
    lock again), built from a copy of HEAD, against HEAD: the row keeps its
    time and shows its counts and the claims they break.
@@ -41,7 +43,7 @@ from mmresults import ROOT, machine, replace_section  # noqa: E402
 QUICK = "--quick" in sys.argv
 AA_RUNS = 2 if QUICK else 10
 AA_SECONDS = 30 if QUICK else 60
-SENSITIVITY_SECONDS = 30 if QUICK else 120
+SENSITIVITY_SECONDS = 15 if QUICK else 60
 AA_CASES = "^(bdp|drain/empty|vmstat/mod)/"
 OUT = os.path.join(ROOT, "results", "ab-results")
 AB = os.path.join(ROOT, "scripts", "ab")
@@ -121,6 +123,10 @@ def replay_called(out_dir, row_case, doc):
                                      quiet=True)
             recs[side] = mmresults.records_from(entries)
         study.add_round(recs, {"before": [], "after": []})
+        # Every round up to 100, then every 10th (and the last): the interval
+        # of n rounds sorts n^2/2 Walsh averages.
+        if k > 100 and k % 10 and k != len(rounds):
+            continue
         word = next((v["verdict"] for r, v in abmod.evaluate(study, 0.05)
                      if r.title == row_case and v), None)
         if word == "slower" and called is None:
@@ -145,9 +151,10 @@ def sensitivity_section():
     lines = ["### Sensitivity: a known difference", "",
              "test/work does N units of dependent arithmetic per operation (--test-work=N); "
              "the same binary at 100 units against 102, 105 and 110, one row, "
-             f"{SENSITIVITY_SECONDS} s each. The rounds are then replayed one by one through "
-             "ab's own verdict: the time (and rounds) after which the row was called `slower` "
-             "and stayed so to the end.", "",
+             f"{SENSITIVITY_SECONDS} s each (--resolution 0.01: no early stop). The rounds are "
+             "then replayed one by one through ab's own verdict (each of the first 100 rounds, "
+             "then every 10th): the time (and rounds) after which the row was called `slower` "
+             "and stayed so to the end, the time at the run's own pace.", "",
              "| after | command | ratio [interval] at the end | verdict at the end | "
              "called slower after |", "|---|---|---|---|---:|"]
     for units in (102, 105, 110):
@@ -164,6 +171,24 @@ def sensitivity_section():
                      f"{row['verdict']} | {when} |")
     lines.append("")
     return lines
+
+
+def calibrate_section():
+    """scripts/ab --calibrate's own table: how long this machine needs."""
+    cmd = ["--calibrate", "HEAD", "--cases", AA_CASES, "--seconds", str(AA_SECONDS)]
+    out = os.path.join(OUT, "calibrate")
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    p = subprocess.run([sys.executable, AB, *cmd, "--out", out], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"results_ab.py: `scripts/ab {shlex.join(cmd)}` exited {p.returncode}: "
+                 f"{p.stderr.strip().splitlines()[-1:]}: no section written")
+    return ["### How long this machine needs: scripts/ab --calibrate", "",
+            f"`scripts/ab {shlex.join(cmd)}` runs HEAD against itself for a minute and turns "
+            "each row's spread of round ratios into the seconds it needs to call a 2%, 5% or 10% "
+            "difference with the rows corrected together (a planning figure: the sensitivity "
+            "runs above are what happened).", "", "```", *p.stdout.rstrip().splitlines(), "```",
+            ""]
 
 
 def table(doc, title):
@@ -261,11 +286,12 @@ def main():
                           capture_output=True, text=True).stdout.strip()
     lines = ["## Is my patch faster? scripts/ab on a shared VM", "",
              f"Measured on {machine()}, {started}, at {head}, with `scripts/results_ab.py`"
-             f"{' --quick' if QUICK else ''} (about {2 * AA_RUNS * AA_SECONDS // 60 + 12} "
+             f"{' --quick' if QUICK else ''} (about {2 * AA_RUNS * AA_SECONDS // 60 + 10} "
              "minutes). A 2-vCPU KVM guest on a shared host: its times are this machine's, the "
              "verdicts and their rates are what the section is about.", ""]
     lines += aa_section()
     lines += sensitivity_section()
+    lines += calibrate_section()
     lines += seeds_section()
     lines += patch_section()
     replace_section("ab (scripts/results_ab.py)", lines)
