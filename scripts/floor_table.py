@@ -26,6 +26,9 @@ def sd_text(sd):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if not argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -179,6 +179,9 @@ def tables(path, markdown=False):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
     if not argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
