@@ -251,10 +251,11 @@ static void publish_witness(struct mmscale_state *st)
 	if (f->has_schedstat)
 		mmscale_counter_set(st, "witness_runqueue_pct", f->runqueue_pct,
 				    MMSCALE_COUNTER_AVG_THREADS);
-	if (this_witness.w.machine) {
+	/* A figure this machine would not give is left out, not published as 0 or -1. */
+	if (this_witness.w.machine && f->has_steal)
 		mmscale_counter_set(st, "witness_steal_pct", f->steal_pct, MMSCALE_COUNTER_DEFAULT);
+	if (this_witness.w.machine && f->load1 >= 0)
 		mmscale_counter_set(st, "witness_load1", f->load1, MMSCALE_COUNTER_DEFAULT);
-	}
 }
 
 static void publish(struct mmscale_state *st, struct registration *reg)

@@ -56,7 +56,7 @@ static bool read_run_delay(uint64_t *run_delay)
 }
 
 /* /proc/stat's first line: every CPU's ticks; steal is the eighth figure. */
-static void read_steal(uint64_t *steal, uint64_t *all)
+static bool read_steal(uint64_t *steal, uint64_t *all)
 {
 	char buf[512];
 	unsigned long long v[8] = { 0 };
@@ -64,11 +64,12 @@ static void read_steal(uint64_t *steal, uint64_t *all)
 	*steal = *all = 0;
 	if (!read_proc("/proc/stat", buf, sizeof(buf)) ||
 	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		   &v[3], &v[4], &v[5], &v[6], &v[7]) < 4)
-		return;
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return false;
 	for (int i = 0; i < 8; i++)
 		*all += v[i];
 	*steal = v[7];
+	return true;
 }
 
 static double read_load1(void)
@@ -90,7 +91,7 @@ void mmscale_witness_start(struct mmscale_witness *w, bool machine)
 	memset(w, 0, sizeof(*w));
 	w->machine = machine;
 	if (machine) {
-		read_steal(&w->steal_ticks, &w->all_ticks);
+		w->has_steal = read_steal(&w->steal_ticks, &w->all_ticks);
 		w->load1 = read_load1();
 	}
 	w->has_schedstat = read_run_delay(&w->run_delay_ns);
@@ -129,10 +130,14 @@ void mmscale_witness_stop(struct mmscale_witness *w)
 			f->runqueue_pct = 100.0 * (double)(run_delay - w->run_delay_ns) / wall_ns;
 	}
 	if (w->machine) {
-		read_steal(&steal, &all);
-		f->steal_ticks = (long)(steal - w->steal_ticks);
-		if (all > w->all_ticks)
-			f->steal_pct = 100.0 * (double)f->steal_ticks / (double)(all - w->all_ticks);
+		/* Unreadable (a container without /proc/stat): not measured, not "no steal". */
+		f->has_steal = w->has_steal && read_steal(&steal, &all);
+		if (f->has_steal) {
+			f->steal_ticks = (long)(steal - w->steal_ticks);
+			if (all > w->all_ticks)
+				f->steal_pct = 100.0 * (double)f->steal_ticks /
+					       (double)(all - w->all_ticks);
+		}
 		f->load1 = w->load1;
 	}
 	f->marked = mmscale_witness_marked(f);

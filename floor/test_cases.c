@@ -16,8 +16,9 @@
  * (default 100) of a dependent multiply-add chain, each waiting for the
  * last, so that N and the time per operation are in proportion (less the
  * loop's own few cycles). The same binary at 100 and at 105 units is a
- * difference of a little under 5% by construction: what scripts/ab's
- * sensitivity benchmark must call slower, and how soon (RESULTS.md).
+ * difference of about 5% by construction (this VM measures 5.1% to 5.5%):
+ * what scripts/ab's sensitivity benchmark must call slower, and how soon
+ * (RESULTS.md).
  *
  * test/claim stands for a patch that changes a count its row still claims:
  * its row claims one global read per operation, and its body makes

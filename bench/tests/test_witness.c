@@ -108,7 +108,8 @@ int main(void)
 		  w.figures.offcpu_pct, w.figures.runqueue_pct, w.figures.marked);
 	mmscale_witness_start(&w, true);
 	mmscale_witness_stop(&w);
-	CHECK(w.figures.load1 >= 0 && w.figures.steal_pct >= 0 && w.figures.steal_ticks >= 0);
+	CHECK(w.figures.load1 >= 0 && w.figures.has_steal && w.figures.steal_pct >= 0 &&
+	      w.figures.steal_ticks >= 0);
 
 	/* A busy loop on the same CPU: the thread waits its turn, and is marked. */
 	pthread_create(&busy, NULL, busy_loop, &cpu);

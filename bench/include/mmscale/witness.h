@@ -19,6 +19,10 @@
  *                   CPUs spans about 4: one tick more or less is 25%
  *   load average    the 1-minute load at the start (thread 0)
  *
+ * Only the benchmark's own threads are witnessed: a partner thread a case
+ * starts for another emulated CPU (bench/cpu.c) is not, so interference on
+ * the partner's PU shows only as the measured thread's longer waits.
+ *
  * A thread is marked when its runqueue time passes WITNESS_MARK_PCT of its
  * wall time, when it migrated, or (thread 0) when steal time passed
  * WITNESS_MARK_PCT over at least WITNESS_STEAL_TICKS stolen ticks; where the kernel keeps no schedstat (CONFIG_SCHED_INFO
@@ -38,7 +42,7 @@
 
 struct mmscale_witness {
 	bool machine;		/* this thread reads the machine-wide figures */
-	bool has_schedstat;
+	bool has_schedstat, has_steal;
 	uint64_t wall_ns, cpu_ns, run_delay_ns;
 	long nivcsw;
 	int cpu;
@@ -46,9 +50,10 @@ struct mmscale_witness {
 	double load1;
 	/* After mmscale_witness_stop: this thread's figures over the timed region. */
 	struct mmscale_witness_figures {
-		double runqueue_pct, offcpu_pct, steal_pct, load1;
+		double runqueue_pct, offcpu_pct, steal_pct;
+		double load1;		/* -1: /proc/loadavg unreadable */
 		long nivcsw, steal_ticks;
-		bool migrated, has_schedstat, marked;
+		bool migrated, has_schedstat, has_steal, marked;
 	} figures;
 };
 
