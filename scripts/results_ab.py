@@ -195,7 +195,9 @@ def table(doc, title):
     lines = [f"#### {title}", "", "```", *doc["header"], ""]
     for r in doc["rows"]:
         ci = f"{r['ratio']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]" if r["ci"] else "-"
-        lines.append(f"{mmresults.num(r['before']):>10} {mmresults.num(r['after']):>10}  "
+        before, after = (mmresults.num(v) if v is not None else "-"
+                         for v in (r["before"], r["after"]))
+        lines.append(f"{before:>10} {after:>10}  "
                      f"{ci:<24} {r['verdict'] or '-':<9} {r['case']}")
         lines += [" " * 24 + n for n in r["notes"]]
     return lines + ["```", ""]

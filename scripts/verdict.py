@@ -36,10 +36,12 @@ A row's verdict is one word:
   same             not selected, and the interval lies within
                    +-UNSTEADY_WIDTH: the run could have seen a difference as
                    small as the interval's farther end, and saw none
-  unsteady         the machine interfered too much to say: more than
-                   MARKED_MAX of the rounds marked by the witness of
-                   interference, fewer than MIN_ROUNDS usable rounds, or an
-                   interval wider than +-UNSTEADY_WIDTH
+  unsteady         the machine interfered too much to say: runs that say
+                   they are not for timing (a stand-in or oversubscribed
+                   plan), more than MARKED_MAX of the rounds marked by the
+                   witness of interference, fewer than MIN_ROUNDS usable
+                   rounds, too few for an interval at the corrected level
+                   (min_rounds), or an interval wider than +-UNSTEADY_WIDTH
 """
 import math
 import statistics
@@ -160,6 +162,12 @@ def interval_level(selected, m, q):
     return 1 - max(selected, 1) * q / m if m else 1 - q
 
 
+def min_rounds(level):
+    """The fewest rounds whose signed-rank interval can reach `level`: the
+    most extreme outcome, all signs alike, has probability 2 / 2^n."""
+    return max(MIN_ROUNDS, math.ceil(math.log2(2 / (1 - level))))
+
+
 def reach(low, high):
     """The farther end of a ratio interval from 1, as a fraction: the
     smallest difference this run could have told from none."""
@@ -168,25 +176,33 @@ def reach(low, high):
 
 def verdicts(rows, q=0.05):
     """rows: [{"d": [ln ratios of the usable rounds], "rounds": all rounds,
-    "marked": rounds left out for interference}] -> one dict per row:
-    ratio, low, high (ratio interval), level, p, verdict, why."""
+    "marked": rounds left out for interference, and optionally "unfit":
+    rounds whose runs say they are not for timing}] -> one dict per row:
+    ratio, low, high (ratio interval), nominal (the level the correction
+    asks for), level (the interval's own, at least nominal), tested (the
+    rows corrected together), p, verdict, why."""
     pvalues = [signed_rank_p(r["d"]) if len(r["d"]) >= MIN_ROUNDS else 1.0 for r in rows]
     testable = [i for i, r in enumerate(rows) if len(r["d"]) >= MIN_ROUNDS]
     selected = benjamini_hochberg([pvalues[i] for i in testable], q)
     selected = {testable[k] for k in selected}
-    level = interval_level(len(selected), len(testable), q)
+    nominal = interval_level(len(selected), len(testable), q)
     out = []
     for i, r in enumerate(rows):
         d = r["d"]
-        res = {"p": pvalues[i], "level": level, "rounds": r["rounds"], "used": len(d),
-               "marked": r["marked"], "ratio": None, "low": None, "high": None}
+        res = {"p": pvalues[i], "nominal": nominal, "level": None, "tested": len(testable),
+               "rounds": r["rounds"], "used": len(d), "marked": r["marked"], "ratio": None,
+               "low": None, "high": None}
         if d:
-            est, lo, hi, achieved = walsh_interval(d, level)
+            est, lo, hi, achieved = walsh_interval(d, nominal)
             res["ratio"] = math.exp(est)
             if lo is not None:
                 res.update(low=math.exp(lo), high=math.exp(hi), level=achieved)
         marked_share = r["marked"] / r["rounds"] if r["rounds"] else 0.0
-        if marked_share > MARKED_MAX:
+        if r.get("unfit"):
+            res["verdict"], res["why"] = "unsteady", (
+                f"its runs in {r['unfit']} round(s) say they are not for timing (a stand-in "
+                "or oversubscribed plan: its threads share PUs)")
+        elif marked_share > MARKED_MAX:
             res["verdict"], res["why"] = "unsteady", (
                 f"{r['marked']} of {r['rounds']} rounds marked by the witness of interference")
         elif len(d) < MIN_ROUNDS:
@@ -195,7 +211,11 @@ def verdicts(rows, q=0.05):
         elif i in selected:
             res["verdict"] = "faster" if res["ratio"] < 1 else "slower"
             res["why"] = f"Benjamini-Hochberg selects it (p {pvalues[i]:.2g})"
-        elif res["low"] is None or reach(res["low"], res["high"]) > UNSTEADY_WIDTH:
+        elif res["low"] is None:
+            res["verdict"], res["why"] = "unsteady", (
+                f"{len(d)} usable rounds: an interval at {nominal:.2%} needs "
+                f"{min_rounds(nominal)}")
+        elif reach(res["low"], res["high"]) > UNSTEADY_WIDTH:
             res["verdict"], res["why"] = "unsteady", (
                 f"its interval reaches past +-{UNSTEADY_WIDTH:.0%}")
         else:
@@ -213,10 +233,10 @@ def rounds_needed(sd_log, delta, level, power=0.8):
     over the signed-rank test's asymptotic efficiency against the t-test
     (3/pi). A planning figure, not a promise."""
     if sd_log <= 0:
-        return MIN_ROUNDS
+        return min_rounds(level)
     z = statistics.NormalDist().inv_cdf
     n = ((z(1 - (1 - level) / 2) + z(power)) * sd_log / math.log1p(delta)) ** 2
-    return max(MIN_ROUNDS, math.ceil(n / (3 / math.pi)))
+    return max(min_rounds(level), math.ceil(n / (3 / math.pi)))
 
 
 def robust_sd(values):

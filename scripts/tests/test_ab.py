@@ -131,8 +131,16 @@ rows = [row(rounds(30, 0.0, 0.02, seed=10 + i)) for i in range(10)] + \
 vs = verdict.verdicts(rows, 0.05)
 check([x["verdict"] for x in vs] == ["same"] * 10 + ["slower"],
       f"BH over 11 rows: {[x['verdict'] for x in vs]}")
-check(abs(vs[0]["level"] - (1 - 0.05 / 11)) < 0.01,
-      f"intervals at Benjamini-Yekutieli's 1 - R q / m (R = 1, m = 11): {vs[0]['level']}")
+check(vs[0]["nominal"] == 1 - 0.05 / 11 and vs[0]["tested"] == 11 and
+      all(x["level"] >= x["nominal"] for x in vs),
+      f"intervals at Benjamini-Yekutieli's 1 - R q / m (R = 1, m = 11), each at least that: "
+      f"{[(x['nominal'], x['level']) for x in vs]}")
+
+# Too few rounds for the corrected level: 8 rounds cannot give 99.9% (needs 11).
+rows = [row(rounds(8, 0.0, 0.02, seed=20 + i)) for i in range(37)]
+v = verdict.verdicts(rows, 0.05)[0]
+check(v["verdict"] == "unsteady" and "needs 11" in v["why"] and verdict.min_rounds(
+      1 - 0.05 / 37) == 11, f"8 rounds among 37 rows: too few for the level: {v}")
 
 # Unsteady: too few rounds, too many marked, an interval too wide.
 v = verdict.verdicts([row(rounds(5, 0.2, 0.01))])[0]
@@ -149,6 +157,39 @@ check(verdict.rounds_needed(0.02, 0.05, 0.95) < verdict.rounds_needed(0.02, 0.02
       "the spread grows")
 
 
+# -- scripts/ab's counts and claims, as functions -----------------------------
+def load_ab():
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("ab_module", os.path.join(SCRIPTS, "ab"))
+    spec = importlib.util.spec_from_loader("ab_module", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+abmod = load_ab()
+
+
+def count(*values):
+    c = abmod.Count()
+    for v in values:
+        c.add(v)
+    return c
+
+
+check(count(2079.42).differs(count(2079.38)) and count(2079.42).text() == "2079.42",
+      "two fractional counts, each the same in every round, differ by their digits")
+check(not count(0.0416, 0.0417).differs(count(0.04165, 0.0418)) and
+      count(0.0416, 0.0417).text() == "0.0416..0.0417",
+      "a count that moves with the iteration count: overlapping ranges are no change")
+check(count(8).differs(count(4)) and count(14).text() == "14" and
+      count(14).exact_value() == 14 and count(0.5).exact_value() is None,
+      "whole counts: exact, and a change")
+check(abmod.claim_text("lock_acquires 4 per operation, the row claims 8") ==
+      "lock_acquires: claims 8, measured 4", "a claim message as the row's note")
+
+
 # -- scripts/ab end to end ----------------------------------------------------
 def ab(*args, env=None, **kw):
     return subprocess.run([sys.executable, os.path.join(SCRIPTS, "ab"), *args],
@@ -156,7 +197,7 @@ def ab(*args, env=None, **kw):
 
 
 tmp = tempfile.mkdtemp(prefix="test_ab-")
-TEST = ["--", "--test-cases", "--benchmark_min_time=0.005"]
+TEST = ["--", "--test-cases"]
 out = os.path.join(tmp, "claim")
 p = ab(MMSCALE, MMSCALE, "--cases", "^test/(claim|work)", "--seconds", "4", "--min-time",
        "0.005", "--after-flags=--test-claim-reads=2", "--out", out, "--format", "json", *TEST)
@@ -216,6 +257,7 @@ head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=T
 cache = os.path.join(tmp, "cache")
 os.makedirs(os.path.join(cache, head[:12], "build"))
 os.symlink(os.path.realpath(MMSCALE), os.path.join(cache, head[:12], "build", "mmscale"))
+open(os.path.join(cache, head[:12], "build", "ab-built"), "w").close()  # a finished build
 env = dict(os.environ, MMSCALE_AB_CACHE=cache)
 p = ab("HEAD", MMSCALE, "--cases", "^test/work", "--seconds", "2", "--min-time", "0.005",
        "--format", "json", "--out", os.path.join(tmp, "rev"), *TEST, env=env)
@@ -229,13 +271,37 @@ for args, why in ((["no-such-revision-xyz", MMSCALE], "neither an mmscale binary
                   ([MMSCALE, MMSCALE, "--seconds", "soon"], "--seconds"),
                   ([MMSCALE, MMSCALE, MMSCALE], "give BEFORE AFTER"),
                   ([MMSCALE, "--after-flags=--swap=no"], "need two sides"),
-                  ([MMSCALE, MMSCALE, "--after-flags=--swap=maybe"], "is not yes or no")):
+                  ([MMSCALE, MMSCALE, "--after-flags=--swap=maybe"], "is not yes or no"),
+                  ([MMSCALE, MMSCALE, "--", "--benchmark_repetitions=3"], "sets"),
+                  ([MMSCALE, MMSCALE, "--before-flags=--benchmark_min_time=1"], "--min-time")):
     bad = os.path.join(tmp, "bad")
     p = ab(*args, "--out", bad)
     lines = p.stderr.strip().splitlines()
     check(p.returncode == 2 and len(lines) == 1 and why in lines[0] and
           not os.path.exists(os.path.join(bad, "raw")),
           f"bad input {args}: exit {p.returncode}, {p.stderr!r}")
+
+# A run that fails is named and makes the exit status 1: on one side (its
+# rounds left out), and within one side (a baseline that fails fails every
+# variant row against it).
+STUCK = "--test-stuck-cpu=1 --ipi-timeout-ms=50"
+p = ab(MMSCALE, MMSCALE, "--cases", "^drain/empty/(ipi-all|ipi-mask)/", "--seconds", "2",
+       "--after-flags", STUCK, "--format", "json", "--out", os.path.join(tmp, "failed"))
+doc = json.loads(p.stdout) if p.stdout.startswith("{") else {"rows": []}
+rows = {r["case"]: r for r in doc["rows"]}
+ipi_all = rows.get("drain/empty/ipi-all [cpus:2/threads:1]", {})
+check(p.returncode == 1 and "did not answer" in " ".join(ipi_all.get("notes", [])) and
+      ipi_all.get("used") == 0 and
+      rows.get("drain/empty/ipi-mask [cpus:2/threads:1]", {}).get("used", 0) > 0,
+      f"an errored run on one side: named, exit 1, the other row compared: {p.returncode} "
+      f"{ipi_all} {p.stderr[-600:]}")
+p = ab(MMSCALE, "--cases", "^drain/empty/(ipi-all|ipi-mask)/", "--seconds", "2", "--format",
+       "json", "--out", os.path.join(tmp, "failed-within"), "--", *STUCK.split())
+doc = json.loads(p.stdout) if p.stdout.startswith("{") else {"rows": []}
+check(p.returncode == 1 and len(doc["rows"]) == 1 and
+      "its baseline ipi-all failed" in " ".join(doc["rows"][0]["notes"]),
+      f"one side, its baseline failing: the variant's row says so, exit 1: {p.returncode} "
+      f"{doc['rows']} {p.stderr[-600:]}")
 
 # The witness: a busy loop on the one CPU the run may use marks its rounds,
 # and the rows are unsteady (the machine interfered too much to say).
