@@ -391,6 +391,45 @@ for sig, status, word in ((signal.SIGINT, (-signal.SIGINT, 130), "interrupted (S
               and "mmscale_topology" in d["context"], f"{word}: file has finished cases {names}")
         check(not [f for f in os.listdir(tmp) if f != "r.json"], f"{word}: no partial file left")
 
+# --claims: a run whose counts differ from its row's claim (test/claim makes
+# --test-claim-reads=N global reads where its row claims 1) fails by default;
+# under --claims=report (scripts/ab) it is kept, labelled, and noted once.
+for mode in ("check", "report"):
+    rc, stdout, stderr = run("--test-cases", "--benchmark_filter=^test/claim",
+                             "--test-claim-reads=2", "--benchmark_min_time=0.001",
+                             "--benchmark_repetitions=2", "--benchmark_format=json",
+                             f"--claims={mode}")
+    d = json.loads(stdout) if stdout.startswith("{") else {"benchmarks": [], "context": {}}
+    runs = [b for b in d["benchmarks"] if b.get("run_type") == "iteration"]
+    want = "global_reads 2 per operation, the row claims 1"
+    if mode == "check":
+        check(rc == 1 and runs and all(b.get("error_message") == want for b in runs),
+              f"--claims=check fails the run: {rc} {runs} {stderr}")
+    else:
+        notes = [l for l in stderr.splitlines() if "claim differs" in l]
+        check(rc == 0 and len(runs) == 2 and
+              all(b.get("label") == "claim differs: " + want and b.get("global_reads") == 2
+                  for b in runs) and len(notes) == 1 and
+              d["context"].get("mmscale_claims") == "report",
+              f"--claims=report keeps and labels the run, one note: {rc} {runs} {notes}")
+
+# The witness of interference is in every run: marked threads at most the
+# run's threads, percentages within 0..100 (bench/witness.c).
+rc, stdout, stderr = run("--benchmark_filter=^bdp/(2.6.31-rc8|3.2)/", "--threads=1,2",
+                         "--benchmark_min_time=0.001", "--benchmark_format=json")
+d = json.loads(stdout) if rc == 0 else {"benchmarks": []}
+check(d["benchmarks"] and all(
+      0 <= b["witness_marked"] <= b["threads"] and 0 <= b["witness_offcpu_pct"] <= 100 and
+      b["witness_nivcsw"] >= 0 and b["witness_migrated"] <= b["threads"]
+      for b in d["benchmarks"]), f"witness counters in every run: {d['benchmarks'][:1]}")
+
+# The console prints every counter exactly: 1000, never GB's "1k".
+rc, stdout, stderr = run("--test-cases", "--benchmark_filter=^test/claim",
+                         "--test-claim-reads=1000", "--claims=report",
+                         "--benchmark_min_time=0.001", "--benchmark_format=console")
+check(rc == 0 and "global_reads=1000 " in stdout and "1k" not in stdout,
+      f"console counters exact: {stdout[-300:]}")
+
 # A filter that matches nothing is bad input.
 rc, stdout, stderr = run("--benchmark_filter=no/such/case")
 check(rc == 2, f"unmatched filter exits 2, got {rc}")
