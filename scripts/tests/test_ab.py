@@ -242,6 +242,15 @@ p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"),
                     "--metric", "global_reads"], capture_output=True, text=True)
 check(p.returncode == 0 and "test/claim" in p.stdout, f"compare reads ab's rounds: {p.stderr}")
 
+# --from: the same verdict again from the kept rounds, nothing run.
+p = ab("--from", out, "--format", "json")
+again = json.loads(p.stdout) if p.returncode == 0 else {"rows": []}
+check(p.returncode == 0 and [(r["case"], r["verdict"], r["ratio"], r["counts"]) for r in
+                             again["rows"]] == [(r["case"], r["verdict"], r["ratio"], r["counts"])
+                                                for r in doc["rows"]] and
+      sorted(os.listdir(out)) == ["ab.json", "ab.txt", "raw"],
+      f"--from gives the run's verdict again and writes nothing: {p.stderr[-800:]}")
+
 # Markdown, and one side: its variants against the baseline in the same runs.
 p = ab(MMSCALE, "--cases", "^bdp/(2.6.31-rc8|cached-locals-v2)/", "--seconds", "3",
        "--min-time", "0.005", "--format", "markdown", "--out", os.path.join(tmp, "within"),
