@@ -185,7 +185,7 @@ def sensitivity_section():
         row = doc["rows"][0]
         called = replay_called(os.path.join(OUT, f"sensitivity-{units}"), row["case"], doc)
         ci = f"{row['ratio']:.4f} [{row['ci'][0]:.4f}, {row['ci'][1]:.4f}]" if row["ci"] else "-"
-        when = f"{called[0]:.0f} s ({called[1]} rounds)" if called else "not called"
+        when = f"{called[0]:.1f} s ({called[1]} rounds)" if called else "not called"
         lines.append(f"| {units} units | `scripts/ab {shlex.join(cmd)}` | {ci} | "
                      f"{row['verdict']} | {when} |")
     lines.append("")
@@ -198,7 +198,8 @@ def calibrate_section():
     out = os.path.join(OUT, "calibrate")
     if os.path.exists(out):
         shutil.rmtree(out)
-    p = subprocess.run([sys.executable, AB, *cmd, "--out", out], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, AB, *cmd, "--out", os.path.relpath(out, ROOT)],
+                       capture_output=True, text=True, cwd=ROOT)
     if p.returncode != 0:
         sys.exit(f"results_ab.py: `scripts/ab {shlex.join(cmd)}` exited {p.returncode}: "
                  f"{p.stderr.strip().splitlines()[-1:]}: no section written")
