@@ -38,16 +38,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MMSCALE = os.environ.get("MMSCALE") or os.path.join(ROOT, "build", "mmscale")
 
 
-def run_script(name, argv):
-    """Run one of scripts/ (compare, plot, floor_table.py, quick_tables.py) in
-    this process, as its command line would: -> (exit status, what it printed
-    on stdout). Its stderr (the unusable runs it names) goes to ours."""
+def load_script(name):
+    """One of scripts/ (ab, compare, ...: files without .py) as a module, to
+    call its functions."""
     path = os.path.join(ROOT, "scripts", name)
     mod_name = "mmscale_script_" + re.sub(r"\W", "_", name)
     loader = importlib.machinery.SourceFileLoader(mod_name, path)
     spec = importlib.util.spec_from_loader(mod_name, loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
+    return module
+
+
+def run_script(name, argv):
+    """Run one of scripts/ (compare, plot, floor_table.py, quick_tables.py) in
+    this process, as its command line would: -> (exit status, what it printed
+    on stdout). Its stderr (the unusable runs it names) goes to ours."""
+    module = load_script(name)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:

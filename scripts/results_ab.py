@@ -130,7 +130,7 @@ def replay_called(out_dir, row_case, doc):
     """Replay an ab run's rounds one by one through ab's verdict -> (seconds,
     rounds) after which row_case was called slower and stayed so (seconds
     at the run's own pace: its seconds over its rounds), or None."""
-    abmod = load_ab()
+    abmod = mmresults.load_script("ab")
     study = abmod.Study(False, None)
     rounds = sorted(os.listdir(os.path.join(out_dir, "raw", "before")))
     per_round = doc["seconds"] / doc["rounds"]
@@ -153,16 +153,6 @@ def replay_called(out_dir, row_case, doc):
         elif word != "slower":
             called = None
     return called
-
-
-def load_ab():
-    import importlib.machinery
-    import importlib.util
-    loader = importlib.machinery.SourceFileLoader("ab_module", AB)
-    spec = importlib.util.spec_from_loader("ab_module", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
 
 
 def sensitivity_section():

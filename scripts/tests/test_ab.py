@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
+import mmresults  # noqa: E402
 import verdict  # noqa: E402
 sys.path.insert(0, HERE)
 from check import check, report  # noqa: E402
@@ -158,17 +159,7 @@ check(verdict.rounds_needed(0.02, 0.05, 0.95) < verdict.rounds_needed(0.02, 0.02
 
 
 # -- scripts/ab's counts and claims, as functions -----------------------------
-def load_ab():
-    import importlib.machinery
-    import importlib.util
-    loader = importlib.machinery.SourceFileLoader("ab_module", os.path.join(SCRIPTS, "ab"))
-    spec = importlib.util.spec_from_loader("ab_module", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-abmod = load_ab()
+abmod = mmresults.load_script("ab")
 
 
 def count(*values):
