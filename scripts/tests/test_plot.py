@@ -8,8 +8,6 @@ named in its panel), error bars where the repetitions differ (exact counts
 say they have none), unsteady points and bars marked '~' (bars hatched),
 tick labels that do not overlap, and a knob sweep's axis saying what auto
 resolved to ('auto (=24)', from mmscale_knobs_auto)."""
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
@@ -28,15 +26,7 @@ sys.path.insert(0, HERE)
 from check import check, report  # noqa: E402  (scripts/tests/check.py)
 
 
-def load_plot():
-    loader = importlib.machinery.SourceFileLoader("plot", os.path.join(SCRIPTS, "plot"))
-    spec = importlib.util.spec_from_loader("plot", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-plot = load_plot()
+plot = mmresults.load_script("plot")
 drawn = {}  # file name -> the figure scripts/plot would have saved under it
 
 
