@@ -388,6 +388,59 @@ def params_pairs(text):
     return pairs
 
 
+def machine_lines(sides, heads=(), leave_out=None):
+    """The emulated machine each side (a list of records) ran on
+    (mmscale_params: --mem, --swap, ..., the --set knobs), which exact counts
+    depend on: 3.x's global_reads are 8 with swap, 6 without. Only what is
+    worth reading: the settings whose value is not mmscale's default
+    (mmscale_params_default, the same settings as that mmscale's defaults
+    print them) and, for two sides, every setting that differs between them
+    (two builds whose defaults differ); "defaults (mmscale --help)" where
+    that is none. A result that does not record its defaults (an older
+    mmscale) shows every setting, marked "(defaults not recorded)": nothing
+    can be left out without knowing what the default was. leave_out: the
+    swept knob of a knob table. One line, or one per side where they
+    differ; a side whose results ran on several machines joins them with
+    ' | '."""
+    machines = []
+    for recs in sides:
+        contexts = {id(r["context"]): r["context"] for r in recs}.values()
+        machines.append([tuple(None if ctx.get(key) is None else
+                               {k: v for k, v in params_pairs(ctx[key]).items()
+                                if k != leave_out}
+                               for key in ("mmscale_params", "mmscale_params_default"))
+                         for ctx in contexts])
+    differ = set()
+    if len(sides) == 2:
+        values = [{} for _ in sides]  # per side: setting -> its values
+        for side, side_machines in zip(values, machines):
+            for params, _ in side_machines:
+                for k, v in (params or {}).items():
+                    side.setdefault(k, set()).add(v)
+        differ = {k for k in {*values[0], *values[1]} if values[0].get(k) != values[1].get(k)}
+    texts = [" | ".join(sorted({machine_text(params, default, differ)
+                                for params, default in side_machines}))
+             for side_machines in machines]
+    label = f"emulated machine (but {leave_out})" if leave_out else "emulated machine"
+    if len(texts) == 2 and texts[0] != texts[1]:
+        return [f"{h}'s {label}: {t}" for h, t in zip(heads, texts)]
+    return [f"{label}: {texts[0]}"]
+
+
+def machine_text(params, default, differ):
+    """One result's emulated machine for machine_lines: its settings that
+    are not the default, or are in differ."""
+    if params is None:
+        return "not recorded"
+    if default is None:
+        return " ".join(f"{k}={v}" for k, v in params.items()) + " (defaults not recorded)"
+    shown = [f"{k}={v}" for k, v in params.items() if v != default.get(k) or k in differ]
+    shown += [f"{k}: not recorded" for k in sorted(differ - params.keys())]
+    if not shown:
+        return "defaults (mmscale --help)"
+    return " ".join(shown) + "; otherwise the defaults (mmscale --help)"
+
+
 def knobs_of(rec):
     """{knob: value} of the run (mmscale_knobs; results from before knobs: {})."""
     return dict(w.split("=", 1) for w in rec["context"].get("mmscale_knobs", "").split()
@@ -420,6 +473,23 @@ class Results(list):
     def __init__(self, items=(), unusable=()):
         super().__init__(items)
         self.unusable = list(unusable)
+
+
+def last_message(stderr):
+    """mmscale's own last message in its stderr (its 'mmscale: ...' line when
+    there is one, else the last line): what a script says when a run failed."""
+    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
+    own = [l for l in lines if l.startswith("mmscale:")]
+    return (own or lines or [""])[-1]
+
+
+def seconds(text):
+    """'90', '90s', '15m', '2h' -> seconds; ValueError otherwise."""
+    scale = {"s": 1, "m": 60, "h": 3600}.get(text[-1:], None)
+    value = float(text[:-1] if scale else text)
+    if value <= 0:
+        raise ValueError(text)
+    return value * (scale or 1)
 
 
 def script_name():
