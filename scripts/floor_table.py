@@ -4,6 +4,8 @@ each case's trimmed mean (the seeds' statistic) with its s.d. where at least
 two runs remain after trimming ('-' otherwise: 1 or 3 runs leave one, whose
 s.d. would print as a meaningless 0), and the side-by-side ratios this run
 measured (shim overhead, shared vs local reads, signal vs mailbox).
+The note is the runs' label ("stand-in, not for timing", "migrated", ...);
+where the runs' labels differ, each is given with how many runs carried it.
 
 usage: scripts/floor_table.py RESULTS.json [--markdown]
 
@@ -24,6 +26,20 @@ def sd_text(sd):
     return "-" if sd is None else f"{sd:.2f}"
 
 
+def note_text(labels):
+    """The runs' labels as one note. Google Benchmark gives an aggregate a
+    label only when every run had the same one, so one migrated run would
+    blank the note of all; each distinct label is kept instead, with how
+    many of the runs carried it where not all did."""
+    counts = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    if len(counts) == 1:
+        return next(iter(counts))
+    return "; ".join(f"{label} ({n} of {len(labels)} runs)" if label else
+                     f"no label ({n} of {len(labels)} runs)" for label, n in counts.items())
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] in (["-h"], ["--help"]):
@@ -38,10 +54,12 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print(f"floor_table: {e}", file=sys.stderr)
         return 2
-    stat = {}
+    stat, run_labels = {}, {}
     for _, _, _, b in entries:
         agg = b.get("aggregate_name", "") if b.get("run_type") == "aggregate" else "run"
         stat.setdefault(b["run_name"], {})[agg] = b
+        if agg == "run":
+            run_labels.setdefault(b["run_name"], []).append(b.get("label", ""))
 
     def t(name, agg="trimmed_mean"):
         s = stat.get(name, {})
@@ -58,7 +76,8 @@ def main(argv=None):
         repetitions = sd_entry.get("repetitions", 1) if sd_entry else 1
         kept = repetitions - 2 if repetitions >= 3 else repetitions
         sd = sd_entry["real_time"] if sd_entry and kept >= 2 else None
-        label = (s.get("trimmed_mean") or s.get("run") or {}).get("label", "")
+        label = note_text(run_labels[name]) if run_labels.get(name) else \
+            (s.get("trimmed_mean") or {}).get("label", "")
         rows.append((name, mean, sd, label))
     ratios = [
         ("shim-batch / raw (harness overhead)", "harness/overhead/shim-batch/real_time/threads:1",

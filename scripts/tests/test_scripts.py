@@ -497,6 +497,23 @@ check(p.returncode == 1 and p.stdout.startswith("command: ") and
       p.stdout.endswith(f"\nleft out: {COUNT}, named on stderr\n"),
       f"floor_table.py with unusable runs: exit {p.returncode}\n{p.stdout}")
 names_unusable(p.stderr.splitlines(), "floor_table", "floor_table.py")
+# The note comes from the runs: Google Benchmark blanks an aggregate's label
+# when the runs' labels differ (one migrated run), which must not hide "stand-in".
+with tempfile.TemporaryDirectory() as tmp:
+    d = json.load(open(ERR))
+    runs = [b for b in d["benchmarks"] if b["name"].startswith("c2c/mailbox/")
+            and not b.get("error_occurred")]
+    for b, label in zip(runs, ["stand-in, not for timing", "stand-in, not for timing, migrated"]):
+        b["label"] = label
+    d["benchmarks"].append(dict(runs[0], run_type="aggregate", aggregate_name="trimmed_mean",
+                                label=""))
+    labelled = os.path.join(tmp, "labelled.json")
+    json.dump(d, open(labelled, "w"))
+    p = script("floor_table.py", labelled)
+    row = [l for l in p.stdout.splitlines() if l.startswith("c2c/mailbox/")]
+    check(len(row) == 1 and row[0].endswith(
+        "  stand-in, not for timing (1 of 2 runs); stand-in, not for timing, migrated (1 of 2 runs)"),
+        f"floor_table.py's note from runs whose labels differ:\n{p.stdout}")
 p = script("quick_tables.py", ERR)
 check(p.returncode == 1 and "bdp/cached-locals-v2 vs 2.6.31-rc8 [threads:1] (4)" in p.stdout and
       p.stdout.endswith(f"\nleft out: {COUNT}, named on stderr\n"),
