@@ -617,6 +617,8 @@ def records_from(entries):
             "real_time_ns": to_ns(b["real_time"], b.get("time_unit", "ns")),
             "cpu_time_ns": to_ns(b["cpu_time"], b.get("time_unit", "ns")),
             "iterations": b.get("iterations", 0), "label": b.get("label", ""),
+            # Its place in mmscale's listing (runs interleave at random).
+            "listing": (b.get("family_index", 1e9), b.get("per_family_instance_index", 0)),
             "counters": {k: v for k, v in b.items()
                          if k not in NON_COUNTERS and isinstance(v, (int, float))},
             "context": ctx, "variants": variants,

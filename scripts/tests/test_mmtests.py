@@ -2,8 +2,11 @@
 """mmscale inside mmtests, end to end, against the real tree (a snapshot in
 ../shared/mmtests, or MMSCALE_MMTESTS_TREE): scripts/mmtests/install puts the
 shellpack, driver and config into a writable copy; run-mmtests.sh runs the
-shipped config-mmscale-seeds twice (its cases and min time narrowed here,
-the second run with --set dirty_ratio=10); the real compare-mmtests.pl
+shipped config-mmscale-seeds twice (its cases and min time narrowed from the
+environment, the second run with --set dirty_ratio=10), and once more
+without MMSCALE_BIN, so that the shellpack builds mmscale itself;
+graph-mmtests.sh draws three reports' graphs, pairing the same case on each
+line; the real compare-mmtests.pl
 compares the two runs and its table is checked against the runs' JSON
 (rows, values, percents, significance marks), for the time, counts and
 nr_written reports. Then `scripts/compare --format=mmtests` must print
@@ -17,6 +20,7 @@ what compare-mmtests.pl needs (R, the Perl modules, /usr/bin/time: the test
 set of scripts/setup, which scripts/test installs) it fails, naming them."""
 import copy
 import glob
+import itertools
 import json
 import math
 import os
@@ -55,20 +59,49 @@ def missing_prerequisites():
             missing.append(f"{module} ({package})")
     if not os.path.exists("/usr/bin/time"):
         missing.append("/usr/bin/time (time)")
+    for tool, package in (("gnuplot", "gnuplot-nox"), ("yq", "yq")):  # graph-mmtests.sh
+        if not shutil.which(tool):
+            missing.append(f"{tool} ({package})")
     return missing
 
 
-def set_config(path, key, value):
-    text = open(path).read()
-    line = f"export {key}={value}"
-    text, n = re.subn(rf"^#?export {key}=.*$", lambda m: line, text, flags=re.M)
-    assert n == 1, key
-    open(path, "w").write(text)
+def commands(tree, name):
+    """The run's commands.log (the bench's log_cmd lines), or "" with a failed check."""
+    logs = os.path.join(tree, "work/log", name, "iter-0/mmscale/logs")
+    check(os.path.exists(os.path.join(logs, "mmscale-1.json")),
+          f"{name}: the bench kept mmscale-1.json in {logs}")
+    try:
+        return open(os.path.join(logs, "commands.log")).read()
+    except OSError as e:
+        check(False, f"{name}: no commands.log: {e}")
+        return ""
 
 
-def run_mmtests(tree, config, name, extra=""):
-    env = dict(os.environ, ASSUME_PACKAGE_INSTALLED="yes", MMSCALE_BIN=MMSCALE,
-               MMSCALE_EXTRA=extra)
+def check_listing_order(tree, name):
+    """parse-results prints each case's samples together, the cases in
+    mmscale's listing order, whatever order the repetitions ran in."""
+    logs = os.path.join(tree, "work/log", name, "iter-0/mmscale/logs")
+    parser = os.path.join(tree, "shellpack_src/src/mmscale/parse-results")
+    p = subprocess.run([parser, logs], capture_output=True, text=True)
+    printed = [line.split("\t")[1] for line in p.stdout.splitlines()]
+    cases = list(dict.fromkeys(printed))
+    runs = [b for b in json.load(open(os.path.join(logs, "mmscale-1.json")))["benchmarks"]
+            if b["run_type"] == "iteration" and not b.get("error_occurred") and
+            not b["run_name"].startswith("throttle/")]
+    listed = sorted(runs, key=lambda b: (b["family_index"], b["per_family_instance_index"]))
+    want = list(dict.fromkeys(re.sub(r"/(real|manual)_time", "", b["run_name"]) for b in listed))
+    ran = list(dict.fromkeys(re.sub(r"/(real|manual)_time", "", b["run_name"]) for b in runs))
+    check(p.returncode == 0 and cases == want and len(printed) == len(runs) and
+          [case for case, _ in itertools.groupby(printed)] == cases,
+          f"{name}: parse-results gives the cases in listing order, each case's samples "
+          f"together (they ran as {ran[:4]}...): {cases} against {want}")
+
+
+def run_mmtests(tree, config, name, **settings):
+    """run-mmtests.sh with the config's MMSCALE_* settings narrowed from the
+    environment, as a user narrows a run (the config's values are defaults)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MMSCALE_")}
+    env.update(ASSUME_PACKAGE_INSTALLED="yes", **settings)
     p = subprocess.run(["./run-mmtests.sh", "-n", "-c", config, name], cwd=tree, env=env,
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     check(p.returncode == 0, f"run-mmtests.sh {name} exited {p.returncode}: {p.stdout[-800:]}")
@@ -139,21 +172,19 @@ def json_samples(tree, name, metric):
 def check_real_runs(tree):
     config = os.path.join(tree, "configs", "config-mmscale-seeds")
     check(os.path.exists(config), "install put configs/config-mmscale-seeds in the tree")
-    set_config(config, "MMSCALE_CASES", f"'{CASES}'")
-    set_config(config, "MMSCALE_MIN_TIME", "0.01")
-    set_config(config, "MMSCALE_THREADS", "1")
-    set_config(config, "MMSCALE_EXTRA", '"--throttle-seconds=2"')
-    run_mmtests(tree, "configs/config-mmscale-seeds", RUNS[0])
-    set_config(config, "MMSCALE_EXTRA", '"--throttle-seconds=2 --set dirty_ratio=10"')
-    run_mmtests(tree, "configs/config-mmscale-seeds", RUNS[1])
+    narrow = dict(MMSCALE_BIN=MMSCALE, MMSCALE_CASES=CASES, MMSCALE_MIN_TIME="0.01",
+                  MMSCALE_THREADS="1")
+    run_mmtests(tree, "configs/config-mmscale-seeds", RUNS[0], **narrow,
+                MMSCALE_EXTRA="--throttle-seconds=2")
+    run_mmtests(tree, "configs/config-mmscale-seeds", RUNS[1], **narrow,
+                MMSCALE_EXTRA="--throttle-seconds=2 --set dirty_ratio=10")
     for name in RUNS:
-        logs = os.path.join(tree, "work/log", name, "iter-0/mmscale/logs")
-        check(os.path.exists(os.path.join(logs, "mmscale-1.json")),
-              f"{name}: the bench kept mmscale-1.json in {logs}")
-        cmd = open(os.path.join(logs, "commands.log")).read() if os.path.exists(
-            os.path.join(logs, "commands.log")) else ""
-        check(f"--benchmark_filter={CASES}" in cmd and "--benchmark_repetitions=5" in cmd,
-              f"{name}: the config's cases and repetitions reached mmscale: {cmd[:300]}")
+        cmd = commands(tree, name)
+        check(f"{MMSCALE} --benchmark_filter={CASES} --threads=1 " in cmd and
+              "--benchmark_repetitions=5" in cmd and "--benchmark_min_time=0.01" in cmd,
+              f"{name}: the environment's binary, cases, threads and min time, and the "
+              f"config's repetitions reached mmscale: {cmd[:300]}")
+        check_listing_order(tree, name)
 
     # The time report: each case, six statistics, values from the JSON.
     table = compare_mmtests(tree, RUNS)
@@ -333,6 +364,71 @@ def check_fixture_runs(tree):
           f"the fixture's marks (bands apart, overlapping, one sample, equal, missing): {marked}")
 
 
+GRAPHS = (("", "time"), ("counts", "global_reads"), ("nr_written", "nr_written"))
+
+
+def check_graphs(tree, names):
+    """graph-mmtests.sh draws each report's metric with the shellpack's
+    titles, and pairs like with like: its plot data (GRAPH_DEBUG dumps it)
+    has the same case on the same line for every run."""
+    for report_name, metric in GRAPHS:
+        png = os.path.join(tree, f"graph-{metric}.png")
+        args = ["bin/graph-mmtests.sh", "-d", "work/log", "-b", "mmscale", "-n", ",".join(names),
+                "--metric", metric, "--format", "png", "--output", png]
+        if report_name:
+            args[5:5] = ["-a", report_name]
+        p = subprocess.run(args, cwd=tree, env=dict(os.environ, GRAPH_DEBUG="yes"),
+                           capture_output=True, text=True)
+        plots = re.split(r"^TRACE: Dump plot data \S+\n", p.stdout, flags=re.M)[1:]
+        cases = [[line.split()[1] for line in plot.splitlines() if line.strip()] for plot in plots]
+        what = f"graph-mmtests.sh {' '.join(args[1:-4])}"
+        check(p.returncode == 0 and os.path.exists(png) and os.path.getsize(png) > 0,
+              f"{what} draws a PNG: exit {p.returncode}, {p.stderr[-300:]}")
+        check(len(cases) == len(names) and cases[0] and all(c == cases[0] for c in cases),
+              f"{what} pairs the same case on each line: {cases}")
+        check("Unknown" not in p.stdout.split("TRACE: Dump plot data")[0],
+              f"{what}: the title and units come from shellpack.yaml:\n{p.stdout[:600]}")
+
+
+def check_declared_metrics(tree):
+    """Every exact count mmscale lists is declared in the counts report and
+    described (title, units) in shellpack.yaml, which graph-mmtests reads."""
+    listed = json.loads(subprocess.run([MMSCALE, "--list=json"], capture_output=True,
+                                       text=True).stdout)
+    exact = {m["name"] for f in listed for m in f["metrics"] if m["exact"]} | \
+        {c for f in listed for c in f.get("counts", [])}
+    src = os.path.join(tree, "shellpack_src/src/mmscale")
+    main_yaml, counts_yaml = (
+        json.loads(subprocess.run(["yq", ".", os.path.join(src, f)], capture_output=True,
+                                  text=True).stdout or "{}")
+        for f in ("shellpack.yaml", "shellpack-counts.yaml"))
+    undescribed = sorted(m for m in exact | {"time"}
+                         if not {"title", "units"} <= set(main_yaml.get(m) or {}))
+    check(not undescribed, f"shellpack.yaml describes every metric: not {undescribed}")
+    undeclared = sorted(exact - {"nr_written"} - set(counts_yaml.get("metrics", [])))
+    check(not undeclared, f"shellpack-counts.yaml lists every exact count: not {undeclared}")
+
+
+def check_shellpack_build(tree):
+    """Without MMSCALE_BIN the shellpack's install step builds mmscale from
+    the checkout the config names, and the run uses that build."""
+    name = "stock-built"
+    run_mmtests(tree, "configs/config-mmscale-seeds", name,
+                MMSCALE_CASES=r"^vmstat/global_read/cached/k:4/writers:0/", MMSCALE_THREADS="1",
+                MMSCALE_REPETITIONS="3", MMSCALE_MIN_TIME="0.005")
+    installed = os.path.join(tree, "work/sources/mmscale-local-installed")
+    cmd = commands(tree, name)
+    check(cmd.startswith(os.path.join(installed, "bin/mmscale") + " --benchmark_filter="),
+          f"the run used the shellpack's own build: {cmd[:200]}")
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    try:
+        built = open(os.path.join(installed, "revision")).read().strip()
+    except OSError as e:
+        built = str(e)
+    check(head and built == head, f"the build records the checkout's commit: {built} vs {head}")
+
+
 def main():
     status = frameworks.unready("test_mmtests", TREE, "bin/compare-mmtests.pl",
                                 "MMSCALE_MMTESTS_TREE", "compare-mmtests.pl",
@@ -341,6 +437,9 @@ def main():
         return status
     with frameworks.installed_copy(TREE, "mmtests", "not an mmtests") as tree:
         check_real_runs(tree)
+        check_graphs(tree, RUNS)
+        check_declared_metrics(tree)
+        check_shellpack_build(tree)
         check_fixture_runs(tree)
     report("test_mmtests")
 
