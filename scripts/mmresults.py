@@ -222,12 +222,25 @@ def mmtests_run_name(path):
     return base[:-5] if base.endswith(".json") else base
 
 
+def lkp_runs(path):
+    """The mmscale outputs of an LKP result folder, in run order: a run's
+    folder (RESULT_ROOT: its mmscale file, the program's output) or the
+    folder of a commit's runs (0/, 1/, ...: LKP's _rt). [] for any other path."""
+    if os.path.isfile(os.path.join(path, "mmscale")) and \
+            os.path.isfile(os.path.join(path, "job.yaml")):
+        return [os.path.join(path, "mmscale")]
+    runs = [d for d in glob.glob(os.path.join(path, "*", "mmscale"))
+            if os.path.basename(os.path.dirname(d)).isdigit()]
+    return sorted(runs, key=lambda d: int(os.path.basename(os.path.dirname(d))))
+
+
 def result_files(path):
     """A JSON file, or every raw/*.json / *.json of a results folder, or the
-    mmscale results of an mmtests run folder (mmtests_logs)."""
+    mmscale results of an mmtests run folder (mmtests_logs) or of an LKP
+    result folder (lkp_runs)."""
     if os.path.isfile(path):
         return [path]
-    logs = mmtests_logs(path)
+    logs = mmtests_logs(path) or lkp_runs(path)
     if logs:
         return logs
     files = sorted(glob.glob(os.path.join(path, "raw", "*.json")))
@@ -573,6 +586,10 @@ def read_text(text, source, who=None, quiet=False, out=None):
     lines about its unusable runs); added to out if given."""
     who = who or script_name()
     out = Results() if out is None else out
+    if os.path.basename(source) == "mmscale" and not text.startswith("{"):
+        # LKP's program output: the command log_cmd wrote, then the JSON.
+        start = text.find("\n{")
+        text = text[start + 1:] if start >= 0 else text
     try:
         d = json.loads(text)
     except ValueError as e:
@@ -611,7 +628,7 @@ def records_from(entries):
             continue
         family, variant, params, threads = split_name(b["run_name"], variants)
         rec = {
-            "file": os.path.basename(f), "name": b["run_name"], "family": family,
+            "file": os.path.basename(f), "source": f, "name": b["run_name"], "family": family,
             "variant": variant, "params": params, "threads": threads,
             "repetition": b.get("repetition_index", 0),
             "real_time_ns": to_ns(b["real_time"], b.get("time_unit", "ns")),
