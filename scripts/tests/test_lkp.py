@@ -101,7 +101,7 @@ LKP_NAMESPACE = r"""
 set -e
 lkp=$(realpath "$1"); shift
 cwd=$PWD
-root=$(mktemp -d)
+root=$(mktemp -d "$lkp.root.XXXXXX")  # beside it, in the test's folder
 mount -t tmpfs tmpfs "$root"
 for d in /*; do
     name=${d#/}
