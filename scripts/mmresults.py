@@ -635,7 +635,8 @@ def records_from(entries):
             "cpu_time_ns": to_ns(b["cpu_time"], b.get("time_unit", "ns")),
             "iterations": b.get("iterations", 0), "label": b.get("label", ""),
             # Its place in mmscale's listing (runs interleave at random).
-            "listing": (b.get("family_index", 1e9), b.get("per_family_instance_index", 0)),
+            "listing": (1e9 if b.get("family_index") is None else b["family_index"],
+                        b.get("per_family_instance_index") or 0),
             "counters": {k: v for k, v in b.items()
                          if k not in NON_COUNTERS and isinstance(v, (int, float))},
             "context": ctx, "variants": variants,

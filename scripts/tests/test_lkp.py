@@ -56,8 +56,7 @@ def missing_prerequisites():
 def check_split_job(tree, out):
     """lkp split-job as its users run it: no --no-defaults, no -t; the host
     file scripts/lkp/install wrote gives the box's CPUs."""
-    env = {k: v for k, v in os.environ.items() if k != "HOSTNAME"}
-    env["LKP_SRC"] = tree
+    env = dict(os.environ, LKP_SRC=tree)
     p = subprocess.run(["bin/lkp", "split-job", "-o", out, "jobs/mmscale.yaml"],
                        cwd=tree, env=env, capture_output=True, text=True)
     jobs = sorted(glob.glob(os.path.join(out, "*.yaml")))
@@ -78,15 +77,16 @@ def check_split_job(tree, out):
     half = [j for j in jobs if os.path.basename(j) == "mmscale-bdp-0.1-50%-scatter-5.yaml"]
     check(len(half) == 1, f"one job for bdp at 50% scatter: {[os.path.basename(j) for j in jobs]}")
     if half:
+        nproc = int(subprocess.run(["nproc"], capture_output=True, text=True).stdout)
         nr_cpu = re.search(r"^nr_cpu: (\d+)$", open(half[0]).read(), re.M)
-        check(nr_cpu is not None and int(nr_cpu.group(1)) == os.cpu_count(),
-              f"the job carries the host file's nr_cpu, this box's {os.cpu_count()}")
+        check(nr_cpu is not None and int(nr_cpu.group(1)) == nproc,
+              f"the job carries the host file's nr_cpu, this box's {nproc} (nproc)")
         p = subprocess.run(["bin/lkp", "job2sh", half[0]], cwd=tree, env=env,
                            capture_output=True, text=True)
         check(p.returncode == 0, f"job2sh exited {p.returncode}: {p.stderr[-300:]}")
-        threads = max(1, os.cpu_count() * 50 // 100)
+        threads = nproc * 50 // 100  # params/nr_threads: an integer, 0 on one CPU
         check(f"export nr_threads={threads}" in p.stdout,
-              f"job2sh: nr_threads 50% of {os.cpu_count()} CPUs is {threads}")
+              f"job2sh: nr_threads 50% of {nproc} CPUs is {threads}")
         check(re.search(r"run_test case='bdp' placement='scatter' repetitions=5 min_time=0.1 "
                         r"\$LKP_SRC/bin/run-test mmscale", p.stdout) is not None,
               f"job2sh runs the program with the job's parameters: "
@@ -105,6 +105,7 @@ root=$(mktemp -d "$lkp.root.XXXXXX")  # beside it, in the test's folder
 mount -t tmpfs tmpfs "$root"
 for d in /*; do
     name=${d#/}
+    [ "$name" = lkp ] && continue  # a real LKP box's own /lkp stays out
     if [ -L "$d" ]; then cp -P "$d" "$root/"; continue; fi
     [ -d "$d" ] || continue
     mkdir "$root/$name"; mount --rbind "$d" "$root/$name"
@@ -188,7 +189,10 @@ def check_lkp_runs(tree, tmp):
     runs = [(split["plain"][0], revisions["rev-a"], "rev-a")] * 3 + \
         [(split["plain"][0], revisions["rev-b"], "rev-b")] * 3 + \
         [(split["swap-yes"][0], MMSCALE, "c")] * 3 + [(split["swap-no"][0], MMSCALE, "c")] * 3
-    env = dict(os.environ, USER=os.environ.get("USER", "root"), LKP_SRC=tree)
+    # bin/run-local empties /tmp/lkp-$USER, which is the host's /tmp: a user
+    # of the test's own, whose folder is removed after.
+    user = f"mmscale-test-{os.getpid()}"
+    env = dict(os.environ, USER=user, LKP_SRC=tree)
     for job, binary, commit in runs:
         p = in_lkp_root(lkp_root, ["env", f"MMSCALE_BIN={binary}", "bin/lkp", "run", "-s",
                                    f"commit: {commit}", job], cwd=tree, env=env)
@@ -196,6 +200,7 @@ def check_lkp_runs(tree, tmp):
                 if "skip non-executable" not in line]  # the snapshot's lost exec bits
         check(p.returncode == 0, f"lkp run {os.path.basename(job)} at {commit} exited "
               f"{p.returncode}: {said[-8:]}")
+    shutil.rmtree(f"/tmp/lkp-{user}", ignore_errors=True)
     roots = {}
     for rt in glob.glob(os.path.join(lkp_root, "result/mmscale/*/*/*/*/*/*")):
         flags = "swap-no" if "--swap:no" in rt else "swap-yes" if "--swap:yes" in rt else ""
@@ -245,10 +250,29 @@ def check_lkp_runs(tree, tmp):
               f"  theirs: {theirs}\n{q.stderr}")
 
 
+def check_install(tree):
+    """The install registered the testcase, wrote the host file, restored
+    the links the snapshot stores as files; again, it adds nothing twice."""
+    host = os.environ.get("HOSTNAME") or subprocess.run(
+        ["hostname"], capture_output=True, text=True).stdout.strip()
+    links = sum(os.path.islink(os.path.join(d, f)) for d, _, fs in os.walk(tree) for f in fs)
+    check(os.path.isfile(os.path.join(tree, "hosts", host)) and links > 0,
+          f"install wrote hosts/{host} and the tree holds symlinks ({links})")
+    p = subprocess.run([os.path.join(SCRIPTS, "lkp", "install"), tree], capture_output=True,
+                       text=True)
+    cases = open(os.path.join(tree, "etc/linux-perf-test-cases")).read().split()
+    check(p.returncode == 0 and cases.count("mmscale") == 1 and
+          p.stdout.splitlines() == [f"lkp/install: mmscale's program and job are in {tree}; "
+                                    "testcase mmscale registered"],
+          f"install again: exit {p.returncode}, mmscale listed {cases.count('mmscale')} times, "
+          f"{p.stdout}{p.stderr}")
+
+
 def check_bad_values(tree):
     """A case or flags value that LKP's result index would split (a '/' or
     '=') stops the program with one line, before mmscale runs."""
-    for value in ({"case": "^bdp/"}, {"case": "bdp", "flags": "--swap=no"}):
+    for value in ({"case": "^bdp/"}, {"case": "bdp=1"}, {"case": "bdp", "flags": "--swap=no"},
+                  {"case": "bdp", "flags": "--topology:xml:/tmp/x.xml"}):
         p = subprocess.run([os.path.join(tree, "programs/mmscale/run")], capture_output=True,
                            text=True, env=dict(os.environ, LKP_SRC=tree, MMSCALE_BIN=MMSCALE,
                                                **value))
@@ -404,6 +428,7 @@ def main():
         tmp = os.path.dirname(tree)
         out = os.path.join(tmp, "jobs")
         os.makedirs(out)
+        check_install(tree)
         check_split_job(tree, out)
         check_bad_values(tree)
         check_lkp_runs(tree, tmp)

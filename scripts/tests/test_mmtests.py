@@ -59,9 +59,17 @@ def missing_prerequisites():
             missing.append(f"{module} ({package})")
     if not os.path.exists("/usr/bin/time"):
         missing.append("/usr/bin/time (time)")
-    for tool, package in (("gnuplot", "gnuplot-nox"), ("yq", "yq")):  # graph-mmtests.sh
-        if not shutil.which(tool):
-            missing.append(f"{tool} ({package})")
+    return missing
+
+
+def graph_tools_missing():
+    """What graph-mmtests.sh needs and this machine lacks (Debian's yq, the
+    jq wrapper, which prints JSON)."""
+    missing = [f"{tool} ({package})" for tool, package in (("gnuplot", "gnuplot-nox"),
+                                                          ("yq", "yq")) if not shutil.which(tool)]
+    if not missing and subprocess.run(["yq", "--help"], capture_output=True,
+                                      text=True).stdout.find("jq") < 0:
+        missing.append("yq, Debian's (jq's wrapper)")
     return missing
 
 
@@ -271,9 +279,10 @@ def same(ours, theirs, what):
           f"compare-mmtests.pl {len(theirs.splitlines())}")
 
 
-def fixture_run(tree, name, template, iterations):
+def fixture_run(tree, name, template, iterations, listing=None):
     """A run folder of chosen samples: iterations is a list (one per iter-N)
-    of lists (one per mmscale-N.json) of [(case, metric, value)]."""
+    of lists (one per mmscale-N.json) of [(case, metric, value)]; listing
+    gives cases their (family_index, per_family_instance_index)."""
     for i, files in enumerate(iterations):
         logs = os.path.join(tree, "work/log", name, f"iter-{i}", "mmscale", "logs")
         os.makedirs(logs)
@@ -284,6 +293,8 @@ def fixture_run(tree, name, template, iterations):
                 b = {"name": case, "run_name": case, "run_type": "iteration",
                      "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 1,
                      "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ns"}
+                if listing and case in listing:
+                    b["family_index"], b["per_family_instance_index"] = listing[case]
                 if value is None:
                     b.update(error_occurred=True, error_message="fixture: a failed run")
                 elif metric == "time":
@@ -345,6 +356,23 @@ def check_fixture_runs(tree):
     same(our_compare(tree, corner, "time").stdout, theirs,
          "fixture runs: a baseline without intervals, a percent rounded twice, a NaN sample")
     check(" 90.62%" in theirs, f"the twice-rounded percent is in the table:\n{theirs}")
+    # The listing decides the order, whatever order the runs came in, in
+    # each iteration folder (compare-mmtests.pl calls parse-results once per
+    # folder; it dies where the folders' cases differ) and each file.
+    listing = {g.format("a"): (0, 0), g.format("b"): (1, 0), g.format("c"): (1, 1)}
+    per_iter = [[[(g.format("c"), "time", 3.0)],
+                 [(g.format("b"), "time", 2.0), (g.format("a"), "time", 1.2)]],
+                [[(g.format("a"), "time", v) for v in (1.0, 1.1, 0.9)] +
+                 [(g.format("c"), "time", 3.1), (g.format("b"), "time", 2.1)]]]
+    listed = ("listed-one", "listed-two")
+    for name in listed:
+        fixture_run(tree, name, template, per_iter, listing)
+    theirs = compare_mmtests(tree, listed)
+    same(our_compare(tree, listed, "time").stdout, theirs,
+         "fixture runs: listing order within each iteration folder")
+    order = [line.split()[1] for line in theirs.splitlines() if line.startswith("Min ")]
+    check(order == [f"time-{g.format(c)}".replace("/real_time", "") for c in "abc"],
+          f"compare-mmtests.pl's rows in listing order: {order}")
     # Three runs, as a knob sweep's values print (scripts/compare --format=mmtests DIR):
     # the table of dialects.mmtests_table with three sides.
     three = (names[0], names[1], corner[0])
@@ -371,6 +399,11 @@ def check_graphs(tree, names):
     """graph-mmtests.sh draws each report's metric with the shellpack's
     titles, and pairs like with like: its plot data (GRAPH_DEBUG dumps it)
     has the same case on the same line for every run."""
+    missing = graph_tools_missing()
+    if missing:
+        print(f"test_mmtests: SKIPPED the graphs: graph-mmtests.sh needs {', '.join(missing)} "
+              "(MMSCALE_SETUP_TESTS=1 scripts/setup installs them)")
+        return
     for report_name, metric in GRAPHS:
         png = os.path.join(tree, f"graph-{metric}.png")
         args = ["bin/graph-mmtests.sh", "-d", "work/log", "-b", "mmscale", "-n", ",".join(names),
@@ -397,11 +430,17 @@ def check_declared_metrics(tree):
                                        text=True).stdout)
     exact = {m["name"] for f in listed for m in f["metrics"] if m["exact"]} | \
         {c for f in listed for c in f.get("counts", [])}
+    if graph_tools_missing():
+        return  # said by check_graphs
     src = os.path.join(tree, "shellpack_src/src/mmscale")
-    main_yaml, counts_yaml = (
-        json.loads(subprocess.run(["yq", ".", os.path.join(src, f)], capture_output=True,
-                                  text=True).stdout or "{}")
-        for f in ("shellpack.yaml", "shellpack-counts.yaml"))
+    try:
+        main_yaml, counts_yaml = (
+            json.loads(subprocess.run(["yq", ".", os.path.join(src, f)], capture_output=True,
+                                      text=True).stdout)
+            for f in ("shellpack.yaml", "shellpack-counts.yaml"))
+    except ValueError as e:
+        check(False, f"yq reads the shellpack's yaml files: {e}")
+        return
     undescribed = sorted(m for m in exact | {"time"}
                          if not {"title", "units"} <= set(main_yaml.get(m) or {}))
     check(not undescribed, f"shellpack.yaml describes every metric: not {undescribed}")
@@ -426,7 +465,10 @@ def check_shellpack_build(tree):
         built = open(os.path.join(installed, "revision")).read().strip()
     except OSError as e:
         built = str(e)
-    check(head and built == head, f"the build records the checkout's commit: {built} vs {head}")
+    if head:
+        check(built == head, f"the build records the checkout's commit: {built} vs {head}")
+    else:
+        print("test_mmtests: not a git checkout: the build's recorded commit is not checked")
 
 
 def main():
