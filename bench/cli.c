@@ -177,12 +177,13 @@ void mmscale_print_help(FILE *out)
 			for (size_t i = 0; i < mmscale_nr_doorbells; i++)
 				help_row(out, mmscale_doorbells[i].name, mmscale_doorbells[i].summary);
 		} else if (len == 6 && strncmp(p, "@KNOBS", len) == 0) {
-			for (size_t i = 0; i < mmscale_nr_knobs; i++) {
-				const struct mmscale_knob *k = &mmscale_knobs[i];
+			for (int i = 0; i < MM_NR_KNOBS; i++) {
+				const struct mm_knob_range *k = &mm_knob_ranges[i];
 				char text[1024];
 
 				snprintf(text, sizeof(text), "(%s; auto or %lld to %lld) %s",
-					 k->generations, k->lo, k->hi, k->summary);
+					 mmscale_knob_help[i].generations, k->lo, k->hi,
+					 mmscale_knob_help[i].summary);
 				fprintf(out, "%*s%s\n", 25, "", k->name);
 				help_row(out, "", text);
 			}

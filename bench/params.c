@@ -121,100 +121,109 @@ static const char *value_of(const char *arg, const char *name)
 /*
  * --set NAME=VALUE: the kernel's numbers that design discussions argue
  * about, by the kernel's names, each auto (what the kernel computes or
- * defaults to) or a number in its range. One row each; the emulated
- * kernel code reads the value from mm_config() (mmscale_mm_config).
+ * defaults to) or a number in its range. Names and ranges come from the
+ * one list, mm/config.h's MM_KNOBS; here, what --help says of each, keyed
+ * by its enum (a test checks that every knob has its row).
  */
 #define DIRTY_GENERATIONS "2.6.31, 3.1, 3.2, 6.18"
-const struct mmscale_knob mmscale_knobs[] = {
-	{ "stat_threshold", 0, MM_STAT_THRESHOLD_MAX, &mmscale_params.stat_threshold,
-	  "2.6.31, 6.18",
+const struct mmscale_knob_help mmscale_knob_help[MM_NR_KNOBS] = {
+	[MM_KNOB_STAT_THRESHOLD] = { "2.6.31, 6.18",
 	  "every zone's (6.18: and node's) per-CPU vmstat threshold, and throttle/'s "
 	  "world's: a CPU's s8 delta "
 	  "folds into the shared counters once it passes it (0: every update folds). "
 	  "auto: calculate_threshold / calculate_normal_threshold, 2 x fls(online CPUs) x "
 	  "(1 + fls(zone size / 128 MiB)), at most 125; above 125 an s8 increment can wrap "
-	  "(2.6.31's __inc_zone_state at 127 never folds)", vmstat_stat_threshold_auto, NULL, 0, NULL },
-	{ "percpu_counter_batch", 0, MM_PERCPU_COUNTER_BATCH_MAX,
-	  &mmscale_params.percpu_counter_batch, "2.6.31, 6.18",
+	  "(2.6.31's __inc_zone_state at 127 never folds)", NULL },
+	[MM_KNOB_PERCPU_COUNTER_BATCH] = { "2.6.31, 6.18",
 	  "the batch of percpu_counter_add (percpu/ and rss/ rows, 2.6.31's proportions "
 	  "in dirty/, 6.18's in throttle/): a CPU's s32 delta folds "
 	  "into fbc->count under fbc->lock once it reaches it (0 or 1: every add folds). "
-	  "auto: compute_batch_value, max(32, 2 x online CPUs)", percpu_counter_batch_auto,
-	  NULL, 0, NULL },
-	{ "BDI_STAT_BATCH", 0, MM_BDI_STAT_BATCH_MAX, &mmscale_params.bdi_stat_batch,
-	  "2.6.31, 3.1, 3.2, 6.18 (WB_STAT_BATCH)",
+	  "auto: compute_batch_value, max(32, 2 x online CPUs)", NULL },
+	[MM_KNOB_BDI_STAT_BATCH] = { "2.6.31, 3.1, 3.2, 6.18 (WB_STAT_BATCH)",
 	  "the batch of the per-bdi (6.18: per-wb) dirty and writeback percpu_counters in "
 	  "bdp/, bdp_throttled/, dirty/ and throttle/ (0 or 1: every add folds); "
 	  "bdi_stat_error (wb_stat_error) is nr_cpu_ids x it, and balance_dirty_pages sums "
 	  "both counters over every CPU, under their locks, where the bdi's threshold is "
-	  "under twice that. auto: the macro, 8 x (1 + ilog2(nr_cpu_ids))",
-	  bdi_stat_batch_auto, NULL, 0, NULL },
+	  "under twice that. auto: the macro, 8 x (1 + ilog2(nr_cpu_ids))", NULL },
 	/*
 	 * The dirty sysctls: auto is what each case writes (mm/config.h);
 	 * a ratio and its bytes cannot both be set, since writing either
-	 * zeroes the other.
+	 * zeroes the other (exclusive_knobs).
 	 */
-	{ "dirty_ratio", 0, MM_DIRTY_RATIO_MAX, &mmscale_params.dirty_ratio, DIRTY_GENERATIONS,
+	[MM_KNOB_DIRTY_RATIO] = { DIRTY_GENERATIONS,
 	  "vm.dirty_ratio: the dirty limit in percent of the dirtyable memory; written as "
 	  "its handler writes it, so it zeroes dirty_bytes if it differs from the ratio the "
 	  "case had (in the IO-less, 6.18 and throttle/ thresh= set-ups, 0). auto: the case's "
-	  "(20, or its own)", NULL, "dirty_bytes", 0, "20 in the 2.6.31 rows, 0 in the IO-less and 6.18 benches, each scenario's in throttle/ (20, or 0 where it sets thresh=)" },
-	{ "dirty_background_ratio", 0, MM_DIRTY_RATIO_MAX, &mmscale_params.dirty_background_ratio,
-	  DIRTY_GENERATIONS,
+	  "(20, or its own)",
+	  "20 in the 2.6.31 rows, 0 in the IO-less and 6.18 benches, each scenario's in "
+	  "throttle/ (20, or 0 where it sets thresh=)" },
+	[MM_KNOB_DIRTY_BACKGROUND_RATIO] = { DIRTY_GENERATIONS,
 	  "vm.dirty_background_ratio: where background writeback starts, in percent; zeroes "
-	  "dirty_background_bytes. auto: the case's (10)", NULL,
-	  "dirty_background_bytes", 0, "10 in every case" },
-	{ "dirty_bytes", MM_DIRTY_BYTES_MIN, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_bytes,
-	  DIRTY_GENERATIONS,
+	  "dirty_background_bytes. auto: the case's (10)", "10 in every case" },
+	[MM_KNOB_DIRTY_BYTES] = { DIRTY_GENERATIONS,
 	  "vm.dirty_bytes: the dirty limit in bytes (at least 2 pages); zeroes dirty_ratio if "
 	  "it differs from the bytes the case had. auto: the case's (0: the ratio; the "
-	  "IO-less and 6.18 benches 100 MiB; a throttle/ scenario its thresh=)",
-	  dirty_bytes_auto, "dirty_ratio", 0, NULL },
-	{ "dirty_background_bytes", 1, MM_DIRTY_BYTES_MAX, &mmscale_params.dirty_background_bytes,
-	  DIRTY_GENERATIONS,
+	  "IO-less and 6.18 benches 100 MiB; a throttle/ scenario its thresh=)", NULL },
+	[MM_KNOB_DIRTY_BACKGROUND_BYTES] = { DIRTY_GENERATIONS,
 	  "vm.dirty_background_bytes: where background writeback starts, in bytes; zeroes "
-	  "dirty_background_ratio. auto: the case's (0: the ratio)", NULL,
-	  "dirty_background_ratio", 0, "0 in every case" },
-	{ "ratelimit_pages", 0, MM_RATELIMIT_PAGES_MAX, &mmscale_params.writeback_ratelimit_pages,
-	  DIRTY_GENERATIONS,
+	  "dirty_background_ratio. auto: the case's (0: the ratio)", "0 in every case" },
+	[MM_KNOB_RATELIMIT_PAGES] = { DIRTY_GENERATIONS,
 	  "the pages a CPU dirties between balance_dirty_pages calls (2.6.31, 3.1: its "
 	  "ratelimit; 3.2, 6.18: beside each task's own nr_dirtied_pause), in dirty/ and "
 	  "throttle/ (0: every dirtied page calls). The kernel has no sysctl for it: the "
 	  "emulation sets it where writeback_set_ratelimit computes it. auto: 2.6.31, 3.1: "
 	  "memory / (online CPUs x 32), 16 pages to 4 MiB; 3.2, 6.18: the dirty threshold / "
-	  "(online CPUs x 32), at least 16", ratelimit_pages_auto, NULL, 0, NULL },
-	{ "percpu_pagelist_fraction", MM_PCP_FRACTION_MIN, MM_PCP_FRACTION_MAX,
-	  &mmscale_params.percpu_pagelist_fraction, "2.6.32 to 3.4 (drain/)",
+	  "(online CPUs x 32), at least 16", NULL },
+	[MM_KNOB_PERCPU_PAGELIST_FRACTION] = { "2.6.32 to 3.4 (drain/)",
 	  "vm.percpu_pagelist_fraction: every pageset's high is the zone's present pages over "
 	  "it and its batch a quarter of that, at most 96 (setup_pagelist_highmark, as the "
 	  "sysctl's handler writes it). auto: never written: high 6 x batch, batch from "
-	  "zone_batchsize", NULL, NULL, 0, "not written: high 6 x batch, batch from zone_batchsize" },
-	{ "percpu_pagelist_high_fraction", 0, MM_PCP_FRACTION_MAX,
-	  &mmscale_params.percpu_pagelist_high_fraction, "6.1, 6.18 (drain/, pcp/)",
+	  "zone_batchsize", "not written: high 6 x batch, batch from zone_batchsize" },
+	[MM_KNOB_PERCPU_PAGELIST_HIGH_FRACTION] = { "6.1, 6.18 (drain/, pcp/)",
 	  "vm.percpu_pagelist_high_fraction: zone_highsize takes the zone's managed pages over "
 	  "it, split over its node's CPUs, instead of the low watermark; in 6.18 a nonzero "
 	  "one also stops the auto-tuning (high_min = high_max). 0 or 8 and up. auto: 0",
-	  NULL, NULL, MM_PCP_FRACTION_MIN, "0: high from the low watermark (6.18: tuned between it and the share at fraction 8)" },
-	{ "numa_stat", 0, 1, &mmscale_params.numa_stat, "6.1, 6.18 (drain/, vmstat/numa_event)",
+	  "0: high from the low watermark (6.18: tuned between it and the share at fraction 8)" },
+	[MM_KNOB_NUMA_STAT] = { "6.1, 6.18 (drain/, vmstat/numa_event)",
 	  "vm.numa_stat: whether an allocation's zone_statistics counts its NUMA events "
 	  "(NUMA_HIT, NUMA_LOCAL, ...) on the CPU's zonestats; the reads of them still sum "
 	  "every CPU (vmstat/numa_event), of counters that stay 0. auto: 1",
-	  NULL, NULL, 0, "1: NUMA events counted" },
-	{ "pcp_batch", 1, MM_PCP_HIGH_MAX, &mmscale_params.pcp_batch, "2.6.32 to 6.18 (drain/, pcp/)",
+	  "1: NUMA events counted" },
+	[MM_KNOB_PCP_BATCH] = { "2.6.32 to 6.18 (drain/, pcp/)",
 	  "every pageset's batch: what a refill takes from the buddy and a free gives back, "
 	  "under zone->lock. No kernel has it as a knob: the emulation sets it where the "
 	  "pagesets are set up. auto: zone_batchsize, about 0.1% of the zone (at most 512 "
-	  "KiB in 2.6.x, 1 MiB in 6.1 and 6.18), as 2^n - 1", NULL, NULL, 0, "zone_batchsize's, per zone" },
-	{ "pcp_high", 0, MM_PCP_HIGH_MAX, &mmscale_params.pcp_high, "2.6.32 to 6.18 (drain/, pcp/)",
+	  "KiB in 2.6.x, 1 MiB in 6.1 and 6.18), as 2^n - 1", "zone_batchsize's, per zone" },
+	[MM_KNOB_PCP_HIGH] = { "2.6.32 to 6.18 (drain/, pcp/)",
 	  "every pageset's high (6.18: high_min), the count at which a free gives pages back. "
 	  "No kernel knob. auto: 6 x batch (2.6.x), zone_highsize (6.1, 6.18: the low "
-	  "watermark's share of the node's CPUs, at least 4 x batch)", NULL, NULL, 0, "6 x batch (2.6.x), zone_highsize's (6.1; 6.18's high_min)" },
-	{ "pcp_high_max", 0, MM_PCP_HIGH_MAX, &mmscale_params.pcp_high_max, "6.18 (drain/, pcp/)",
+	  "watermark's share of the node's CPUs, at least 4 x batch)",
+	  "6 x batch (2.6.x), zone_highsize's (6.1; 6.18's high_min)" },
+	[MM_KNOB_PCP_HIGH_MAX] = { "6.18 (drain/, pcp/)",
 	  "every 6.18 pageset's high_max, up to which high is tuned (equal to high_min: no "
 	  "tuning); below pcp_high a set-up fails. No kernel knob. auto: zone_highsize at "
-	  "fraction 8", NULL, NULL, 0, "zone_highsize's at fraction 8" },
+	  "fraction 8", "zone_highsize's at fraction 8" },
 };
-const size_t mmscale_nr_knobs = ARRAY_SIZE(mmscale_knobs);
+
+/* Knobs that cannot both be set: writing either sysctl zeroes the other. */
+static const enum mm_knob exclusive_knobs[][2] = {
+	{ MM_KNOB_DIRTY_RATIO, MM_KNOB_DIRTY_BYTES },
+	{ MM_KNOB_DIRTY_BACKGROUND_RATIO, MM_KNOB_DIRTY_BACKGROUND_BYTES },
+};
+
+/* The knob set with `knob` that excludes it, or MM_NR_KNOBS if none is. */
+static enum mm_knob excluding_knob(enum mm_knob knob)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive_knobs); i++)
+		for (int side = 0; side < 2; side++) {
+			enum mm_knob other = exclusive_knobs[i][!side];
+
+			if (exclusive_knobs[i][side] == knob &&
+			    mmscale_params.knob[other] != MM_KNOB_AUTO)
+				return other;
+		}
+	return MM_NR_KNOBS;
+}
 
 static int parse_knob(const char *nv, char *err, size_t errlen)
 {
@@ -223,8 +232,10 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 	char names[512] = "";
 	size_t n = 0;
 
-	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
-		const struct mmscale_knob *k = &mmscale_knobs[i];
+	for (int i = 0; i < MM_NR_KNOBS; i++) {
+		const struct mm_knob_range *k = &mm_knob_ranges[i];
+		long long *value = &mmscale_params.knob[i];
+		enum mm_knob other;
 
 		if (strlen(k->name) != len || strncmp(nv, k->name, len) != 0)
 			continue;
@@ -232,18 +243,16 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 			return mmscale_errorf(err, errlen, "--set: '%s' has no value (NAME=VALUE)",
 					      nv);
 		if (strcmp(eq + 1, "auto") == 0) {
-			*k->value = MM_KNOB_AUTO;
+			*value = MM_KNOB_AUTO;
 			return 1;
 		}
-		for (size_t j = 0; k->excludes && j < mmscale_nr_knobs; j++)
-			if (strcmp(mmscale_knobs[j].name, k->excludes) == 0 &&
-			    *mmscale_knobs[j].value != MM_KNOB_AUTO)
-				return mmscale_errorf(err, errlen, "--set: %s and %s exclude each other "
-						      "(writing either sysctl zeroes the other): set one",
-						      k->excludes, k->name);
-		if (parse_number(eq + 1, k->lo, k->hi, k->value) != 0 ||
-		    (k->nonzero_lo && *k->value && *k->value < k->nonzero_lo)) {
-			*k->value = MM_KNOB_AUTO;
+		if ((other = excluding_knob((enum mm_knob)i)) != MM_NR_KNOBS)
+			return mmscale_errorf(err, errlen, "--set: %s and %s exclude each other "
+					      "(writing either sysctl zeroes the other): set one",
+					      mm_knob_ranges[other].name, k->name);
+		if (parse_number(eq + 1, k->lo, k->hi, value) != 0 ||
+		    (k->nonzero_lo && *value && *value < k->nonzero_lo)) {
+			*value = MM_KNOB_AUTO;
 			if (k->nonzero_lo)
 				return mmscale_errorf(err, errlen, "--set: %s '%s' is not auto, 0 or "
 						      "%lld to %lld", k->name, eq + 1,
@@ -253,19 +262,23 @@ static int parse_knob(const char *nv, char *err, size_t errlen)
 		}
 		return 1;
 	}
-	for (size_t i = 0; i < mmscale_nr_knobs && n < sizeof(names); i++)
+	for (int i = 0; i < MM_NR_KNOBS && n < sizeof(names); i++)
 		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-				      mmscale_knobs[i].name);
+				      mm_knob_ranges[i].name);
 	return mmscale_errorf(err, errlen, "--set: '%.*s' is not a knob (%s)", (int)len, nv, names);
 }
 
-/* "auto" or the number. */
-const char *mmscale_knob_value(const struct mmscale_knob *k, char *buf, size_t len)
+const char *mmscale_knob_text(long long value, char *buf, size_t len)
 {
-	if (*k->value == MM_KNOB_AUTO)
+	if (value == MM_KNOB_AUTO)
 		return "auto";
-	snprintf(buf, len, "%lld", *k->value);
+	snprintf(buf, len, "%lld", value);
 	return buf;
+}
+
+const char *mmscale_knob_value(enum mm_knob knob, char *buf, size_t len)
+{
+	return mmscale_knob_text(mmscale_params.knob[knob], buf, len);
 }
 
 void mmscale_knobs_context(char *buf, size_t len)
@@ -273,22 +286,35 @@ void mmscale_knobs_context(char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < mmscale_nr_knobs && n < len; i++) {
+	for (int i = 0; i < MM_NR_KNOBS && n < len; i++) {
 		char v[24];
 
 		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? " " : "",
-				      mmscale_knobs[i].name,
-				      mmscale_knob_value(&mmscale_knobs[i], v, sizeof(v)));
+				      mm_knob_ranges[i].name,
+				      mmscale_knob_value((enum mm_knob)i, v, sizeof(v)));
 	}
 }
 
-/* What auto resolves to on the set-up machine, or the row's fixed text. */
-static const char *knob_auto(const struct mmscale_knob *k, char *buf, size_t len)
+const char *mmscale_knob_auto(enum mm_knob knob, char *buf, size_t len)
 {
-	if (!k->resolve_auto)
-		return k->auto_text;
-	k->resolve_auto(buf, len);
-	return buf;
+	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
+		const struct mmscale_case_table *tab = mmscale_case_tables[t];
+
+		for (size_t i = 0; i < tab->nr_knob_autos; i++)
+			if (tab->knob_autos[i].knob == knob) {
+				tab->knob_autos[i].resolve(buf, len);
+				return buf;
+			}
+	}
+	return mmscale_knob_help[knob].auto_text;
+}
+
+/* What auto resolves to, or says that nothing resolves it. */
+static const char *knob_auto(enum mm_knob knob, char *buf, size_t len)
+{
+	const char *text = mmscale_knob_auto(knob, buf, len);
+
+	return text ? text : "not resolved: no case resolves it";
 }
 
 void mmscale_knobs_auto_context(char *buf, size_t len)
@@ -296,12 +322,12 @@ void mmscale_knobs_auto_context(char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < mmscale_nr_knobs && n < len; i++) {
+	for (int i = 0; i < MM_NR_KNOBS && n < len; i++) {
 		char resolved[256];
 
 		n += (size_t)snprintf(buf + n, len - n, "%s%s: %s", i ? "; " : "",
-				      mmscale_knobs[i].name,
-				      knob_auto(&mmscale_knobs[i], resolved, sizeof(resolved)));
+				      mm_knob_ranges[i].name,
+				      knob_auto((enum mm_knob)i, resolved, sizeof(resolved)));
 	}
 }
 
@@ -309,32 +335,32 @@ void mmscale_knobs_describe(FILE *out)
 {
 	fputs("knobs (--set NAME=VALUE; auto: what the kernel computes, here with every planned "
 	      "CPU online):\n", out);
-	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
-		const struct mmscale_knob *k = &mmscale_knobs[i];
+	for (int i = 0; i < MM_NR_KNOBS; i++) {
 		char v[24], resolved[256];
 
-		fprintf(out, "  %-29s %-6s auto = %s (%s)\n", k->name,
-			mmscale_knob_value(k, v, sizeof(v)), knob_auto(k, resolved, sizeof(resolved)),
-			k->generations);
+		fprintf(out, "  %-29s %-6s auto = %s (%s)\n", mm_knob_ranges[i].name,
+			mmscale_knob_value((enum mm_knob)i, v, sizeof(v)),
+			knob_auto((enum mm_knob)i, resolved, sizeof(resolved)),
+			mmscale_knob_help[i].generations);
 	}
 }
 
 void mmscale_knobs_describe_json(FILE *out)
 {
 	fputc('[', out);
-	for (size_t i = 0; i < mmscale_nr_knobs; i++) {
-		const struct mmscale_knob *k = &mmscale_knobs[i];
+	for (int i = 0; i < MM_NR_KNOBS; i++) {
+		const struct mm_knob_range *k = &mm_knob_ranges[i];
 		char resolved[256];
 
 		fprintf(out, "%s\n  {\"name\": \"%s\", \"value\": ", i ? "," : "", k->name);
-		if (*k->value == MM_KNOB_AUTO)
+		if (mmscale_params.knob[i] == MM_KNOB_AUTO)
 			fputs("\"auto\"", out);
 		else
-			fprintf(out, "%lld", *k->value);
+			fprintf(out, "%lld", mmscale_params.knob[i]);
 		fprintf(out, ", \"min\": %lld, \"max\": %lld, \"generations\": \"%s\", \"auto\": ",
-			k->lo, k->hi, k->generations);
+			k->lo, k->hi, mmscale_knob_help[i].generations);
 		/* "not resolved: <why>" may quote */
-		mmscale_json_string(out, knob_auto(k, resolved, sizeof(resolved)));
+		mmscale_json_string(out, knob_auto((enum mm_knob)i, resolved, sizeof(resolved)));
 		fputc('}', out);
 	}
 	fputc(']', out);
@@ -529,20 +555,7 @@ void mmscale_mm_config(struct mm_machine_config *cfg)
 	cfg->congestion_wait_us = mmscale_params.congestion_wait_us;
 	cfg->device_pages_per_ms = mmscale_params.device_pages_per_ms;
 	cfg->swap = mmscale_params.swap;
-	cfg->stat_threshold = mmscale_params.stat_threshold;
-	cfg->percpu_counter_batch = mmscale_params.percpu_counter_batch;
-	cfg->bdi_stat_batch = mmscale_params.bdi_stat_batch;
-	cfg->sysctl_dirty_ratio = mmscale_params.dirty_ratio;
-	cfg->sysctl_dirty_background_ratio = mmscale_params.dirty_background_ratio;
-	cfg->sysctl_dirty_bytes = mmscale_params.dirty_bytes;
-	cfg->sysctl_dirty_background_bytes = mmscale_params.dirty_background_bytes;
-	cfg->writeback_ratelimit_pages = mmscale_params.writeback_ratelimit_pages;
-	cfg->percpu_pagelist_fraction = mmscale_params.percpu_pagelist_fraction;
-	cfg->percpu_pagelist_high_fraction = mmscale_params.percpu_pagelist_high_fraction;
-	cfg->numa_stat = mmscale_params.numa_stat;
-	cfg->pcp_batch = mmscale_params.pcp_batch;
-	cfg->pcp_high = mmscale_params.pcp_high;
-	cfg->pcp_high_max = mmscale_params.pcp_high_max;
+	memcpy(cfg->knob, mmscale_params.knob, sizeof(cfg->knob));
 	mm_config_set_vmstat_interval(cfg, mmscale_params.vmstat_interval_ms);
 }
 

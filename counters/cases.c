@@ -54,7 +54,7 @@ int counters_setup_numbered(struct mmscale_run *run, enum mm_vm_stat_numbering n
  * present ones; the emulation manages every present page, so one answer
  * holds for both.
  */
-void vmstat_stat_threshold_auto(char *buf, size_t len)
+static void vmstat_stat_threshold_auto(char *buf, size_t len)
 {
 	struct mm_machine_config cfg, was = *mm_config();
 	int value[8], zones[8], distinct = 0;
@@ -95,7 +95,7 @@ void vmstat_stat_threshold_auto(char *buf, size_t len)
  * --describe: percpu_counter_batch=auto, 6.18's compute_batch_value with
  * every planned CPU online (2.6.31's percpu_counter_init computes the same).
  */
-void percpu_counter_batch_auto(char *buf, size_t len)
+static void percpu_counter_batch_auto(char *buf, size_t len)
 {
 	struct mm_machine_config was = *mm_config(), cfg = was;
 
@@ -113,7 +113,7 @@ void percpu_counter_batch_auto(char *buf, size_t len)
  * WB_STAT_BATCH are the same) for nr_cpu_ids, and the formula for
  * throttle/'s world of the scenarios' CPUs (throttle_world.c's tw_init).
  */
-void bdi_stat_batch_auto(char *buf, size_t len)
+static void bdi_stat_batch_auto(char *buf, size_t len)
 {
 	struct mm_machine_config was = *mm_config(), cfg = was;
 	unsigned int world = mmscale_params.throttle_cpus ? mmscale_params.throttle_cpus : 16;
@@ -135,7 +135,7 @@ void bdi_stat_batch_auto(char *buf, size_t len)
  * (bdp/, bdp_throttled/) write the seed's thresh=100M (iol_bdp_setup,
  * bdp_6_18_setup); throttle/'s scenarios their own (throttle_world.c).
  */
-void dirty_bytes_auto(char *buf, size_t len)
+static void dirty_bytes_auto(char *buf, size_t len)
 {
 	snprintf(buf, len, "0 in the 2.6.31 rows, %lu in the IO-less and 6.18 benches, each "
 		 "scenario's thresh= in throttle/", (unsigned long)IOL_BDP_DIRTY_BYTES);
@@ -147,7 +147,7 @@ void dirty_bytes_auto(char *buf, size_t len)
  * present pages, the whole --mem), 3.2's and 6.18's on the benches' 100 MiB
  * threshold; the throttle/ world's depend on each scenario's.
  */
-void ratelimit_pages_auto(char *buf, size_t len)
+static void ratelimit_pages_auto(char *buf, size_t len)
 {
 	unsigned long cpus = nr_cpu_ids ? nr_cpu_ids : 1;
 	unsigned long on_memory = (unsigned long)(mm_config()->mem_bytes >> 12) / (cpus * 32);
@@ -612,5 +612,14 @@ static const struct mmscale_case counter_cases[] = {
 	},
 };
 
+/* The knobs whose auto these modules' kernel code resolves on the set-up machine. */
+static const struct mmscale_knob_auto counters_knob_autos[] = {
+	{ MM_KNOB_STAT_THRESHOLD, vmstat_stat_threshold_auto },
+	{ MM_KNOB_PERCPU_COUNTER_BATCH, percpu_counter_batch_auto },
+	{ MM_KNOB_BDI_STAT_BATCH, bdi_stat_batch_auto },
+	{ MM_KNOB_DIRTY_BYTES, dirty_bytes_auto },
+	{ MM_KNOB_RATELIMIT_PAGES, ratelimit_pages_auto },
+};
+
 const struct mmscale_case_table mmscale_counters_table =
-	MMSCALE_CASE_TABLE("counters", counter_cases);
+	MMSCALE_CASE_TABLE_AUTOS("counters", counter_cases, counters_knob_autos);

@@ -176,17 +176,14 @@ static int init_zone(struct zone *zone, pg_data_t *pgdat, enum zone_type type,
 	return 0;
 }
 
+/* The knobs' names and ranges, from their one list (mm/config.h). */
+#define MM_KNOB_RANGE(id, field, knob_name, low, high, nonzero_low)		\
+	[MM_KNOB_##id] = { .name = knob_name, .lo = low, .hi = high, .nonzero_lo = nonzero_low },
+const struct mm_knob_range mm_knob_ranges[MM_NR_KNOBS] = { MM_KNOBS(MM_KNOB_RANGE) };
+
 /* The running machine's parameters (mm_machine_setup_config keeps a copy). */
 /* Before any setup (6.18's worlds refresh thresholds on their own): every knob auto. */
-struct mm_machine_config mm_running_config = {
-	.stat_threshold = MM_KNOB_AUTO, .percpu_counter_batch = MM_KNOB_AUTO,
-	.bdi_stat_batch = MM_KNOB_AUTO, .sysctl_dirty_ratio = MM_KNOB_AUTO,
-	.sysctl_dirty_background_ratio = MM_KNOB_AUTO, .sysctl_dirty_bytes = MM_KNOB_AUTO,
-	.sysctl_dirty_background_bytes = MM_KNOB_AUTO, .writeback_ratelimit_pages = MM_KNOB_AUTO,
-	.percpu_pagelist_fraction = MM_KNOB_AUTO, .percpu_pagelist_high_fraction = MM_KNOB_AUTO,
-	.numa_stat = MM_KNOB_AUTO, .pcp_batch = MM_KNOB_AUTO, .pcp_high = MM_KNOB_AUTO,
-	.pcp_high_max = MM_KNOB_AUTO,
-};
+struct mm_machine_config mm_running_config = { .knob = MM_KNOBS_ALL_AUTO };
 
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms)
 {
@@ -205,40 +202,14 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes)
 		.congestion_wait_us = MM_DEFAULT_CONGESTION_WAIT_US,
 		.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,
 		.swap = MM_DEFAULT_SWAP,
-		.stat_threshold = MM_KNOB_AUTO,
-		.percpu_counter_batch = MM_KNOB_AUTO,
-		.bdi_stat_batch = MM_KNOB_AUTO,
-		.sysctl_dirty_ratio = MM_KNOB_AUTO,
-		.sysctl_dirty_background_ratio = MM_KNOB_AUTO,
-		.sysctl_dirty_bytes = MM_KNOB_AUTO,
-		.sysctl_dirty_background_bytes = MM_KNOB_AUTO,
-		.writeback_ratelimit_pages = MM_KNOB_AUTO,
-		.percpu_pagelist_fraction = MM_KNOB_AUTO,
-		.percpu_pagelist_high_fraction = MM_KNOB_AUTO,
-		.numa_stat = MM_KNOB_AUTO,
-		.pcp_batch = MM_KNOB_AUTO,
-		.pcp_high = MM_KNOB_AUTO,
-		.pcp_high_max = MM_KNOB_AUTO,
+		.knob = MM_KNOBS_ALL_AUTO,
 	};
 	mm_config_set_vmstat_interval(cfg, MM_DEFAULT_VMSTAT_INTERVAL_MS);
 }
 
 void mm_config_set_knobs(const struct mm_machine_config *cfg)
 {
-	mm_running_config.stat_threshold = cfg->stat_threshold;
-	mm_running_config.percpu_counter_batch = cfg->percpu_counter_batch;
-	mm_running_config.bdi_stat_batch = cfg->bdi_stat_batch;
-	mm_running_config.sysctl_dirty_ratio = cfg->sysctl_dirty_ratio;
-	mm_running_config.sysctl_dirty_background_ratio = cfg->sysctl_dirty_background_ratio;
-	mm_running_config.sysctl_dirty_bytes = cfg->sysctl_dirty_bytes;
-	mm_running_config.sysctl_dirty_background_bytes = cfg->sysctl_dirty_background_bytes;
-	mm_running_config.writeback_ratelimit_pages = cfg->writeback_ratelimit_pages;
-	mm_running_config.percpu_pagelist_fraction = cfg->percpu_pagelist_fraction;
-	mm_running_config.percpu_pagelist_high_fraction = cfg->percpu_pagelist_high_fraction;
-	mm_running_config.numa_stat = cfg->numa_stat;
-	mm_running_config.pcp_batch = cfg->pcp_batch;
-	mm_running_config.pcp_high = cfg->pcp_high;
-	mm_running_config.pcp_high_max = cfg->pcp_high_max;
+	memcpy(mm_running_config.knob, cfg->knob, sizeof(mm_running_config.knob));
 }
 
 bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,

@@ -223,9 +223,13 @@ static bool runs_alone_all_online(const struct mmscale_case *c)
  * Every value of a knob in turn, then auto again: at the edges (0, max)
  * every claim, between them the claims that `between` takes.
  */
-static void check_knob(const char *name, long long *value, const long long *tries, size_t n,
-		       long long max, bool (*between)(const struct mmscale_case *c))
+static void check_knob(enum mm_knob knob, const long long *tries, size_t n,
+		       bool (*between)(const struct mmscale_case *c))
 {
+	const char *name = mm_knob_ranges[knob].name;
+	long long max = mm_knob_ranges[knob].hi;
+	long long *value = &mmscale_params.knob[knob];
+
 	for (size_t i = 0; i < n; i++) {
 		int before = claims_checked;
 		bool edge = tries[i] == 0 || tries[i] == max || between == every_case;
@@ -263,40 +267,38 @@ int main(void)
 	 * the knob, so the code must fold (sum) where the knob says; at the
 	 * edges (0, the knob's largest) every other claim must hold too.
 	 */
-	check_knob("stat_threshold", &mmscale_params.stat_threshold, stat_thresholds,
-		   ARRAY_SIZE(stat_thresholds), MM_STAT_THRESHOLD_MAX, claims_ops_in_a_row);
-	check_knob("percpu_counter_batch", &mmscale_params.percpu_counter_batch, percpu_batches,
-		   ARRAY_SIZE(percpu_batches), MM_PERCPU_COUNTER_BATCH_MAX, claims_ops_in_a_row);
+	check_knob(MM_KNOB_STAT_THRESHOLD, stat_thresholds, ARRAY_SIZE(stat_thresholds),
+		   claims_ops_in_a_row);
+	check_knob(MM_KNOB_PERCPU_COUNTER_BATCH, percpu_batches, ARRAY_SIZE(percpu_batches),
+		   claims_ops_in_a_row);
 	/* bdp's sums against reads are single-call claims: every claim at every value. */
-	check_knob("BDI_STAT_BATCH", &mmscale_params.bdi_stat_batch, bdi_stat_batches,
-		   ARRAY_SIZE(bdi_stat_batches), MM_BDI_STAT_BATCH_MAX, every_case);
+	check_knob(MM_KNOB_BDI_STAT_BATCH, bdi_stat_batches, ARRAY_SIZE(bdi_stat_batches),
+		   every_case);
 	/* The dirty limits: where each bench sums, and what its limits read. */
-	check_knob("dirty_ratio", &mmscale_params.dirty_ratio, dirty_ratios,
-		   ARRAY_SIZE(dirty_ratios), MM_DIRTY_RATIO_MAX, every_case);
-	check_knob("dirty_background_ratio", &mmscale_params.dirty_background_ratio,
-		   dirty_ratios, ARRAY_SIZE(dirty_ratios), MM_DIRTY_RATIO_MAX, every_case);
-	check_knob("dirty_bytes", &mmscale_params.dirty_bytes, dirty_bytes,
-		   ARRAY_SIZE(dirty_bytes), MM_DIRTY_BYTES_MAX, every_case);
-	check_knob("dirty_background_bytes", &mmscale_params.dirty_background_bytes,
-		   dirty_background_bytes, ARRAY_SIZE(dirty_background_bytes), MM_DIRTY_BYTES_MAX,
+	check_knob(MM_KNOB_DIRTY_RATIO, dirty_ratios, ARRAY_SIZE(dirty_ratios),
 		   every_case);
-	check_knob("ratelimit_pages", &mmscale_params.writeback_ratelimit_pages, ratelimits,
-		   ARRAY_SIZE(ratelimits), MM_RATELIMIT_PAGES_MAX, every_case);
+	check_knob(MM_KNOB_DIRTY_BACKGROUND_RATIO, dirty_ratios, ARRAY_SIZE(dirty_ratios),
+		   every_case);
+	check_knob(MM_KNOB_DIRTY_BYTES, dirty_bytes, ARRAY_SIZE(dirty_bytes),
+		   every_case);
+	check_knob(MM_KNOB_DIRTY_BACKGROUND_BYTES, dirty_background_bytes,
+		   ARRAY_SIZE(dirty_background_bytes), every_case);
+	check_knob(MM_KNOB_RATELIMIT_PAGES, ratelimits, ARRAY_SIZE(ratelimits),
+		   every_case);
 	/* numa_stat: the NUMA events' reads count the same with the events off. */
-	check_knob("numa_stat", &mmscale_params.numa_stat, numa_stats, ARRAY_SIZE(numa_stats), 1,
+	check_knob(MM_KNOB_NUMA_STAT, numa_stats, ARRAY_SIZE(numa_stats),
 		   every_case);
-	check_knob("pcp_batch", &mmscale_params.pcp_batch, pcp_batches, ARRAY_SIZE(pcp_batches),
-		   MM_PCP_HIGH_MAX, every_case);
-	check_knob("pcp_high", &mmscale_params.pcp_high, pcp_highs, ARRAY_SIZE(pcp_highs),
-		   MM_PCP_HIGH_MAX, every_case);
-	check_knob("pcp_high_max", &mmscale_params.pcp_high_max, pcp_high_maxes,
-		   ARRAY_SIZE(pcp_high_maxes), MM_PCP_HIGH_MAX, every_case);
+	check_knob(MM_KNOB_PCP_BATCH, pcp_batches, ARRAY_SIZE(pcp_batches),
+		   every_case);
+	check_knob(MM_KNOB_PCP_HIGH, pcp_highs, ARRAY_SIZE(pcp_highs),
+		   every_case);
+	check_knob(MM_KNOB_PCP_HIGH_MAX, pcp_high_maxes, ARRAY_SIZE(pcp_high_maxes),
+		   every_case);
 	/* pcp's batch and high: the drains' zone->lock rounds and pages follow them. */
-	check_knob("percpu_pagelist_fraction", &mmscale_params.percpu_pagelist_fraction,
-		   pcp_fractions, ARRAY_SIZE(pcp_fractions), MM_PCP_FRACTION_MAX, every_case);
-	check_knob("percpu_pagelist_high_fraction", &mmscale_params.percpu_pagelist_high_fraction,
-		   pcp_high_fractions, ARRAY_SIZE(pcp_high_fractions), MM_PCP_FRACTION_MAX,
+	check_knob(MM_KNOB_PERCPU_PAGELIST_FRACTION, pcp_fractions, ARRAY_SIZE(pcp_fractions),
 		   every_case);
+	check_knob(MM_KNOB_PERCPU_PAGELIST_HIGH_FRACTION, pcp_high_fractions,
+		   ARRAY_SIZE(pcp_high_fractions), every_case);
 	test_machine_down(&m);
 
 	on_few = claims_checked;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "gbench.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/opcount.h"
 
 /*
@@ -241,12 +242,31 @@ static inline const struct mmscale_variant *mmscale_case_variant(const struct mm
 		((const char *)c->variants + i * c->variant_size);
 }
 
+/*
+ * What a --set knob's auto resolves to on the set-up machine (every planned
+ * CPU online), by the emulated kernel's own code, for --describe and the
+ * results' mmscale_knobs_auto: a case module registers one in its table
+ * for each knob whose auto depends on the machine, so the harness names no
+ * case function.
+ */
+struct mmscale_knob_auto {
+	enum mm_knob knob;
+	void (*resolve)(char *buf, size_t len);
+};
+
 struct mmscale_case_table {
 	const char *module;
 	const struct mmscale_case *cases;
 	size_t nr_cases;
 	bool test_only;		/* registered and listed only with --test-cases */
+	const struct mmscale_knob_auto *knob_autos;	/* NULL: none (MMSCALE_KNOB_AUTOS) */
+	size_t nr_knob_autos;
 };
+
+/* In a MMSCALE_CASE_TABLE's place: the table with its knob resolvers. */
+#define MMSCALE_CASE_TABLE_AUTOS(mod, arr, autos)					\
+	{ .module = (mod), .cases = (arr), .nr_cases = sizeof(arr) / sizeof((arr)[0]),	\
+	  .knob_autos = (autos), .nr_knob_autos = sizeof(autos) / sizeof((autos)[0]) }
 
 #define MMSCALE_CASE_TABLE(mod, arr) \
 	{ .module = (mod), .cases = (arr), .nr_cases = sizeof(arr) / sizeof((arr)[0]) }

@@ -32,20 +32,7 @@ struct smp_generation;
 	/* test only: test/work's units, the sensitivity benchmark's 100. */ \
 	.test_work = 100,						\
 	.test_claim_reads = 1,						\
-	.stat_threshold = MM_KNOB_AUTO,					\
-	.percpu_counter_batch = MM_KNOB_AUTO,				\
-	.bdi_stat_batch = MM_KNOB_AUTO,					\
-	.dirty_ratio = MM_KNOB_AUTO,					\
-	.dirty_background_ratio = MM_KNOB_AUTO,				\
-	.dirty_bytes = MM_KNOB_AUTO,					\
-	.dirty_background_bytes = MM_KNOB_AUTO,				\
-	.writeback_ratelimit_pages = MM_KNOB_AUTO,			\
-	.percpu_pagelist_fraction = MM_KNOB_AUTO,			\
-	.percpu_pagelist_high_fraction = MM_KNOB_AUTO,			\
-	.numa_stat = MM_KNOB_AUTO,					\
-	.pcp_batch = MM_KNOB_AUTO,					\
-	.pcp_high = MM_KNOB_AUTO,					\
-	.pcp_high_max = MM_KNOB_AUTO,					\
+	.knob = MM_KNOBS_ALL_AUTO,					\
 }
 
 struct mmscale_params {
@@ -64,21 +51,12 @@ struct mmscale_params {
 	unsigned int throttle_cpus;	/* throttle/: the world's CPUs (0: the scenario's 16) */
 	const char *throttle_trace;	/* throttle/: write each run's trace here (NULL: none) */
 	bool throttle_percpu_error;	/* throttle/: reads carry the per-CPU counters' error */
-	/* --set NAME=: a number, or MM_KNOB_AUTO (the kernel's); mm/config.h says what each is */
-	long long stat_threshold;
-	long long percpu_counter_batch;
-	long long bdi_stat_batch;
-	long long dirty_ratio;
-	long long dirty_background_ratio;
-	long long dirty_bytes;
-	long long dirty_background_bytes;
-	long long writeback_ratelimit_pages;	/* --set ratelimit_pages= */
-	long long percpu_pagelist_fraction;
-	long long percpu_pagelist_high_fraction;
-	long long numa_stat;
-	long long pcp_batch;
-	long long pcp_high;
-	long long pcp_high_max;
+	/*
+	 * --set NAME=: a number, or MM_KNOB_AUTO (the kernel's), by enum
+	 * mm_knob; mm/config.h's MM_KNOBS says what each is. What a run asked
+	 * for: the kernel runs with what its case copied into mm_config().
+	 */
+	long long knob[MM_NR_KNOBS];
 	/* --claims=report: a count that differs from its row's claim labels the run, not fails it */
 	bool claims_report;
 	unsigned int stuck_cpu;		/* test only: this emulated CPU never answers (0: none) */
@@ -89,33 +67,30 @@ struct mmscale_params {
 };
 
 /*
- * A --set knob (bench/params.c has the table): the kernel's name, its
- * range, where its value lives (MM_KNOB_AUTO: what the kernel computes),
- * the generations whose rows honour it, and what it is (--help).
+ * What --help and --describe say of a --set knob beyond its name and range
+ * (mm/config.h's MM_KNOBS): bench/params.c has a row for every knob, keyed
+ * by its enum mm_knob.
  */
-struct mmscale_knob {
-	const char *name;
-	long long lo, hi;
-	long long *value;
-	const char *generations;
-	const char *summary;
+struct mmscale_knob_help {
+	const char *generations;	/* the generations whose rows honour it */
+	const char *summary;		/* what it is (--help) */
 	/*
-	 * What auto resolves to on the set-up machine (every planned CPU
-	 * online), by the emulated kernel's own code: for --describe. NULL
-	 * where it is the same everywhere: auto_text says it.
+	 * What auto is where no machine changes it; NULL where a case table
+	 * resolves it on the set-up machine (struct mmscale_knob_auto).
 	 */
-	void (*resolve_auto)(char *buf, size_t len);
-	/* A knob this one cannot be set with (each zeroes the other), or NULL. */
-	const char *excludes;
-	/* If not 0: the value is 0, or nonzero_lo to hi (a sysctl that refuses 1 to nonzero_lo - 1). */
-	long long nonzero_lo;
-	/* What auto is, where no machine changes it (resolve_auto NULL). */
 	const char *auto_text;
 };
-extern const struct mmscale_knob mmscale_knobs[];
-extern const size_t mmscale_nr_knobs;
-/* "auto", or the value written into buf. */
-const char *mmscale_knob_value(const struct mmscale_knob *k, char *buf, size_t len);
+extern const struct mmscale_knob_help mmscale_knob_help[MM_NR_KNOBS];
+/* "auto", or the value asked for written into buf. */
+const char *mmscale_knob_value(enum mm_knob knob, char *buf, size_t len);
+/* "auto", or value written into buf. */
+const char *mmscale_knob_text(long long value, char *buf, size_t len);
+/*
+ * What auto resolves to, written into buf: the resolver a case table
+ * registers (every planned CPU online), else the help row's auto_text;
+ * NULL if neither has it.
+ */
+const char *mmscale_knob_auto(enum mm_knob knob, char *buf, size_t len);
 /* "stat_threshold=auto ...": every knob and its value, the results' mmscale_knobs. */
 void mmscale_knobs_context(char *buf, size_t len);
 /* "stat_threshold: 24 in 1 zone; ...": what auto resolves to, the results' mmscale_knobs_auto. */
@@ -123,16 +98,6 @@ void mmscale_knobs_auto_context(char *buf, size_t len);
 /* --describe's knob lines, and its JSON "knobs" array (after mmscale_machine_setup). */
 void mmscale_knobs_describe(FILE *out);
 void mmscale_knobs_describe_json(FILE *out);
-/* counters/cases.c: each populated zone's stat_threshold when left to the kernel. */
-void vmstat_stat_threshold_auto(char *buf, size_t len);
-/* counters/cases.c: percpu_counter_batch when left to the kernel. */
-void percpu_counter_batch_auto(char *buf, size_t len);
-/* counters/cases.c: BDI_STAT_BATCH (WB_STAT_BATCH) when left to the kernel. */
-void bdi_stat_batch_auto(char *buf, size_t len);
-/* counters/cases.c: dirty_bytes as the cases write it. */
-void dirty_bytes_auto(char *buf, size_t len);
-/* counters/cases.c: ratelimit_pages when left to writeback_set_ratelimit. */
-void ratelimit_pages_auto(char *buf, size_t len);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);

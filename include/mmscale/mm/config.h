@@ -29,111 +29,6 @@ enum mm_vm_stat_numbering {
 	MM_VM_STAT_3_2,
 };
 
-/*
- * The emulated memory's parameters, as a run sets it up: the cases build
- * them from the flags (bench/params.c, mmscale_mm_config), a test as it
- * likes; the emulated kernel code reads mm_config(), never the command
- * line's, so machines that differ can be set up one after another in one
- * process.
- */
-struct mm_machine_config {
-	uint64_t mem_bytes;			/* split evenly over the planned nodes */
-	enum mmscale_counter_layout counter_layout;	/* vm_stat[] packed (kernel) or padded */
-	unsigned int congestion_wait_us;	/* what congestion_wait(HZ/10) sleeps */
-	unsigned int device_pages_per_ms;	/* the emulated device's bandwidth */
-	u64 vmstat_interval_ns;			/* the vmstat work's period (real-time cases) */
-	u64 vmstat_interval_scaled_ns;		/* ... where waits are scaled as congestion_wait */
-	/*
-	 * The machine has swap (nr_swap_pages > 0): 3.1's and 3.2's
-	 * global_reclaimable_pages then read the two anon LRUs beside the
-	 * file ones, two more global_page_state calls per dirty limit.
-	 * 2.6.31's global_lru_pages reads all four either way.
-	 */
-	bool swap;
-	enum mm_vm_stat_numbering vm_stat_numbering;	/* the variant's kernel's */
-	/*
-	 * --set stat_threshold=N: every zone's (and 6.18 node's) per-CPU
-	 * stat_threshold, in place of what calculate_threshold (2.6.31) or
-	 * calculate_normal_threshold (6.18) computes; MM_KNOB_AUTO: computed.
-	 * The kernel has no such knob: refresh_zone_stat_thresholds is where
-	 * the emulation puts it. 0 to MM_STAT_THRESHOLD_MAX (an s8's largest).
-	 */
-	long long stat_threshold;
-	/*
-	 * --set percpu_counter_batch=N: lib/percpu_counter.c's
-	 * percpu_counter_batch (the kernel's compute_batch_value at boot and
-	 * at every CPU up and down; the emulation's at 2.6.31's
-	 * percpu_counter_init and at 6.18's compute_batch_value), in place of
-	 * max(32, 2 * online CPUs); MM_KNOB_AUTO: computed. The batch of
-	 * percpu_counter_add (percpu/, rss/, 2.6.31's proportions in dirty/),
-	 * not BDI_STAT_BATCH.
-	 */
-	long long percpu_counter_batch;
-	/*
-	 * --set BDI_STAT_BATCH=N: the batch of the per-bdi (6.18: per-wb)
-	 * percpu_counters, BDI_STAT_BATCH of include/linux/backing-dev.h
-	 * (2.6.31, 3.2) and WB_STAT_BATCH of backing-dev-defs.h (6.18), both
-	 * 8 * (1 + ilog2(nr_cpu_ids)), a macro the kernel expands at each use;
-	 * the emulation's macros take this value in its place (MM_KNOB_OR).
-	 * It also sets bdi_stat_error (wb_stat_error), nr_cpu_ids * the
-	 * batch: under twice that a bdi threshold is summed against, not read.
-	 * MM_KNOB_AUTO: the formula.
-	 */
-	long long bdi_stat_batch;
-	/*
-	 * --set dirty_ratio, dirty_background_ratio, dirty_bytes,
-	 * dirty_background_bytes: the vm.* sysctls. MM_KNOB_AUTO: what the
-	 * case sets up (the kernel's defaults, 20% and 10% of the dirtyable
-	 * memory, in bdp/ and dirty/'s 2.6.31 rows; the 100 MiB dirty_bytes of
-	 * the IO-less and 6.18 benches; each throttle/ scenario's own). A
-	 * number is written over that as the sysctl's handler writes it
-	 * (mm_dirty_sysctls_write).
-	 */
-	long long sysctl_dirty_ratio;
-	long long sysctl_dirty_background_ratio;
-	long long sysctl_dirty_bytes;
-	long long sysctl_dirty_background_bytes;
-	/*
-	 * --set ratelimit_pages=N: mm/page-writeback.c's ratelimit_pages,
-	 * the pages a CPU (3.x and 6.18: beside a task's own pause) dirties
-	 * between balance_dirty_pages calls, where writeback_set_ratelimit
-	 * computes it (2.6.31 and 3.1: memory / (CPUs x 32), 16 pages to
-	 * 4 MiB; 3.2 and 6.18: the dirty threshold / (CPUs x 32), at least
-	 * 16). MM_KNOB_AUTO: computed.
-	 */
-	long long writeback_ratelimit_pages;
-	/*
-	 * --set percpu_pagelist_fraction=N (2.6.x's sysctl, to 5.13): every
-	 * pageset's high = the zone's present pages / N, batch a quarter of
-	 * it (setup_pagelist_highmark), in the drain/ rows of 2.6.32 to 3.4;
-	 * MM_KNOB_AUTO: never written (high 6 x batch, as at boot).
-	 * --set percpu_pagelist_high_fraction=N (5.14's, in 6.1 and 6.18):
-	 * zone_highsize's share of the managed pages instead of the low
-	 * watermark; in 6.18 a nonzero one also stops the auto-tuning
-	 * (high_min = high_max). MM_KNOB_AUTO: 0, the default.
-	 */
-	long long percpu_pagelist_fraction;
-	long long percpu_pagelist_high_fraction;
-	/*
-	 * --set numa_stat=0|1: vm.numa_stat (4.16 on: 6.1, 6.18), whether
-	 * zone_statistics counts an allocation's NUMA events; 0 also zeroes
-	 * them. MM_KNOB_AUTO: 1, the default.
-	 */
-	long long numa_stat;
-	/*
-	 * --set pcp_batch=N, pcp_high=N, pcp_high_max=N: every pageset's
-	 * batch and high (6.18: high_min, and high_max, between which it tunes
-	 * high; equal, no tuning) in place of what zone_batchsize and
-	 * zone_highsize compute (or a fraction's sysctl). No kernel has these
-	 * as knobs; the emulation puts them where the pagesets are set up.
-	 * MM_KNOB_AUTO: computed.
-	 */
-	long long pcp_batch;
-	long long pcp_high;
-	long long pcp_high_max;
-	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
-};
-
 /* A knob left to the kernel's own formula. */
 #define MM_KNOB_AUTO		(-1)
 /* The largest stat_threshold an s8 holds (the kernel caps its own at 125). */
@@ -158,6 +53,145 @@ struct mm_machine_config {
 #define MM_PCP_HIGH_MAX			2147483647
 /* The largest ratelimit_pages: the int per-CPU count (bdp_ratelimits) it is tested against. */
 #define MM_RATELIMIT_PAGES_MAX		2147483647
+
+/*
+ * The --set knobs, one row each, the only list of them:
+ *   X(ID, field, "name", lo, hi, nonzero_lo)
+ * ID names the enum (MM_KNOB_ID), field the member of struct
+ * mm_machine_config the emulated kernel code reads, "name" the kernel's
+ * name that --set takes, lo to hi the range; a nonzero_lo other than 0
+ * makes the range 0 or nonzero_lo to hi (a sysctl that refuses 1 to
+ * nonzero_lo - 1). Everything else is generated from it: the enum, the
+ * fields, the defaults (every knob MM_KNOB_AUTO), the copies, the
+ * harness's parser; the harness's help rows are keyed by the enum. What
+ * each knob is:
+ *
+ * stat_threshold: every zone's (and 6.18 node's) per-CPU stat_threshold,
+ *   in place of what calculate_threshold (2.6.31) or
+ *   calculate_normal_threshold (6.18) computes. The kernel has no such
+ *   knob: refresh_zone_stat_thresholds is where the emulation puts it. 0 to
+ *   MM_STAT_THRESHOLD_MAX (an s8's largest).
+ * percpu_counter_batch: lib/percpu_counter.c's percpu_counter_batch (the
+ *   kernel's compute_batch_value at boot and at every CPU up and down; the
+ *   emulation's at 2.6.31's percpu_counter_init and at 6.18's
+ *   compute_batch_value), in place of max(32, 2 * online CPUs). The batch of
+ *   percpu_counter_add (percpu/, rss/, 2.6.31's proportions in dirty/), not
+ *   BDI_STAT_BATCH.
+ * BDI_STAT_BATCH: the batch of the per-bdi (6.18: per-wb) percpu_counters,
+ *   BDI_STAT_BATCH of include/linux/backing-dev.h (2.6.31, 3.2) and
+ *   WB_STAT_BATCH of backing-dev-defs.h (6.18), both 8 * (1 +
+ *   ilog2(nr_cpu_ids)), a macro the kernel expands at each use; the
+ *   emulation's macros take this value in its place (MM_KNOB_OR). It also
+ *   sets bdi_stat_error (wb_stat_error), nr_cpu_ids * the batch: under
+ *   twice that a bdi threshold is summed against, not read.
+ * dirty_ratio, dirty_background_ratio, dirty_bytes, dirty_background_bytes:
+ *   the vm.* sysctls. Auto: what the case sets up (the kernel's defaults,
+ *   20% and 10% of the dirtyable memory, in bdp/ and dirty/'s 2.6.31 rows;
+ *   the 100 MiB dirty_bytes of the IO-less and 6.18 benches; each throttle/
+ *   scenario's own). A number is written over that as the sysctl's handler
+ *   writes it (mm_dirty_sysctls_write).
+ * ratelimit_pages: mm/page-writeback.c's ratelimit_pages, the pages a CPU
+ *   (3.x and 6.18: beside a task's own pause) dirties between
+ *   balance_dirty_pages calls, where writeback_set_ratelimit computes it
+ *   (2.6.31 and 3.1: memory / (CPUs x 32), 16 pages to 4 MiB; 3.2 and 6.18:
+ *   the dirty threshold / (CPUs x 32), at least 16).
+ * percpu_pagelist_fraction (2.6.x's sysctl, to 5.13): every pageset's high
+ *   = the zone's present pages / N, batch a quarter of it
+ *   (setup_pagelist_highmark), in the drain/ rows of 2.6.32 to 3.4; auto:
+ *   never written (high 6 x batch, as at boot).
+ * percpu_pagelist_high_fraction (5.14's, in 6.1 and 6.18): zone_highsize's
+ *   share of the managed pages instead of the low watermark; in 6.18 a
+ *   nonzero one also stops the auto-tuning (high_min = high_max). Auto: 0,
+ *   the default.
+ * numa_stat: vm.numa_stat (4.16 on: 6.1, 6.18), whether zone_statistics
+ *   counts an allocation's NUMA events; 0 also zeroes them. Auto: 1, the
+ *   default.
+ * pcp_batch, pcp_high, pcp_high_max: every pageset's batch and high (6.18:
+ *   high_min, and high_max, between which it tunes high; equal, no tuning)
+ *   in place of what zone_batchsize and zone_highsize compute (or a
+ *   fraction's sysctl). No kernel has these as knobs; the emulation puts
+ *   them where the pagesets are set up.
+ */
+#define MM_KNOBS(X)									\
+	X(STAT_THRESHOLD, stat_threshold, "stat_threshold", 0, MM_STAT_THRESHOLD_MAX, 0)	\
+	X(PERCPU_COUNTER_BATCH, percpu_counter_batch, "percpu_counter_batch", 0,		\
+	  MM_PERCPU_COUNTER_BATCH_MAX, 0)							\
+	X(BDI_STAT_BATCH, bdi_stat_batch, "BDI_STAT_BATCH", 0, MM_BDI_STAT_BATCH_MAX, 0)	\
+	X(DIRTY_RATIO, sysctl_dirty_ratio, "dirty_ratio", 0, MM_DIRTY_RATIO_MAX, 0)		\
+	X(DIRTY_BACKGROUND_RATIO, sysctl_dirty_background_ratio, "dirty_background_ratio",	\
+	  0, MM_DIRTY_RATIO_MAX, 0)								\
+	X(DIRTY_BYTES, sysctl_dirty_bytes, "dirty_bytes", MM_DIRTY_BYTES_MIN,			\
+	  MM_DIRTY_BYTES_MAX, 0)								\
+	X(DIRTY_BACKGROUND_BYTES, sysctl_dirty_background_bytes, "dirty_background_bytes",	\
+	  1, MM_DIRTY_BYTES_MAX, 0)								\
+	X(RATELIMIT_PAGES, writeback_ratelimit_pages, "ratelimit_pages", 0,			\
+	  MM_RATELIMIT_PAGES_MAX, 0)								\
+	X(PERCPU_PAGELIST_FRACTION, percpu_pagelist_fraction, "percpu_pagelist_fraction",	\
+	  MM_PCP_FRACTION_MIN, MM_PCP_FRACTION_MAX, 0)					\
+	X(PERCPU_PAGELIST_HIGH_FRACTION, percpu_pagelist_high_fraction,			\
+	  "percpu_pagelist_high_fraction", 0, MM_PCP_FRACTION_MAX, MM_PCP_FRACTION_MIN)	\
+	X(NUMA_STAT, numa_stat, "numa_stat", 0, 1, 0)						\
+	X(PCP_BATCH, pcp_batch, "pcp_batch", 1, MM_PCP_HIGH_MAX, 0)				\
+	X(PCP_HIGH, pcp_high, "pcp_high", 0, MM_PCP_HIGH_MAX, 0)				\
+	X(PCP_HIGH_MAX, pcp_high_max, "pcp_high_max", 0, MM_PCP_HIGH_MAX, 0)
+
+#define MM_KNOB_ENUM(id, field, name, lo, hi, nonzero_lo)	MM_KNOB_##id,
+#define MM_KNOB_FIELD(id, field, name, lo, hi, nonzero_lo)	long long field;
+#define MM_KNOB_AUTO_VALUE(id, field, name, lo, hi, nonzero_lo)	MM_KNOB_AUTO,
+
+enum mm_knob {
+	MM_KNOBS(MM_KNOB_ENUM)
+	MM_NR_KNOBS
+};
+
+/* A knob's name and range, as MM_KNOBS has it (counters/mmzone.c). */
+struct mm_knob_range {
+	const char *name;
+	long long lo, hi;
+	long long nonzero_lo;		/* 0, or the value is 0 or nonzero_lo to hi */
+};
+extern const struct mm_knob_range mm_knob_ranges[MM_NR_KNOBS];
+
+/* Every knob auto: an initialiser for a long long [MM_NR_KNOBS]. */
+#define MM_KNOBS_ALL_AUTO	{ MM_KNOBS(MM_KNOB_AUTO_VALUE) }
+
+/*
+ * The emulated memory's parameters, as a run sets it up: the cases build
+ * them from the flags (bench/params.c, mmscale_mm_config), a test as it
+ * likes; the emulated kernel code reads mm_config(), never the command
+ * line's, so machines that differ can be set up one after another in one
+ * process.
+ */
+struct mm_machine_config {
+	uint64_t mem_bytes;			/* split evenly over the planned nodes */
+	enum mmscale_counter_layout counter_layout;	/* vm_stat[] packed (kernel) or padded */
+	unsigned int congestion_wait_us;	/* what congestion_wait(HZ/10) sleeps */
+	unsigned int device_pages_per_ms;	/* the emulated device's bandwidth */
+	u64 vmstat_interval_ns;			/* the vmstat work's period (real-time cases) */
+	u64 vmstat_interval_scaled_ns;		/* ... where waits are scaled as congestion_wait */
+	/*
+	 * The machine has swap (nr_swap_pages > 0): 3.1's and 3.2's
+	 * global_reclaimable_pages then read the two anon LRUs beside the
+	 * file ones, two more global_page_state calls per dirty limit.
+	 * 2.6.31's global_lru_pages reads all four either way.
+	 */
+	bool swap;
+	enum mm_vm_stat_numbering vm_stat_numbering;	/* the variant's kernel's */
+	/*
+	 * The --set knobs (MM_KNOBS above), by name or by index: a number,
+	 * or MM_KNOB_AUTO (the kernel's own formula or default).
+	 */
+	union {
+		long long knob[MM_NR_KNOBS];
+		struct {
+			MM_KNOBS(MM_KNOB_FIELD)
+		};
+	};
+	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
+};
+/* The named knobs are the array, one for one: no field without its row. */
+_Static_assert(sizeof(((struct mm_machine_config *)0)->knob) ==
+	       MM_NR_KNOBS * sizeof(long long), "a knob field without its MM_KNOBS row");
 
 /*
  * A knob where the kernel expands a formula (a macro): the knob's value,
