@@ -85,6 +85,7 @@ struct mmscale_bench {
 	mmscale_run_hook setup;
 	mmscale_run_hook teardown;
 	mmscale_label_hook label;
+	mmscale_describe_hook describe;
 	run_barrier barrier;
 	char setup_error[256];	/* written by thread 0 before the first barrier */
 };
@@ -128,9 +129,116 @@ inline void timing_stop(mmscale_state *s)
 		s->b->hooks.stop(s);
 }
 
+/*
+ * The registration whose benchmark ran last: GB reports a benchmark's runs
+ * right after its last repetition (with or without random interleaving),
+ * so the runs ReportRuns is given are this registration's.
+ */
+std::atomic<mmscale_bench *> last_ran_bench{ nullptr };
+
 /* The benchmark running now, for an interrupt message (read by a signal handler). */
 std::atomic<const char *> running_benchmark{ nullptr };
 std::atomic<bool> any_benchmark_started{ false };
+
+/*
+ * "mmscale_runs", the results' contract, the last member of a JSON
+ * document beside GB's "context" and "benchmarks" (in the results file and
+ * a JSON display alike): for every run name reported, an object saying
+ * what its runs are (the registration's describe hook), so that no reader
+ * splits run names.
+ */
+class RunsContract {
+public:
+	/* The registration of r's run name, the first time the name is reported. */
+	void note(const benchmark::BenchmarkReporter::Run &r)
+	{
+		std::string name = r.run_name.str();
+		mmscale_bench *b = last_ran_bench.load();
+
+		if (!b || !b->describe || !names_.insert(name).second)
+			return;
+		benchmark::BenchmarkName bare = r.run_name;
+
+		bare.time_type.clear();
+		runs_.push_back({ name, bare.str(), b });
+	}
+
+	/* ',\n  "mmscale_runs": {...}': the member, to follow the benchmarks list. */
+	std::string member() const
+	{
+		std::string out = ",\n  \"mmscale_runs\": {";
+
+		for (size_t i = 0; i < runs_.size(); i++) {
+			const Entry &e = runs_[i];
+			char *members = nullptr;
+			size_t len = 0;
+			FILE *f = open_memstream(&members, &len);
+
+			if (!f)
+				continue;
+			e.bench->describe(e.bench->arg, f);
+			if (std::fclose(f) != 0 || !members) {
+				std::free(members);
+				continue;
+			}
+			out += (i ? ",\n    " : "\n    ") + json_quoted(e.run_name) + ": {\"name\": " +
+			       json_quoted(e.name) + (len ? ", " : "") + members + "}";
+			std::free(members);
+		}
+		return out + (runs_.empty() ? "}" : "\n  }");
+	}
+
+	/* A rendered JSON document ("...\n  ]\n}\n") with the member added at its end. */
+	void add_to(std::string &text) const
+	{
+		size_t at = text.rfind("\n}");
+
+		if (at != std::string::npos)
+			text.insert(at, member());
+	}
+
+private:
+	struct Entry {
+		std::string run_name;	/* GB's */
+		std::string name;	/* the same without its time word (real_time, manual_time) */
+		mmscale_bench *bench;
+	};
+
+	static std::string json_quoted(const std::string &s)
+	{
+		std::string out = "\"";
+
+		for (unsigned char c : s) {
+			if (c == '"' || c == '\\') {
+				out += '\\';
+				out += (char)c;
+			} else if (c < 0x20) {
+				char esc[8];
+
+				std::snprintf(esc, sizeof(esc), "\\u%04x", c);
+				out += esc;
+			} else {
+				out += (char)c;
+			}
+		}
+		return out + "\"";
+	}
+
+	std::set<std::string> names_;	/* every run name reported, once */
+	std::vector<Entry> runs_;	/* in the order first reported */
+};
+
+RunsContract runs_contract;
+
+/* GB's JSON display, ending its document with mmscale_runs as the results file does. */
+class JSONDisplay : public benchmark::JSONReporter {
+public:
+	void Finalize() override
+	{
+		/* JSONReporter::Finalize writes "\n  ]\n}\n": the same, with the member. */
+		GetOutputStream() << "\n  ]" << runs_contract.member() << "\n}\n";
+	}
+};
 
 /*
  * Between GB and the display: says when the run goes ahead (GB found
@@ -184,6 +292,8 @@ public:
 					hooks_.failed(name.c_str(), r.error_message.c_str());
 			}
 		runs_.insert(runs_.end(), runs.begin(), runs.end());
+		for (const Run &r : runs)
+			runs_contract.note(r);
 		finished_benchmarks++;
 		write_file();
 		running_benchmark = nullptr;
@@ -226,6 +336,8 @@ private:
 
 		std::string text = os.str();
 		keep_first_date(text);
+		if (!csv_)
+			runs_contract.add_to(text);
 		write_text(text, final);
 	}
 
@@ -437,6 +549,9 @@ void run_one_thread(mmscale_bench *b, benchmark::State &state)
 	bool hooks = b->setup || b->teardown || b->label;
 	bool first = state.thread_index() == 0;
 
+	if (first)
+		last_ran_bench = b;
+
 	if (hooks) {
 		if (first) {
 			b->setup_error[0] = '\0';
@@ -588,6 +703,11 @@ void mmscale_bench_label_hook(mmscale_bench *b, mmscale_label_hook label)
 	b->label = label;
 }
 
+void mmscale_bench_describe_hook(mmscale_bench *b, mmscale_describe_hook describe)
+{
+	b->describe = describe;
+}
+
 bool mmscale_keep_running(mmscale_state *s)
 {
 	if (__builtin_expect(!s->started, 0))
@@ -715,7 +835,7 @@ size_t mmscale_gbench_run(const char *display_format, const char *out_path, cons
 	static const mmscale_report_hooks no_hooks = {};
 
 	if (fmt == "json")
-		display.reset(new benchmark::JSONReporter());
+		display.reset(new JSONDisplay());
 	else if (fmt == "csv")
 		display.reset(new_csv_reporter());
 	else

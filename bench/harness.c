@@ -42,10 +42,21 @@ struct registration {
 	/* A counts_machine_wide run's threads meet at its window's close (window_close). */
 	_Atomic int window_arrived;
 	_Atomic unsigned int window_generation;
+	/*
+	 * The knobs the emulated kernel ran the last run with: what the case's
+	 * setup left in mm_config() (every knob is auto before it), for the
+	 * results' mmscale_runs. ran_knobs_known: a setup has run.
+	 */
+	long long ran_knobs[MM_NR_KNOBS];
+	bool ran_knobs_known;
+	bool has_args;			/* run.args holds an argument row */
 	struct registration *next;	/* every registration, to free them at the end */
 };
 
 static struct registration *registrations;
+
+/* What the kernel runs a case with until its setup passes the run's knobs on. */
+static const struct mm_machine_config all_knobs_auto = { .knob = MM_KNOBS_ALL_AUTO };
 
 static _Thread_local struct mmscale_papi_thread this_papi;
 static _Thread_local struct {
@@ -158,11 +169,67 @@ static int run_setup(void *arg, char *err, size_t errlen)
 	mmscale_gbench_set_running(reg->title);
 	atomic_store(&reg->migrated, false);
 	machine_online_cpus((unsigned int)reg->run.nr_online);
+	/*
+	 * Every knob auto until the case's setup gives the kernel the run's:
+	 * what a case does not pass on, its kernel does not run with, and the
+	 * results say so (describe_run), never another case's values.
+	 */
+	mm_config_set_knobs(&all_knobs_auto);
 	if (reg->run.c->setup && reg->run.c->setup(&reg->run, reg->nr_threads, why, sizeof(why)) != 0) {
 		machine_online_cpus(nr_cpu_ids);
 		return case_failed(reg, "setup failed: ", why, err, errlen);
 	}
+	memcpy(reg->ran_knobs, mm_config()->knob, sizeof(reg->ran_knobs));
+	reg->ran_knobs_known = true;
 	return 0;
+}
+
+/* A knob's value in JSON: the number, or "auto". */
+static const char *knob_json(long long value, char *buf, size_t len)
+{
+	return value == MM_KNOB_AUTO ? "\"auto\"" : mmscale_knob_text(value, buf, len);
+}
+
+/*
+ * The results' contract for a registration's runs (mmscale_runs): its
+ * family (the case), variant, arguments and threads, and the knobs the
+ * kernel ran with; "knobs_requested" has those that differ from what
+ * --set asked for (a case that does not pass a knob on runs it auto).
+ */
+static void describe_run(void *arg, FILE *out)
+{
+	const struct registration *reg = arg;
+	const struct mmscale_case *c = reg->run.c;
+	bool any = false;
+	char v[24];
+
+	fputs("\"family\": ", out);
+	mmscale_json_string(out, c->name);
+	fputs(", \"variant\": ", out);
+	mmscale_json_string(out, reg->run.v ? reg->run.v->name : "");
+	fputs(", \"args\": {", out);
+	for (int i = 0; reg->has_args && i < c->nr_args; i++) {
+		fprintf(out, "%s", i ? ", " : "");
+		mmscale_json_string(out, c->arg_names[i]);
+		fprintf(out, ": %lld", (long long)reg->run.args[i]);
+	}
+	fprintf(out, "}, \"threads\": %d", reg->nr_threads);
+	if (!reg->ran_knobs_known)
+		return;
+	fputs(", \"knobs\": {", out);
+	for (int i = 0; i < MM_NR_KNOBS; i++)
+		fprintf(out, "%s\"%s\": %s", i ? ", " : "", mm_knob_ranges[i].name,
+			knob_json(reg->ran_knobs[i], v, sizeof(v)));
+	fputc('}', out);
+	for (int i = 0; i < MM_NR_KNOBS; i++) {
+		if (reg->ran_knobs[i] == mmscale_params.knob[i])
+			continue;
+		fprintf(out, "%s\"%s\": %s", any ? ", " : ", \"knobs_requested\": {",
+			mm_knob_ranges[i].name, knob_json(mmscale_params.knob[i], v, sizeof(v)));
+		any = true;
+	}
+	if (any)
+		fputc('}', out);
 }
 
 static int run_teardown(void *arg, char *err, size_t errlen)
@@ -395,6 +462,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 	reg->nr_threads = threads;
 	b = mmscale_bench_register(name, case_trampoline, reg);
 	if (args) {
+		reg->has_args = true;
 		memcpy(reg->run.args, args, sizeof(reg->run.args));
 		mmscale_bench_args(b, args, c->nr_args);
 		mmscale_bench_arg_names(b, c->arg_names, c->nr_args);
@@ -410,6 +478,7 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 	mmscale_bench_timing_hooks(b, &papi_hooks);
 	mmscale_bench_run_hooks(b, run_setup, run_teardown);
 	mmscale_bench_label_hook(b, run_label);
+	mmscale_bench_describe_hook(b, describe_run);
 	return 0;
 }
 

@@ -344,8 +344,38 @@ def exact_counts(context):
     return names
 
 
+class RunNames(dict):
+    """A results document's naming: {case: [its variants, baseline first]}
+    (the context's mmscale_variants), and .split(run name) from the
+    document's mmscale_runs, the contract mmscale writes for every run name,
+    so that no name is split by guesswork."""
+
+    def __init__(self, doc):
+        doc = doc if isinstance(doc, dict) else {}
+        super().__init__(variants_map(doc.get("context", {})))
+        runs = doc.get("mmscale_runs")
+        self.runs = runs if isinstance(runs, dict) else {}
+
+    def split(self, run_name):
+        """-> (family, variant or '', params 'k:4/writers:1', threads): the
+        contract's; split_name's for a name it lacks (results from before
+        mmscale wrote it, a run listed but not run)."""
+        e = self.runs.get(run_name)
+        if not isinstance(e, dict) or "family" not in e:
+            return split_name(run_name, self)
+        params = "/".join(f"{k}:{v}" for k, v in (e.get("args") or {}).items())
+        return e["family"], e.get("variant") or "", params, int(e.get("threads", 1))
+
+    def knobs(self, run_name):
+        """-> ({knob: value the kernel ran with}, {knob: value asked for where
+        it differs}), or ({}, {}) where the results do not say."""
+        e = self.runs.get(run_name) or {}
+        return e.get("knobs") or {}, e.get("knobs_requested") or {}
+
+
 def split_name(run_name, variants):
-    """-> (family, variant or '', params 'k:4/writers:1', threads)"""
+    """-> (family, variant or '', params 'k:4/writers:1', threads), from the
+    name alone: for results without mmscale_runs (RunNames.split)."""
     m = re.search(r"/threads:(\d+)$", run_name)
     threads = int(m.group(1)) if m else 1
     rest = re.sub(r"/threads:\d+$", "", run_name)
@@ -597,7 +627,7 @@ def read_text(text, source, who=None, quiet=False, out=None):
     if not isinstance(d, dict) or not isinstance(d.get("benchmarks"), list):
         raise ValueError(f"{source}: not Google Benchmark JSON (no benchmarks list)")
     ctx = d.get("context", {})
-    variants = variants_map(ctx)
+    variants = RunNames(d)
     for b in d["benchmarks"]:
         why = why_unusable(b)
         if why is None:
@@ -626,7 +656,8 @@ def records_from(entries):
     for f, ctx, variants, b in entries:
         if b.get("run_type") == "aggregate":
             continue
-        family, variant, params, threads = split_name(b["run_name"], variants)
+        family, variant, params, threads = variants.split(b["run_name"])
+        ran, requested = variants.knobs(b["run_name"])
         rec = {
             "file": os.path.basename(f), "source": f, "name": b["run_name"], "family": family,
             "variant": variant, "params": params, "threads": threads,
@@ -640,6 +671,8 @@ def records_from(entries):
             "counters": {k: v for k, v in b.items()
                          if k not in NON_COUNTERS and isinstance(v, (int, float))},
             "context": ctx, "variants": variants,
+            # The knobs the kernel ran with, and those asked for where they differ.
+            "knobs_ran": ran, "knobs_requested": requested,
         }
         records.append(rec)
     return records

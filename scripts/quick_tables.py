@@ -68,7 +68,7 @@ def exact_fmt(entries, key, v):
 def load(path):
     """-> (context, variants, {run name: {kind: [entries]}}, unusable runs)"""
     entries = mmresults.read(path, "quick_tables")
-    ctx, variants = (entries[0][1], entries[0][2]) if entries else ({}, {})
+    ctx, variants = (entries[0][1], entries[0][2]) if entries else ({}, mmresults.RunNames({}))
     runs = {}
     for _, _, _, b in entries:
         kind = b.get("aggregate_name") if b.get("run_type") == "aggregate" else "run"
@@ -94,8 +94,8 @@ def pick(entries):
 
 
 def split(run_name, variants):
-    """('bdp', 'cached-locals-v2', 'threads:1') or None (mmresults.split_name's names)."""
-    family, variant, params, threads = mmresults.split_name(run_name, variants)
+    """('bdp', 'cached-locals-v2', 'threads:1') or None (variants: mmresults.RunNames)."""
+    family, variant, params, threads = variants.split(run_name)
     if not variant:
         return None
     return family, variant, "/".join(p for p in (params, f"threads:{threads}") if p)

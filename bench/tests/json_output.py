@@ -98,6 +98,53 @@ with tempfile.TemporaryDirectory() as tmp:
             got = aggs[(rn, "trimmed_mean")]["real_time"]
             check(abs(got - want) <= 1e-6 * want, f"{rn} trimmed_mean {got} == {want}")
 
+# The results' contract (mmscale_runs): every run name has its object, the
+# same in the file and the display, and it says what the run was without a
+# reader splitting names: the family and variant mmscale lists, the
+# arguments, the threads, and the knobs the kernel ran with. A knob --set
+# gives reaches the kernel of a case that passes knobs on (drain/'s 6.18
+# row) and the contract says so; a case that does not (c2c/) ran it auto,
+# and "knobs_requested" says what was asked for.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "r.json")
+    rc, stdout, stderr = run(
+        "--benchmark_filter=^(c2c/pingpong|drain/empty/6.18/cpus:2|vmstat/mod/6.18-mod)/",
+        "--threads=1", "--benchmark_min_time=0.01", "--benchmark_repetitions=2",
+        "--papi-events=none", "--set=pcp_batch=7", "--set=stat_threshold=30",
+        "--benchmark_format=json", "--benchmark_out=" + out)
+    check(rc == 0, f"contract run: exit status {rc}: {stderr}")
+    d = json.loads(stdout)
+    contract = d.get("mmscale_runs", {})
+    check(json.load(open(out)).get("mmscale_runs") == contract,
+          "the file's mmscale_runs is the display's")
+    listed = {f["name"]: [v["name"] for v in f["variants"]]
+              for f in json.loads(subprocess.run([mmscale, "--list=json"], capture_output=True,
+                                                 text=True).stdout)}
+    names = {b["run_name"] for b in d["benchmarks"]}
+    check(len(names) == 3 and set(contract) == names,
+          f"one contract entry per run name: {sorted(contract)} for {sorted(names)}")
+    for b in d["benchmarks"]:
+        e = contract.get(b["run_name"], {})
+        check(e.get("threads") == b.get("threads", 1), f"{b['name']}: threads {e.get('threads')}")
+        check(e.get("name") == re.sub(r"/(real|manual)_time(?=/|$)", "", b["run_name"]),
+              f"{b['name']}: contract name {e.get('name')!r}")
+        check(e.get("family") in listed and (e.get("variant") in listed[e["family"]] or
+                                             not listed[e["family"]] and e.get("variant") == ""),
+              f"{b['name']}: family {e.get('family')!r}, variant {e.get('variant')!r} listed")
+    drain = contract.get("drain/empty/6.18/cpus:2/real_time/threads:1", {})
+    check(drain.get("args") == {"cpus": 2}, f"drain's arguments: {drain.get('args')}")
+    check(drain.get("knobs", {}).get("pcp_batch") == 7 and
+          drain.get("knobs", {}).get("pcp_high") == "auto" and "knobs_requested" not in drain,
+          f"drain/empty/6.18 ran with --set pcp_batch=7: {drain}")
+    vm = contract.get("vmstat/mod/6.18-mod/real_time/threads:1", {})
+    check(vm.get("knobs", {}).get("stat_threshold") == 30 and "knobs_requested" not in vm,
+          f"vmstat/mod/6.18-mod ran with --set stat_threshold=30: {vm}")
+    floor = contract.get("c2c/pingpong/real_time/threads:1", {})
+    check(floor.get("variant") == "" and floor.get("args") == {} and
+          set(floor.get("knobs", {}).values()) == {"auto"} and
+          floor.get("knobs_requested") == {"stat_threshold": 30, "pcp_batch": 7},
+          f"c2c/pingpong ran every knob auto, asked for two: {floor}")
+
 # The default events on a machine that lacks some: at most one PAPI line,
 # naming every dropped event (a VM without a PMU lacks all three presets).
 rc, stdout, stderr = run("--benchmark_filter=^c2c/pingpong", "--benchmark_min_time=0.01")

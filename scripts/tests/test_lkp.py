@@ -418,6 +418,23 @@ def check_lkp_format(doc, tmp):
           f"parse: nr_written but no ns_per_op for throttle/, CASE.fail for an errored run: "
           f"{p.stdout.splitlines()} {p.stderr}")
 
+    # The same runs with the results' contract (mmscale_runs): parse takes
+    # each run's name and family from it, not from the run name.
+    fam = next(f["name"] for f in json.loads(fixture["context"]["mmscale_families"])
+               if f.get("virtual_time") and thr.startswith(f["name"] + "/"))
+    fixture["mmscale_runs"] = {
+        thr: {"name": "contract-throttle/threads:1", "family": fam, "variant": "3.2",
+              "args": {}, "threads": 1},
+        "x/a/threads:1": {"name": "contract-x/threads:1", "family": "x", "variant": "a",
+                          "args": {}, "threads": 1}}
+    p = subprocess.run([os.path.join(ROOT, "scripts/lkp/programs/mmscale/parse")],
+                       input=json.dumps(fixture, indent=1), capture_output=True, text=True)
+    want = ["contract-throttle/threads:1.nr_written: 504728.0",
+            "contract-throttle/threads:1.pass: 1", "contract-x/threads:1.fail: 1"]
+    check(p.returncode == 0 and p.stdout.splitlines() == want,
+          f"parse names runs and finds virtual-time families by the contract: "
+          f"{p.stdout.splitlines()} {p.stderr}")
+
 
 def main():
     status = frameworks.unready("test_lkp", TREE, "sbin/split-job", "MMSCALE_LKP_TREE",

@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,6 +104,27 @@ def check_listing_order(tree, name):
           [case for case, _ in itertools.groupby(printed)] == cases,
           f"{name}: parse-results gives the cases in listing order, each case's samples "
           f"together (they ran as {ran[:4]}...): {cases} against {want}")
+
+
+def check_contract(tree, name):
+    """parse-results names each run as the results' contract (mmscale_runs)
+    does: the same results with the contract's names changed print them."""
+    logs = os.path.join(tree, "work/log", name, "iter-0/mmscale/logs")
+    parser = os.path.join(tree, "shellpack_src/src/mmscale/parse-results")
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = json.load(open(os.path.join(logs, "mmscale-1.json")))
+        contract = doc.get("mmscale_runs", {})
+        for entry in contract.values():
+            entry["name"] = "contract-" + entry["name"]
+        with open(os.path.join(tmp, "mmscale-1.json"), "w") as f:
+            json.dump(doc, f)
+        p = subprocess.run([parser, tmp], capture_output=True, text=True)
+    printed = {line.split("\t")[1] for line in p.stdout.splitlines()}
+    want = {e["name"] for run, e in contract.items() if not run.startswith("throttle/") and
+            any(b["run_name"] == run and not b.get("error_occurred") for b in doc["benchmarks"])}
+    check(p.returncode == 0 and printed and printed == want,
+          f"{name}: parse-results names the runs as the results' contract does: "
+          f"{sorted(printed)[:3]}... against {sorted(want)[:3]}...")
 
 
 def run_mmtests(tree, config, name, **settings):
@@ -193,6 +215,7 @@ def check_real_runs(tree):
               f"{name}: the environment's binary, cases, threads and min time, and the "
               f"config's repetitions reached mmscale: {cmd[:300]}")
         check_listing_order(tree, name)
+        check_contract(tree, name)
 
     # The time report: each case, six statistics, values from the JSON.
     table = compare_mmtests(tree, RUNS)

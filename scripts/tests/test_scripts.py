@@ -529,6 +529,32 @@ with tempfile.TemporaryDirectory() as tmp:
           f"plot with unusable runs: exit {p.returncode} {p.stderr}")
     names_unusable(p.stderr.splitlines()[:-1], "plot", "plot")
 
+# The results' contract: mmresults takes each run's family, variant,
+# arguments and threads from mmscale_runs where the results have it (what
+# the name alone would say, otherwise), and the knobs the run ran with.
+with tempfile.TemporaryDirectory() as tmp:
+    d = json.load(open(os.path.join(FIX, "before.json")))
+    plain = mmresults.load(os.path.join(FIX, "before.json"), quiet=True)
+    name = plain[0]["name"]
+    d["mmscale_runs"] = {name: {"name": "x", "family": "contract-family", "variant": "v",
+                                "args": {"writers": 3, "k": 4}, "threads": 7,
+                                "knobs": {"pcp_batch": "auto"},
+                                "knobs_requested": {"pcp_batch": 7}}}
+    path = os.path.join(tmp, "contract.json")
+    json.dump(d, open(path, "w"))
+    recs = mmresults.load(path, quiet=True)
+    by_contract = [r for r in recs if r["name"] == name]
+    check(by_contract and all((r["family"], r["variant"], r["params"], r["threads"],
+                               r["knobs_ran"], r["knobs_requested"]) ==
+                              ("contract-family", "v", "writers:3/k:4", 7, {"pcp_batch": "auto"},
+                               {"pcp_batch": 7}) for r in by_contract),
+          f"mmresults reads the contract: {[(r['family'], r['params']) for r in by_contract]}")
+    others = [(r["name"], r["family"], r["variant"], r["params"], r["threads"])
+              for r in recs if r["name"] != name]
+    check(others and others == [(r["name"], r["family"], r["variant"], r["params"], r["threads"])
+                                for r in plain if r["name"] != name],
+          "a run the contract lacks is named from its name, as before")
+
 # The sweep folder: CSV schema and the linear column; plots.
 sweep = load_sweep_module()
 with tempfile.TemporaryDirectory() as tmp:

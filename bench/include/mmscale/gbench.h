@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +61,16 @@ typedef int (*mmscale_run_hook)(void *arg, char *err, size_t errlen);
  */
 typedef void (*mmscale_label_hook)(void *arg, char *buf, size_t len);
 
+/*
+ * The results' contract for one registration: writes to out the members of
+ * a JSON object (without its braces) that say what the registration's runs
+ * are ("family": ..., "variant": ..., ...). Called by the results file's
+ * writer, on the main thread, after the registration's runs are reported;
+ * the shim adds "name", GB's run name without its timing word. JSON
+ * results carry the objects as "mmscale_runs", keyed by GB's run_name.
+ */
+typedef void (*mmscale_describe_hook)(void *arg, FILE *out);
+
 /* Counter flags, as benchmark::Counter's. */
 enum {
 	MMSCALE_COUNTER_DEFAULT		= 0,
@@ -88,6 +99,7 @@ void mmscale_bench_timing_hooks(struct mmscale_bench *b, const struct mmscale_ti
 void mmscale_bench_run_hooks(struct mmscale_bench *b, mmscale_run_hook setup,
 			     mmscale_run_hook teardown);
 void mmscale_bench_label_hook(struct mmscale_bench *b, mmscale_label_hook label);
+void mmscale_bench_describe_hook(struct mmscale_bench *b, mmscale_describe_hook describe);
 
 /* In the body. */
 bool mmscale_keep_running(struct mmscale_state *st);
