@@ -14,6 +14,7 @@
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/compiler.h"
 #include "mmscale/kernel/processor.h"
+#include "mmscale/kernel/timekeeping.h"
 #include "mmscale/notice.h"
 
 /*
@@ -72,14 +73,6 @@ static void matrix_partner(void *arg)
 #define MATRIX_ROUND_TRIPS	20000
 #define MATRIX_TRIALS		5
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -104,10 +97,10 @@ static double matrix_pair(struct matrix_line *sh, int a, int b)
 			mmscale_cpu_leave();
 			return -1;
 		}
-		start = now_ns();
+		start = (double)ktime_get_ns();
 		mmscale_c2c_round_trips(&sh->same_line.ping, &sh->same_line.pong,
 				      MATRIX_ROUND_TRIPS);
-		trials[t] = (now_ns() - start) / MATRIX_ROUND_TRIPS;
+		trials[t] = ((double)ktime_get_ns() - start) / MATRIX_ROUND_TRIPS;
 		atomic_store(&sh->stop, true);
 		mmscale_partner_join(&sh->partner);
 		mmscale_cpu_leave();

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/timekeeping.h"
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
@@ -299,21 +300,13 @@ static _Thread_local struct {
 	u64 calls;
 } timed_bdp;
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
-
 /* Two clock reads per balance_dirty_pages call (every ratelimit_pages pages). */
 static void timed_balance_dirty_pages(struct address_space *mapping)
 {
-	u64 start = now_ns();
+	u64 start = ktime_get_ns();
 
 	timed_bdp.variant(mapping);
-	timed_bdp.ns += now_ns() - start;
+	timed_bdp.ns += ktime_get_ns() - start;
 	timed_bdp.calls++;
 }
 
@@ -350,14 +343,14 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 	timed_bdp.variant = mapping->balance_dirty_pages;
 	timed_bdp.ns = timed_bdp.calls = 0;
 	mapping->balance_dirty_pages = timed_balance_dirty_pages;
-	start = now_ns();
+	start = ktime_get_ns();
 	while (mmscale_keep_running(st)) {
 		emu_store_page(mapping);
 		emu_write_next_page(mapping);
 		balance_dirty_pages_ratelimited(mapping);
 		vmstat_work_tick(vmstat_period);
 	}
-	total = now_ns() - start;
+	total = ktime_get_ns() - start;
 	mmscale_counter_set(st, "MiB_per_s",
 			    (double)mmscale_iterations(st) * PAGE_SIZE / (1 << 20),
 			    MMSCALE_COUNTER_RATE);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mmscale/kernel/machine.h"
+#include "mmscale/kernel/timekeeping.h"
 #include "mmscale/mm/writeback.h"
 
 struct writeback_world *wb_world;
@@ -115,10 +116,7 @@ int pdflush_operation(void (*fn)(unsigned long), unsigned long arg0)
 
 static double now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+	return (double)ktime_get_ns() * 1e-6;
 }
 
 static void flusher_main(void *arg)

@@ -22,6 +22,7 @@
 #include "mmscale/cpu.h"
 #include "mmscale/doorbell.h"
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/timekeeping.h"
 #include "mmscale/mm/page_alloc.h"
 #include "mmscale/membarrier.h"
 #include "mmscale/notice.h"
@@ -66,15 +67,14 @@ struct drain_run {
 	 */
 	_Atomic int done ____cacheline_aligned;	/* cpuset CPUs finished with their pass */
 	_Atomic long drains;	/* the bench's, not the kernel's: no locked op counted */
+	/*
+	 * drain/swap_cpuset, set up before the run so that its body allocates
+	 * and reads no flag: each thread's first MAX_DRAINS drain latencies
+	 * (thread t's at drain_ns + t * MAX_DRAINS), and --test-leak-page.
+	 */
+	u64 *drain_ns;
+	bool leak_page;
 };
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
-}
 
 /* One unit of a victim's work: a dependent multiply-add chain it cannot skip. */
 static inline u64 victim_unit(u64 x)
@@ -196,11 +196,11 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	if (loop == PARTNER_VICTIM && dr->pool.nr > 0) {
 		/* The victims alone, for the throughput they lose later. */
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
-		u64 t0 = now_ns(), u0 = victim_units_total(dr);
+		u64 t0 = ktime_get_ns(), u0 = victim_units_total(dr);
 
 		nanosleep(&ts, NULL);
 		dr->baseline_units_per_s = (double)(victim_units_total(dr) - u0) * 1e9 /
-					   (double)(now_ns() - t0);
+					   (double)(ktime_get_ns() - t0);
 	}
 	return 0;
 fail:
@@ -226,6 +226,7 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	if (dr->world_up && dr->world->conserved(err, errlen) != 0)
 		status = -1;
 	free_percpu(dr->units);
+	free(dr->drain_ns);
 	if (dr->ipi_up)
 		ipi_teardown();
 	if (dr->drain_up)
@@ -329,10 +330,21 @@ static bool empty_claim(const struct mmscale_run *run, struct mmscale_claim *out
 static int swap_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	const struct drain_variant_ops *ops = drain_row(run)->ops;
+	struct drain_run *dr;
+	char ignored[8];
 
-	return drain_setup_machine(run, nr_threads, mmscale_params.ipi, ops,
-				   ops->smp, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
-				   err, errlen);
+	if (drain_setup_machine(run, nr_threads, mmscale_params.ipi, ops,
+				ops->smp, run->args[1] ? PARTNER_VICTIM : PARTNER_IDLE,
+				err, errlen) != 0)
+		return -1;
+	dr = run->data;
+	dr->leak_page = mmscale_params.leak_page;
+	dr->drain_ns = calloc((size_t)nr_threads * MAX_DRAINS, sizeof(*dr->drain_ns));
+	if (!dr->drain_ns) {
+		drain_teardown(run, ignored, sizeof(ignored));
+		return mmscale_errorf(err, errlen, "out of memory");
+	}
+	return 0;
 }
 
 static int64_t swap_iterations(const struct mmscale_run *run)
@@ -354,7 +366,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	int64_t n = mmscale_max_iterations(st);
 	int every = (int)run->args[0];
 	void *held[HELD] = { NULL };	/* pages of the variant's kernel: opaque here */
-	u64 *lat = calloc(MAX_DRAINS, sizeof(*lat));
+	u64 *lat = dr->drain_ns + (size_t)mmscale_thread_index(st) * MAX_DRAINS;
 	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
 	long drains = 0, drains_told = 0;
 	bool failed = false;
@@ -364,7 +376,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	while (mmscale_keep_running_batch(st, n)) {
 		unsigned int spins = 0;
 
-		t0 = now_ns();
+		t0 = ktime_get_ns();
 		/* Only CPU 0 reports the victims' loss: the others leave their lines alone. */
 		if (mmscale_thread_index(st) == 0)
 			u0 = victim_units_total(dr);
@@ -382,15 +394,13 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 				break;
 			}
 			if ((i + 1) % every == 0) {
-				u64 d0 = now_ns();
-
-				u64 d;
+				u64 d0 = ktime_get_ns(), d;
 
 				drain_ops->drain_all_pages();
-				d = now_ns() - d0;
+				d = ktime_get_ns() - d0;
 				lat_sum += d;
 				/* Percentiles over the first MAX_DRAINS; the mean over all. */
-				if (lat && drains < MAX_DRAINS)
+				if (drains < MAX_DRAINS)
 					lat[drains] = d;
 				drains++;
 				failed = ipi_failed(st);
@@ -398,14 +408,14 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			ipi_interrupt_point();
 		}
 		/* Give the pages back, then keep answering until the whole cpuset is done. */
-		if (mmscale_params.leak_page && mmscale_thread_index(st) == 0)
+		if (dr->leak_page && mmscale_thread_index(st) == 0)
 			held[0] = NULL;	/* --test-leak-page: lose one, for the check to find */
 		for (int k = 0; k < HELD; k++)
 			if (held[k]) {
 				drain_free_local(held[k]);
 				held[k] = NULL;
 			}
-		pass_ns = now_ns() - t0;
+		pass_ns = ktime_get_ns() - t0;
 		/* Before saying done: thread 0's figures per drain divide by the total. */
 		atomic_fetch_add_explicit(&dr->drains, drains - drains_told, memory_order_relaxed);
 		drains_told = drains;
@@ -423,7 +433,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	}
 	if (mmscale_thread_index(st) == 0 && !failed) {
 		u64 units = victim_units_total(dr) - u0;
-		double secs = (double)(now_ns() - t0) * 1e-9;
+		double secs = (double)(ktime_get_ns() - t0) * 1e-9;
 
 		if (dr->baseline_units_per_s > 0)
 			mmscale_counter_set(st, "victim_lost_pct",
@@ -434,7 +444,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 		if (drains > 0)
 			mmscale_counter_set(st, "drain_us_mean", (double)lat_sum / (double)drains / 1e3,
 					    MMSCALE_COUNTER_AVG_THREADS);
-		if (drains > 0 && lat) {
+		if (drains > 0) {
 			long kept = min(drains, (long)MAX_DRAINS);
 
 			qsort(lat, (size_t)kept, sizeof(*lat), cmp_u64);
@@ -447,7 +457,6 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 		}
 		mmscale_counter_set(st, "pass_ms", (double)pass_ns / 1e6, MMSCALE_COUNTER_AVG_THREADS);
 	}
-	free(lat);
 	ipi_cpu_offline();
 }
 

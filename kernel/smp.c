@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mmscale/kernel/smp.h"
+#include "mmscale/kernel/timekeeping.h"
 #include "smp_internal.h"
 
 _Thread_local volatile int mmscale_irqs_off;
@@ -145,10 +146,7 @@ void call_function_here(smp_call_func_t func, void *info)
 
 static unsigned long long now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
+	return ktime_get_ns() / 1000000;
 }
 
 /* Every 4096 spins the sender looks at the clock. */
