@@ -13,8 +13,9 @@
  * 6.18's code in bdp/, where the call leaves before the change.
  *
  * A row: the loop's symbol, its name, a one-line summary, what it mirrors,
- * and its claims: global reads and wb_stat reads of one unthrottled call,
- * and of one throttled pass (where the wb's threshold, IOL_BDP_BDI_THRESH,
+ * and its claims, by name (struct bdp_claim, counters/bdp_rows.h):
+ * .call's global reads and wb_stat reads of one unthrottled call, and
+ * .throttled's of one throttled pass (where the wb's threshold, IOL_BDP_BDI_THRESH,
  * is at least twice wb_stat_error; below, the two reads are two sums over
  * every online CPU), and the throttled pass's stores to the wb's and bdi's
  * shared fields (WRITE_ONCE_BDI; an unthrottled call makes none).
@@ -36,17 +37,22 @@
 
 /*	  symbol,		name,		summary,
  *	  source,
- *	  unthrottled: global reads, wb_stat reads;
- *	  throttled: global reads, wb_stat reads, stores to shared wb and bdi fields */
+ *	  .call = { one unthrottled call's claim },
+ *	  .throttled = { one throttled pass's, with .stat_thresh_of, the threshold
+ *			 tested against 2 * wb_stat_error, of the bench's } */
 #define BDP_6_18_VARIANTS(X)						\
 	X(balance_dirty_pages_loop_6_18, "6.18",			\
 	  "wb-based: dirty_throttle_control, the domain's limits, pos_ratio with the wb reserve area", \
 	  "Linux 6.18 mm/page-writeback.c (blob 757bc4d3), no CGROUP_WRITEBACK", \
-	  6, 0, 6, 2, 2)						\
+	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
+	  .throttled = { .global_reads = 6, .bdi_reads = 2, .bdi_stores = 2,	\
+			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\
 	X(bdp_6_18_store_if_changed, "6.18-store-if-changed",		\
 	  "6.18 storing wb->dirty_exceeded and bdi->last_bdp_sleep only when they change", \
 	  "an experiment on Linux 6.18, not a posted patch",		\
-	  6, 0, 6, 2, 0)						\
+	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
+	  .throttled = { .global_reads = 6, .bdi_reads = 2, .bdi_stores = 0,	\
+			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\
 	/* new rows go above this line */
 
 struct bdi_writeback;

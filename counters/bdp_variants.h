@@ -9,14 +9,16 @@
  *
  * A row: the symbol its file defines, its name, a one-line summary, the
  * kernel version or posting it mirrors, and its claim for one unthrottled
- * call (nothing near a limit): global_page_state calls and bdi_stat reads,
- * and, where the call first tests a bdi threshold against
- * 2 * bdi_stat_error, the function that computes that threshold from the
- * bdi as the variant's limits do (bdi_thresh_v2 for the v2 patch's limits;
- * NULL where the call makes no such test): where twice the error is larger
- * (many CPUs, little memory: 1024 CPUs and the default 3G), the call sums
- * both bdi items over every online CPU instead of reading them. Every bdp/
- * run checks its claim, and tests/test_claims.c checks every row.
+ * call (nothing near a limit), by name (struct bdp_claim, counters/
+ * bdp_rows.h): .global_reads, the global_page_state calls; .bdi_reads,
+ * the bdi_stat reads; and, where the call first tests a bdi threshold
+ * against 2 * bdi_stat_error, .bdi_thresh, the function that computes that
+ * threshold from the bdi as the variant's limits do (bdi_thresh_v2 for the
+ * v2 patch's limits; left out where the call makes no such test): where
+ * twice the error is larger (many CPUs, little memory: 1024 CPUs and the
+ * default 3G), the call sums both bdi items over every online CPU instead
+ * of reading them. Every bdp/ run checks its claim, and tests/test_claims.c
+ * checks every row.
  *
  * The same list declares each symbol (below), so a variant's file, which
  * includes this header, is checked against the type its row uses. The
@@ -31,25 +33,24 @@
 
 /*	  symbol,		name,		summary,
  *	  source,
- *	  global_page_state calls, bdi_stat reads per unthrottled call,
- *	  the bdi threshold it tests against 2 * bdi_stat_error (NULL: none) */
+ *	  .call = { its claim for one unthrottled call } */
 #define BDP_VARIANTS(X)							\
 	X(bdp_2_6_31_rc8, "2.6.31-rc8",					\
 	  "baseline: clip_bdi_dirty_limit, globals re-read after the loop", \
 	  "Linux 2.6.31-rc8 mm/page-writeback.c",			\
-	  14, 4, NULL)							\
+	  .call = { .global_reads = 14, .bdi_reads = 4 })		\
 	X(bdp_reorder_v1, "reorder-v1",					\
 	  "dirty_exceeded cleared only on the first exit (reconstructed)", \
 	  "seed 001, RFC 2009-07-24",					\
-	  14, 4, NULL)							\
+	  .call = { .global_reads = 14, .bdi_reads = 4 })		\
 	X(bdp_cached_locals_v2, "cached-locals-v2",			\
 	  "no clip_bdi_dirty_limit, one limit test, locals reused",	\
 	  "seed 000, RFC v2 2009-09-04, never merged as posted",	\
-	  9, 2, bdi_thresh_v2)						\
+	  .call = { .global_reads = 9, .bdi_reads = 2, .bdi_thresh = bdi_thresh_v2 }) \
 	X(bdp_cached_locals_v2_wu, "cached-locals-v2+wu",		\
 	  "v2 with Wu Fengguang's pages_written simplification",	\
 	  "seed 000, Wu Fengguang 2009-09-06; the loop merged in e50e37201ae2 (Linux 2.6.36)", \
-	  9, 2, bdi_thresh_v2)						\
+	  .call = { .global_reads = 9, .bdi_reads = 2, .bdi_thresh = bdi_thresh_v2 }) \
 	/* new rows go above this line */
 
 #define X(symbol, ...) void symbol(struct address_space *mapping);

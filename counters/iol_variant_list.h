@@ -40,27 +40,37 @@
 
 /*	  symbol,		name,		summary,
  *	  source,
- *	  unthrottled call: global_page_state calls (without swap), bdi_stat reads;
- *	  throttled pass: global_page_state calls (without swap), bdi_stat reads (when not
- *	  summing), the threshold tested against 2 * bdi_stat_error, as a
- *	  function of the bench's dirty threshold */
+ *	  .call = { the unthrottled call's claim: .global_reads (global_page_state
+ *		    calls, without swap), .bdi_reads (bdi_stat reads) },
+ *	  .throttled = { the throttled pass's: the same, and .stat_thresh_of, the
+ *			 threshold tested against 2 * bdi_stat_error, as a function
+ *			 of the bench's dirty threshold } (struct bdp_claim,
+ *	  counters/bdp_rows.h) */
 #define IOL_VARIANTS(X)							\
 	X(iol_ops_vanilla_3_1, "vanilla-3.1",				\
 	  "3.1: the dirtier writes back itself, then sleeps 1 to 100 ms", \
 	  "Linux 3.1.3 mm/page-writeback.c (the last before IO-less)",	\
-	  6, 0, 6, 2, iol_bdp_task_bdi_thresh_of)				\
+	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
+	  .throttled = { .global_reads = 6, .bdi_reads = 2,		\
+			 .stat_thresh_of = iol_bdp_task_bdi_thresh_of })	\
 	X(iol_ops_reserve_v11, "reserve-v11",				\
 	  "bdi reserve area below min(write_bw, freerun), up to 8x",	\
 	  "v11 10/18 with 07/18's think time and 11/18's underrun break, 4 Sep 2011, on 3.2's control lines", \
-	  6, 0, 6, 2, iol_bdp_bdi_thresh_of)				\
+	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
+	  .throttled = { .global_reads = 6, .bdi_reads = 2,		\
+			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\
 	X(iol_ops_freerun, "freerun",					\
 	  "no reserve area; no throttling below the bdi's own freerun point", \
 	  "v11 10/18, 07/18, 11/18 with Wu's bdi-freerun patch, 18 Sep 2011, on 3.2's control lines", \
-	  6, 0, 6, 2, iol_bdp_bdi_thresh_of)				\
+	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
+	  .throttled = { .global_reads = 6, .bdi_reads = 2,		\
+			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\
 	X(iol_ops_3_2, "3.2",						\
 	  "as merged: bdi reserve area below bdi_thresh / 2, up to 8x",	\
 	  "Linux 3.2 mm/page-writeback.c (v12 10/11, 3 Oct 2011)",	\
-	  6, 0, 6, 2, iol_bdp_bdi_thresh_of)				\
+	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
+	  .throttled = { .global_reads = 6, .bdi_reads = 2,		\
+			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\
 	/* new rows go above this line */
 
 /*

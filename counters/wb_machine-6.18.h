@@ -60,6 +60,15 @@ long bdp_6_18_call(void);
 /* Free the state: -1 with why in err if a call left the state it was given. */
 int bdp_6_18_teardown(char *err, size_t errlen);
 
+/*
+ * For the tests: the i-th 6.18 row of bdp/ and bdp_throttled/
+ * (counters/writeback_cases.c), its loop and claims (counters/bdp_claim.h);
+ * its name, or NULL past the last.
+ */
+struct bdp_claim;
+const char *bdp_6_18_row(size_t i, balance_dirty_pages_loop_fn *loop, struct bdp_claim *call,
+			 struct bdp_claim *throttled);
+
 /* For the tests: the pages each timed call passes, and the emulated jiffies. */
 int bdp_6_18_call_pages(void);
 void bdp_6_18_set_jiffies(unsigned long now);

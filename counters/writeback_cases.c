@@ -68,22 +68,13 @@ static int wb_6_18_setup(struct mmscale_run *run, int nr_threads,
 	return 0;
 }
 
-/*
- * bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no
- * flusher busy. A 2.6.31 row calls its variant on the writeback world of
- * counters/page-writeback.c; an IO-less row (and 3.1's) its kernel's call
- * on counters/iol_machine.c's state.
- */
-static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+/* 2.6.31's rows: the variant on counters/page-writeback.c's writeback world. */
+static int gen_2_6_31_setup(struct mmscale_run *run, int nr_threads, const struct bdp_variant *row,
+			    enum iol_bdp_state state, char *err, size_t errlen)
 {
-	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
 	struct counters_run *cr;
 
-	if (row->iol)
-		return iol_setup(run, nr_threads, row->iol, IOL_BDP_UNTHROTTLED, err, errlen);
-	if (row->loop_6_18)
-		return wb_6_18_setup(run, nr_threads, row->loop_6_18, IOL_BDP_UNTHROTTLED,
-				     err, errlen);
+	(void)state;	/* unthrottled: 2.6.31's rows have no throttled pass here */
 	if (counters_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
 	cr = run->data;
@@ -91,62 +82,147 @@ static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	if (!cr->world)
 		return counters_setup_failed(run);
 	/* What every thread's call will compute: the state does not change. */
-	if (row->claim_bdi_thresh)
-		cr->claim_bdi_thresh = row->claim_bdi_thresh(&cr->world->bdi);
+	if (row->call.bdi_thresh)
+		cr->claim_bdi_thresh = row->call.bdi_thresh(&cr->world->bdi);
 	return 0;
 }
 
-static struct address_space *my_mapping(struct mmscale_run *run)
+static struct address_space *my_mapping(struct mmscale_run *run, const struct bdp_variant *row)
 {
 	struct counters_run *cr = run->data;
 	struct address_space *mapping = &cr->world->mappings[smp_processor_id()];
 
-	mapping->balance_dirty_pages =
-		container_of(run->v, struct bdp_variant, v)->balance_dirty_pages;
+	mapping->balance_dirty_pages = row->kernel.balance_dirty_pages;
 	return mapping;
 }
 
-static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
+static void gen_2_6_31_body(struct mmscale_state *st, struct mmscale_run *run,
+			    const struct bdp_variant *row)
 {
-	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
-	const struct iol_machine_ops *iol = row->iol;
-	struct address_space *mapping;
+	struct address_space *mapping = my_mapping(run, row);
 
-	if (row->loop_6_18) {
-		bdp_6_18_enter();
-		while (mmscale_keep_running(st))
-			bdp_6_18_call();
-		return;
-	}
-	if (iol) {
-		iol_bdp_enter();
-		while (mmscale_keep_running(st))
-			iol_bdp_call(iol);
-		return;
-	}
-	mapping = my_mapping(run);
 	while (mmscale_keep_running(st))
 		mapping->balance_dirty_pages(mapping);
 }
 
+static void gen_2_6_31_one_op(struct mmscale_run *run, const struct bdp_variant *row)
+{
+	struct address_space *mapping = my_mapping(run, row);
+
+	mapping->balance_dirty_pages(mapping);
+}
+
+const struct bdp_generation bdp_generation_2_6_31 = {
+	.name = "2.6.31", .setup = gen_2_6_31_setup, .body = gen_2_6_31_body,
+	.one_op = gen_2_6_31_one_op,
+};
+
+/*
+ * 3.1's and 3.2's global_reclaimable_pages read the two anon LRUs when
+ * the machine has swap: the IO-less rows claim their reads without swap,
+ * and these two more with it. (2.6.31's global_lru_pages reads all four
+ * LRUs either way: its rows claim them.) Where dirty_bytes and
+ * dirty_background_bytes are both set (--set), global_dirty_limits skips
+ * determine_dirtyable_memory (3.2 lines 382-383): NR_FREE_PAGES and the
+ * two file LRUs fewer, and the anon two with swap.
+ */
+static unsigned int iol_global_reads(unsigned int without_swap)
+{
+	if (!iol_bdp_reads_dirtyable_memory())
+		return without_swap - 3;
+	return without_swap + (mm_config()->swap ? 2 : 0);
+}
+
+/* 3.1's and the IO-less kernels' rows: the kernel's call on counters/iol_machine.c's state. */
+static int gen_iol_setup(struct mmscale_run *run, int nr_threads, const struct bdp_variant *row,
+			 enum iol_bdp_state state, char *err, size_t errlen)
+{
+	return iol_setup(run, nr_threads, row->kernel.iol, state, err, errlen);
+}
+
+static void gen_iol_body(struct mmscale_state *st, struct mmscale_run *run,
+			 const struct bdp_variant *row)
+{
+	const struct iol_machine_ops *iol = row->kernel.iol;
+
+	(void)run;
+	iol_bdp_enter();
+	while (mmscale_keep_running(st))
+		iol_bdp_call(iol);
+}
+
+static void gen_iol_one_op(struct mmscale_run *run, const struct bdp_variant *row)
+{
+	(void)run;
+	iol_bdp_enter();
+	iol_bdp_call(row->kernel.iol);
+}
+
+const struct bdp_generation bdp_generation_iol = {
+	.name = "3.1 and IO-less", .setup = gen_iol_setup, .body = gen_iol_body,
+	.one_op = gen_iol_one_op, .global_reads = iol_global_reads,
+	.dirty_thresh = iol_bdp_dirty_thresh,
+};
+
+/* 6.18's rows: its call on its own zones with the row's loop (counters/wb_machine-6.18.h). */
+static int gen_6_18_setup(struct mmscale_run *run, int nr_threads, const struct bdp_variant *row,
+			  enum iol_bdp_state state, char *err, size_t errlen)
+{
+	return wb_6_18_setup(run, nr_threads, row->kernel.loop_6_18, state, err, errlen);
+}
+
+static void gen_6_18_body(struct mmscale_state *st, struct mmscale_run *run,
+			  const struct bdp_variant *row)
+{
+	(void)run;
+	(void)row;	/* the loop is the state's, from the setup */
+	bdp_6_18_enter();
+	while (mmscale_keep_running(st))
+		bdp_6_18_call();
+}
+
+static void gen_6_18_one_op(struct mmscale_run *run, const struct bdp_variant *row)
+{
+	(void)run;
+	(void)row;
+	bdp_6_18_enter();
+	bdp_6_18_call();
+}
+
+const struct bdp_generation bdp_generation_6_18 = {
+	.name = "6.18", .setup = gen_6_18_setup, .body = gen_6_18_body,
+	.one_op = gen_6_18_one_op, .dirty_thresh = bdp_6_18_dirty_thresh,
+};
+
+static const struct bdp_variant *bdp_row(const struct mmscale_run *run)
+{
+	return container_of(run->v, struct bdp_variant, v);
+}
+
+/*
+ * bdp/: one balance_dirty_pages call, unthrottled: nothing dirty, no
+ * flusher busy, on the row's generation (2.6.31's writeback world, 3.x's
+ * machine, 6.18's zones).
+ */
+static int bdp_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	const struct bdp_variant *row = bdp_row(run);
+
+	return row->generation->setup(run, nr_threads, row, IOL_BDP_UNTHROTTLED, err, errlen);
+}
+
+static void bdp_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	const struct bdp_variant *row = bdp_row(run);
+
+	row->generation->body(st, run, row);
+}
+
 static void bdp_one_op(struct mmscale_run *run)
 {
-	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
-	const struct iol_machine_ops *iol = row->iol;
-	struct address_space *mapping;
+	const struct bdp_variant *row = bdp_row(run);
 
-	if (row->loop_6_18) {
-		bdp_6_18_enter();
-		bdp_6_18_call();
-		return;
-	}
-	if (iol) {
-		iol_bdp_enter();
-		iol_bdp_call(iol);
-		return;
-	}
-	mapping = my_mapping(run);
-	mapping->balance_dirty_pages(mapping);
+	row->generation->one_op(run, row);
 }
 
 /*
@@ -174,116 +250,54 @@ static void claim_bdi_reads(struct mmscale_claim *out, unsigned int reads, bool 
 	out->v[MMSCALE_LOCK_ACQUIRES] = sums ? 2 : 0;
 }
 
-/*
- * 3.1's and 3.2's global_reclaimable_pages read the two anon LRUs when
- * the machine has swap: the IO-less rows claim their reads without swap,
- * and these two more with it. (2.6.31's global_lru_pages reads all four
- * LRUs either way: its rows claim them.) Where dirty_bytes and
- * dirty_background_bytes are both set (--set), global_dirty_limits skips
- * determine_dirtyable_memory (3.2 lines 382-383): NR_FREE_PAGES and the
- * two file LRUs fewer, and the anon two with swap.
- */
-static unsigned int iol_global_reads(unsigned int without_swap)
+/* A claim's global reads and bdi stores (the bdi reads are claim_bdi_reads'). */
+static void claim_global(struct mmscale_claim *out, const struct bdp_variant *row,
+			 const struct bdp_claim *claim)
 {
-	if (!iol_bdp_reads_dirtyable_memory())
-		return without_swap - 3;
-	return without_swap + (mm_config()->swap ? 2 : 0);
+	const struct bdp_generation *gen = row->generation;
+
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_STORES);
+	out->v[MMSCALE_GLOBAL_READS] = gen->global_reads ? gen->global_reads(claim->global_reads)
+							 : claim->global_reads;
+	out->v[MMSCALE_BDI_STORES] = claim->bdi_stores;
 }
 
-/* The row's claim for one unthrottled call, on every thread. */
+/*
+ * The row's claim for one unthrottled call, on every thread: no store to
+ * the bdi's (wb's) shared fields, nothing being near a limit.
+ */
 static bool bdp_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
-	const struct bdp_variant *row = container_of(run->v, struct bdp_variant, v);
+	const struct bdp_variant *row = bdp_row(run);
 	const struct counters_run *cr = run->data;
 
-	/* and no store to the bdi's (wb's) shared fields: nothing is near a limit */
-	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_STORES);
-	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
-						: row->global_reads;	/* 2.6.31, 6.18: swap or not */
-	out->v[MMSCALE_BDI_STORES] = 0;
-	claim_bdi_reads(out, row->bdi_reads, row->claim_bdi_thresh != NULL, cr->claim_bdi_thresh);
+	claim_global(out, row, &row->call);
+	claim_bdi_reads(out, row->call.bdi_reads, row->call.bdi_thresh != NULL,
+			cr->claim_bdi_thresh);
 	return true;
 }
 
 /*
  * bdp_throttled/: one throttled pass of 3.1's, the IO-less kernels' and
  * 6.18's balance_dirty_pages, up to the sleep it would take
- * (counters/iol_bdp.h, counters/wb_machine-6.18.h).
+ * (counters/iol_bdp.h, counters/wb_machine-6.18.h). 3.x's store
+ * dirty_exceeded only when it changes, which a settled pass does not.
  */
-struct bdp_throttled_variant {
-	struct mmscale_variant v;
-	const struct iol_machine_ops *iol;	/* NULL: 6.18's call with ... */
-	balance_dirty_pages_loop_fn loop_6_18;	/* ... this loop */
-	/* The claim: global reads and bdi_stat (wb_stat) reads ... */
-	unsigned int global_reads;
-	unsigned int bdi_reads;
-	/*
-	 * ... where this threshold (of the bench's dirty threshold) is at
-	 * least 2 * bdi_stat_error; else sums ...
-	 */
-	unsigned long (*stat_thresh_of)(unsigned long dirty_thresh);
-	/*
-	 * ... and stores to the bdi's (wb's) shared fields: 3.x's store
-	 * dirty_exceeded only when it changes, which a settled pass does not.
-	 */
-	unsigned int bdi_stores;
-};
-
 static int bdp_throttled_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
-	const struct bdp_throttled_variant *row =
-		container_of(run->v, struct bdp_throttled_variant, v);
-	const struct iol_machine_ops *iol = row->iol;
+	const struct bdp_variant *row = bdp_row(run);
 
-	if (!iol)
-		return wb_6_18_setup(run, nr_threads, row->loop_6_18, IOL_BDP_THROTTLED,
-				     err, errlen);
-	return iol_setup(run, nr_threads, iol, IOL_BDP_THROTTLED, err, errlen);
-}
-
-static void bdp_throttled_body(struct mmscale_state *st, struct mmscale_run *run)
-{
-	const struct iol_machine_ops *iol =
-		container_of(run->v, struct bdp_throttled_variant, v)->iol;
-
-	if (!iol) {
-		bdp_6_18_enter();
-		while (mmscale_keep_running(st))
-			bdp_6_18_call();
-		return;
-	}
-	iol_bdp_enter();
-	while (mmscale_keep_running(st))
-		iol_bdp_call(iol);
-}
-
-static void bdp_throttled_one_op(struct mmscale_run *run)
-{
-	const struct iol_machine_ops *iol =
-		container_of(run->v, struct bdp_throttled_variant, v)->iol;
-
-	if (!iol) {
-		bdp_6_18_enter();
-		bdp_6_18_call();
-		return;
-	}
-	iol_bdp_enter();
-	iol_bdp_call(iol);
+	return row->generation->setup(run, nr_threads, row, IOL_BDP_THROTTLED, err, errlen);
 }
 
 /* The row's claim for one throttled pass, its threshold the row's constant. */
 static bool bdp_throttled_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
-	const struct bdp_throttled_variant *row =
-		container_of(run->v, struct bdp_throttled_variant, v);
+	const struct bdp_variant *row = bdp_row(run);
 
-	out->which = MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS) | MMSCALE_COUNT_BIT(MMSCALE_BDI_STORES);
-	out->v[MMSCALE_GLOBAL_READS] = row->iol ? iol_global_reads(row->global_reads)
-						: row->global_reads;
-	out->v[MMSCALE_BDI_STORES] = row->bdi_stores;
-	claim_bdi_reads(out, row->bdi_reads, true,
-			row->stat_thresh_of(row->iol ? iol_bdp_dirty_thresh()
-						     : bdp_6_18_dirty_thresh()));
+	claim_global(out, row, &row->throttled);
+	claim_bdi_reads(out, row->throttled.bdi_reads, true,
+			row->throttled.stat_thresh_of(row->generation->dirty_thresh()));
 	return true;
 }
 
@@ -336,7 +350,7 @@ static int dirty_setup(struct mmscale_run *run, int nr_threads, char *err, size_
 
 static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	struct address_space *mapping = my_mapping(run);
+	struct address_space *mapping = my_mapping(run, bdp_row(run));
 	u64 vmstat_period = mm_config()->vmstat_interval_scaled_ns;	/* read once, not per page */
 	u64 start, total;
 
@@ -363,45 +377,56 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 }
 
 /*
- * The balance_dirty_pages variants: one row each in bdp_variants.h (dirty/
- * runs those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
+ * The balance_dirty_pages variants, one row shape for every kernel
+ * (counters/bdp_rows.h): 2.6.31's, one each in bdp_variants.h (dirty/ runs
+ * those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
  * iol_variant_list.h, then 6.18's and its variants', one each in
- * bdp_variants-6.18.h; and bdp_throttled/'s, the last two kinds.
+ * bdp_variants-6.18.h (their claims worked out from the source there; a
+ * throttled pass's hold where the wb's threshold is the whole one); and
+ * bdp_throttled/'s, the last two kinds. A list's row names its claims
+ * (.call, .throttled); its row macro adds the generation and the entry.
  */
-#define BDP_ROW(symbol, name, summary, source, global, bdi, claim_bdi_thresh)	\
-	{ { name, summary, source }, symbol, NULL, NULL, global, bdi, claim_bdi_thresh },
-#define BDP_IOL_ROW(symbol, name, summary, source, global, bdi, ...)	\
-	{ { name, summary, source }, NULL, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, NULL },
-#define BDP_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
-			  unthrottled_bdi, global, bdi, stat_thresh_of)		\
-	{ { name, summary, source }, &IOL_MACHINE_OPS(symbol), NULL, global, bdi, stat_thresh_of, 0 },
-const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_ROW) };
+#define BDP_2_6_31_ROW(symbol, name, summary, source, ...)				\
+	{ .v = { name, summary, source }, .generation = &bdp_generation_2_6_31,		\
+	  .kernel = { .balance_dirty_pages = symbol }, __VA_ARGS__ },
+#define BDP_IOL_ROW(symbol, name, summary, source, ...)					\
+	{ .v = { name, summary, source }, .generation = &bdp_generation_iol,		\
+	  .kernel = { .iol = &IOL_MACHINE_OPS(symbol) }, __VA_ARGS__ },
+#define BDP_6_18_ROW(symbol, name, summary, source, ...)				\
+	{ .v = { name, summary, source }, .generation = &bdp_generation_6_18,		\
+	  .kernel = { .loop_6_18 = symbol }, __VA_ARGS__ },
+const struct bdp_variant bdp_variants[] = { BDP_VARIANTS(BDP_2_6_31_ROW) };
 const size_t bdp_nr_variants = ARRAY_SIZE(bdp_variants);
-/*
- * Linux 6.18's call and its variants (counters/bdp_variants-6.18.h: their
- * claims, worked out from the source there), on counters/wb_machine-6.18.c's
- * state: the claims of a throttled pass hold where the wb's threshold is
- * the whole one (iol_bdp_bdi_thresh_of).
- */
-#define BDP_6_18_ROW(symbol, name, summary, source, global, wb, ...)	\
-	{ { name, summary, source }, NULL, NULL, symbol, global, wb, NULL },
-#define BDP_6_18_THROTTLED_ROW(symbol, name, summary, source, unthrottled_global,	\
-			       unthrottled_wb, global, wb, stores)			\
-	{ { name, summary, source }, NULL, symbol, global, wb, iol_bdp_bdi_thresh_of, stores },
-static const struct bdp_variant bdp_call_variants[] = {
-	BDP_VARIANTS(BDP_ROW)
+const struct bdp_variant bdp_call_variants[] = {
+	BDP_VARIANTS(BDP_2_6_31_ROW)
 	IOL_VARIANTS(BDP_IOL_ROW)
 	BDP_6_18_VARIANTS(BDP_6_18_ROW)
 };
-static const struct bdp_throttled_variant bdp_throttled_variants[] = {
-	IOL_VARIANTS(BDP_THROTTLED_ROW)
-	BDP_6_18_VARIANTS(BDP_6_18_THROTTLED_ROW)
+const size_t bdp_nr_call_variants = ARRAY_SIZE(bdp_call_variants);
+const struct bdp_variant bdp_throttled_variants[] = {
+	IOL_VARIANTS(BDP_IOL_ROW)
+	BDP_6_18_VARIANTS(BDP_6_18_ROW)
 };
-#undef BDP_ROW
+const size_t bdp_nr_throttled_variants = ARRAY_SIZE(bdp_throttled_variants);
+#undef BDP_2_6_31_ROW
 #undef BDP_IOL_ROW
-#undef BDP_THROTTLED_ROW
 #undef BDP_6_18_ROW
-#undef BDP_6_18_THROTTLED_ROW
+
+const char *bdp_6_18_row(size_t i, balance_dirty_pages_loop_fn *loop, struct bdp_claim *call,
+			 struct bdp_claim *throttled)
+{
+	for (size_t r = 0; r < bdp_nr_throttled_variants; r++) {
+		const struct bdp_variant *row = &bdp_throttled_variants[r];
+
+		if (row->generation != &bdp_generation_6_18 || i--)
+			continue;
+		*loop = row->kernel.loop_6_18;
+		*call = row->call;
+		*throttled = row->throttled;
+		return row->v.name;
+	}
+	return NULL;
+}
 
 /*
  * The tables of each family's variants (scripts/quick_tables.py), in order.
@@ -445,8 +470,8 @@ static const struct mmscale_case writeback_cases[] = {
 		.name = "bdp_throttled",
 		.summary = "one throttled pass of 3.1's, the IO-less and 6.18's "
 			   "balance_dirty_pages(), up to its sleep",
-		COUNTERS_RUN(bdp_throttled_setup, bdp_throttled_body, COUNTS_BDP),
-		MMSCALE_CLAIM(bdp_throttled_claim, bdp_throttled_one_op),
+		COUNTERS_RUN(bdp_throttled_setup, bdp_body, COUNTS_BDP),
+		MMSCALE_CLAIM(bdp_throttled_claim, bdp_one_op),
 		MMSCALE_VARIANT_ROWS(bdp_throttled_variants),
 		MMSCALE_METRICS(bdp_throttled_metrics),
 	},

@@ -99,7 +99,7 @@ static void test_unthrottled_counts(void)
 		if (!w)
 			return;
 		mapping = &w->mappings[0];
-		mapping->balance_dirty_pages = bdp_variants[v].balance_dirty_pages;
+		mapping->balance_dirty_pages = bdp_variants[v].kernel.balance_dirty_pages;
 		dirty_pages(mapping, 1000);	/* well under every threshold */
 		mmscale_counts_reset();
 		mapping->balance_dirty_pages(mapping);
@@ -107,19 +107,19 @@ static void test_unthrottled_counts(void)
 		       (unsigned long long)mmscale_this_counts.v[MMSCALE_GLOBAL_READS],
 		       (unsigned long long)mmscale_this_counts.v[MMSCALE_BDI_READS],
 		       (unsigned long long)mmscale_this_counts.v[MMSCALE_PERCPU_SUM_SLOTS]);
-		CHECK_EQ_LL(mmscale_this_counts.v[MMSCALE_GLOBAL_READS], bdp_variants[v].global_reads);
-		CHECK_EQ_LL(mmscale_this_counts.v[MMSCALE_BDI_READS], bdp_variants[v].bdi_reads);
+		CHECK_EQ_LL(mmscale_this_counts.v[MMSCALE_GLOBAL_READS], bdp_variants[v].call.global_reads);
+		CHECK_EQ_LL(mmscale_this_counts.v[MMSCALE_BDI_READS], bdp_variants[v].call.bdi_reads);
 		CHECK_EQ_LL(mmscale_this_counts.v[MMSCALE_PERCPU_SUM_SLOTS], 0);
 		drop_world(w);
 	}
 	/* "5 fewer global_page_state calls and 2 fewer bdi_stat" */
-	CHECK_EQ_LL(row("2.6.31-rc8")->global_reads - row("cached-locals-v2")->global_reads, 5);
-	CHECK_EQ_LL(row("2.6.31-rc8")->bdi_reads - row("cached-locals-v2")->bdi_reads, 2);
+	CHECK_EQ_LL(row("2.6.31-rc8")->call.global_reads - row("cached-locals-v2")->call.global_reads, 5);
+	CHECK_EQ_LL(row("2.6.31-rc8")->call.bdi_reads - row("cached-locals-v2")->call.bdi_reads, 2);
 	/* The absolute figures, from reading the code: */
-	CHECK_EQ_LL(row("2.6.31-rc8")->global_reads, 14);	/* 5 dirtyable + 4 clip + 3 loop + 2 pdflush check */
-	CHECK_EQ_LL(row("2.6.31-rc8")->bdi_reads, 4);		/* 2 clip + 2 loop */
-	CHECK_EQ_LL(row("cached-locals-v2")->global_reads, 9);	/* 5 dirtyable + 4 loop */
-	CHECK_EQ_LL(row("cached-locals-v2")->bdi_reads, 2);
+	CHECK_EQ_LL(row("2.6.31-rc8")->call.global_reads, 14);	/* 5 dirtyable + 4 clip + 3 loop + 2 pdflush check */
+	CHECK_EQ_LL(row("2.6.31-rc8")->call.bdi_reads, 4);		/* 2 clip + 2 loop */
+	CHECK_EQ_LL(row("cached-locals-v2")->call.global_reads, 9);	/* 5 dirtyable + 4 loop */
+	CHECK_EQ_LL(row("cached-locals-v2")->call.bdi_reads, 2);
 }
 
 enum scenario {
@@ -165,7 +165,7 @@ static int run_scenario(size_t v, enum scenario s)
 	if (!w)
 		return -1;
 	mapping = &w->mappings[0];
-	mapping->balance_dirty_pages = row(expected[v].name)->balance_dirty_pages;
+	mapping->balance_dirty_pages = row(expected[v].name)->kernel.balance_dirty_pages;
 	get_dirty_limits(&background, &dirty, &bdi_thresh, &w->bdi);
 	switch (s) {
 	case UNDER_LIMIT:

@@ -35,7 +35,7 @@
 #include "mmscale/mm/vmstat-6.18.h"
 #include "mmscale/mm/writeback-6.18.h"
 
-#include "../bdp_variants-6.18.h"
+#include "../bdp_claim.h"
 #include "../wb_machine-6.18.h"
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
@@ -420,6 +420,8 @@ static void test_dirty_sysctl_knobs(void)
 
 static void tests(void)
 {
+	int rows_6_18 = 0;
+
 	test_pos_ratio_polynom();
 	test_position_ratio();
 	test_domain_limits();
@@ -428,17 +430,27 @@ static void tests(void)
 	test_flex_proportions();
 	test_ratelimited();
 	/*
-	 * Every row (6.18 and its variants, which change what the pass
-	 * stores, not what it decides): the fork's 32 pages, and the pass
-	 * leaves at its freerun test, storing nothing; 250 pages at
-	 * task_ratelimit 22200, an 11-jiffy period, slept, with the row's
-	 * stores (6.18: dirty_exceeded and last_bdp_sleep).
+	 * Every 6.18 row (6.18 and its variants, which change what the pass
+	 * stores, not what it decides), with the counts its row claims: the
+	 * fork's 32 pages, and the pass leaves at its freerun test; 250
+	 * pages at task_ratelimit 22200, an 11-jiffy period, slept (6.18's
+	 * stores: dirty_exceeded and last_bdp_sleep). The wb's threshold is
+	 * the whole one here, well above 2 * wb_stat_error: reads, not sums.
 	 */
-#define X(symbol, name, summary, source, ug, uw, tg, tw, stores)			\
-	test_machine_state(name, symbol, IOL_BDP_UNTHROTTLED, -1, 32, 6, 0, 0);		\
-	test_machine_state(name, symbol, IOL_BDP_THROTTLED, 11, 250, 6, 2, stores);
-	BDP_6_18_VARIANTS(X)
-#undef X
+	for (size_t i = 0;; i++) {
+		struct bdp_claim call, throttled;
+		balance_dirty_pages_loop_fn loop;
+		const char *row = bdp_6_18_row(i, &loop, &call, &throttled);
+
+		if (!row)
+			break;
+		rows_6_18++;
+		test_machine_state(row, loop, IOL_BDP_UNTHROTTLED, -1, 32, call.global_reads,
+				   call.bdi_reads, call.bdi_stores);
+		test_machine_state(row, loop, IOL_BDP_THROTTLED, 11, 250, throttled.global_reads,
+				   throttled.bdi_reads, throttled.bdi_stores);
+	}
+	CHECK(rows_6_18 >= 2);	/* 6.18's and a variant's: not vacuous */
 	test_dirty_sysctl_knobs();
 }
 
