@@ -6,6 +6,7 @@
 #include <hwloc.h>
 
 #include "mmscale/harness.h"
+#include "mmscale/json.h"
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
 
@@ -222,22 +223,6 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 	mmscale_knobs_describe(out);
 }
 
-void mmscale_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /*
  * --describe=json: the same facts for scripts (scripts/sweep plans its
  * thread counts from it), one JSON object. Schema: topology {summary,
@@ -250,68 +235,65 @@ void mmscale_json_string(FILE *out, const char *s)
  * knobs[] {name, value ("auto" or the number), min, max, generations, auto
  * (what auto resolves to here)}.
  */
-void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
-			   const int *threads, int nr_threads)
+static void describe_json_topology(struct mmscale_json *j, const struct mmscale_topology *t)
+{
+	char summary[1024];
+
+	mmscale_json_object(j, "topology");
+	mmscale_topology_summary(t, summary, sizeof(summary));
+	mmscale_json_str(j, "summary", summary);
+	mmscale_json_bool(j, "stand_in", mmscale_topology_stand_in(t));
+	mmscale_json_int(j, "nodes", t->nr_nodes);
+	mmscale_json_int(j, "pus", t->nr_pus);
+	mmscale_json_int(j, "real_pus", t->nr_real_pus);
+	mmscale_json_object(j, "allowed");
+	mmscale_json_str(j, "affinity", t->affinity_list);
+	mmscale_json_str(j, "cpuset", t->cpuset_list);	/* null: not read */
+	mmscale_json_str(j, "mems", t->mems_list);
+	mmscale_json_str(j, "mems_inherited", t->mems_inherited);
+	mmscale_json_bool(j, "widened", t->widened);
+	mmscale_allowed_summary(t, summary, sizeof(summary));
+	mmscale_json_str(j, "summary", summary);
+	mmscale_json_end(j);
+	mmscale_json_end(j);
+}
+
+static void describe_json_plan(struct mmscale_json *j, const struct mmscale_plan *p)
 {
 	const struct mmscale_topology *t = p->topo;
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	int *per_node = calloc((size_t)t->nr_nodes, sizeof(*per_node));
-	char summary[1024];
 	int oversubscribed_from = 0;
-
-	mmscale_topology_summary(t, summary, sizeof(summary));
-	fputs("{\"topology\": {\"summary\": ", out);
-	mmscale_json_string(out, summary);
-	fprintf(out, ", \"stand_in\": %s, \"nodes\": %d, \"pus\": %d, \"real_pus\": %d",
-		mmscale_topology_stand_in(t) ? "true" : "false", t->nr_nodes, t->nr_pus,
-		t->nr_real_pus);
-	fputs(",\n  \"allowed\": {\"affinity\": ", out);
-	mmscale_json_string(out, t->affinity_list);
-	fputs(", \"cpuset\": ", out);
-	if (t->cpuset_list)
-		mmscale_json_string(out, t->cpuset_list);
-	else
-		fputs("null", out);
-	fputs(", \"mems\": ", out);
-	mmscale_json_string(out, t->mems_list);
-	fputs(", \"mems_inherited\": ", out);
-	mmscale_json_string(out, t->mems_inherited);
-	fprintf(out, ", \"widened\": %s, \"summary\": ", t->widened ? "true" : "false");
-	mmscale_allowed_summary(t, summary, sizeof(summary));
-	mmscale_json_string(out, summary);
-	fputs("}},\n", out);
 
 	for (int n = 1; n <= p->nr_cpus && !oversubscribed_from; n++)
 		if (mmscale_plan_oversubscribed(p, n))
 			oversubscribed_from = n;
-	fprintf(out, " \"plan\": {\"placement\": \"%s\", \"cpus\": %d, \"cpulist\": ",
-		mmscale_placement_name(p->placement), p->nr_cpus);
-	if (p->cpulist)
-		mmscale_json_string(out, p->cpulist);
-	else
-		fputs("null", out);
-	fputs(", \"nodelist\": ", out);
-	if (p->nodelist)
-		mmscale_json_string(out, p->nodelist);
-	else
-		fputs("null", out);
-	fprintf(out, ", \"sample\": \"%s\", \"oversubscribe\": %d, \"used_pus\": ",
-		mmscale_sample_name(p->sample), p->nr_cpus / p->nr_pus_used);
-	mmscale_json_string(out, p->used_cpus);
-	fputs(", \"cpus_per_node\": [", out);
+	mmscale_json_object(j, "plan");
+	mmscale_json_str(j, "placement", mmscale_placement_name(p->placement));
+	mmscale_json_int(j, "cpus", p->nr_cpus);
+	mmscale_json_str(j, "cpulist", p->cpulist);	/* null: all */
+	mmscale_json_str(j, "nodelist", p->nodelist);
+	mmscale_json_str(j, "sample", mmscale_sample_name(p->sample));
+	mmscale_json_int(j, "oversubscribe", p->nr_cpus / p->nr_pus_used);
+	mmscale_json_str(j, "used_pus", p->used_cpus);
 	for (int i = 0; per_node && i < p->nr_cpus; i++)
 		per_node[p->cpu[i].node]++;
+	mmscale_json_array(j, "cpus_per_node");
 	for (int n = 0; n < t->nr_nodes; n++)
-		fprintf(out, "%s%d", n ? ", " : "", per_node ? per_node[n] : 0);
+		mmscale_json_int(j, NULL, per_node ? per_node[n] : 0);
+	mmscale_json_end(j);
 	if (oversubscribed_from)
-		fprintf(out, "], \"oversubscribed_from\": %d},\n", oversubscribed_from);
+		mmscale_json_int(j, "oversubscribed_from", oversubscribed_from);
 	else
-		fputs("], \"oversubscribed_from\": null},\n", out);
+		mmscale_json_null(j, "oversubscribed_from");
+	mmscale_json_end(j);
+	free(per_node);
+}
 
-	fputs(" \"threads\": [", out);
-	for (int i = 0; i < nr_threads; i++)
-		fprintf(out, "%s%d", i ? ", " : "", threads[i]);
-	fputs("],\n \"nodes\": [", out);
+static void describe_json_nodes(struct mmscale_json *j, const struct mmscale_topology *t)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	mmscale_json_array(j, "nodes");
 	for (int n = 0; n < t->nr_nodes; n++) {
 		char *cpus = NULL;
 
@@ -321,43 +303,78 @@ void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
 				hwloc_bitmap_set(set, (unsigned)t->pus[i].os_index);
 		if (hwloc_bitmap_iszero(set) || hwloc_bitmap_list_asprintf(&cpus, set) < 0)
 			cpus = NULL;
-		fprintf(out, "%s\n  {\"node\": %d, \"os_index\": %d, \"pus\": %d, "
-			"\"memory_bytes\": %llu, \"memory_node\": %d, \"memory_allowed\": %s, "
-			"\"cpus\": ", n ? "," : "", n, t->nodes[n].os_index, t->nodes[n].nr_pus,
-			(unsigned long long)t->nodes[n].memory, t->nodes[n].mem_node,
-			t->nodes[n].mem_allowed ? "true" : "false");
-		mmscale_json_string(out, cpus ? cpus : "");
-		fputc('}', out);
+		mmscale_json_object(j, NULL);
+		mmscale_json_int(j, "node", n);
+		mmscale_json_int(j, "os_index", t->nodes[n].os_index);
+		mmscale_json_int(j, "pus", t->nodes[n].nr_pus);
+		mmscale_json_uint(j, "memory_bytes", (unsigned long long)t->nodes[n].memory);
+		mmscale_json_int(j, "memory_node", t->nodes[n].mem_node);
+		mmscale_json_bool(j, "memory_allowed", t->nodes[n].mem_allowed);
+		mmscale_json_str(j, "cpus", cpus ? cpus : "");
+		mmscale_json_end(j);
 		free(cpus);
 	}
-	fputs("],\n \"distances\": ", out);
+	mmscale_json_end(j);
+	hwloc_bitmap_free(set);
+}
+
+static void describe_json_distances(struct mmscale_json *j, const struct mmscale_topology *t)
+{
 	if (!t->distances) {
-		fputs("null", out);
-	} else {
-		fputc('[', out);
-		for (int a = 0; a < t->nr_nodes; a++) {
-			fputs(a ? ",\n  [" : "\n  [", out);
-			for (int b = 0; b < t->nr_nodes; b++)
-				fprintf(out, "%s%llu", b ? ", " : "",
-					(unsigned long long)mmscale_node_distance(t, a, b));
-			fputc(']', out);
-		}
-		fputc(']', out);
+		mmscale_json_null(j, "distances");
+		return;
 	}
-	fputs(",\n \"cpus\": [", out);
+	mmscale_json_array(j, "distances");
+	for (int a = 0; a < t->nr_nodes; a++) {
+		mmscale_json_array(j, NULL);
+		for (int b = 0; b < t->nr_nodes; b++)
+			mmscale_json_uint(j, NULL, (unsigned long long)mmscale_node_distance(t, a, b));
+		mmscale_json_end(j);
+	}
+	mmscale_json_end(j);
+}
+
+static void describe_json_cpus(struct mmscale_json *j, const struct mmscale_plan *p)
+{
+	const struct mmscale_topology *t = p->topo;
+
+	mmscale_json_array(j, "cpus");
 	for (int i = 0; i < p->nr_cpus; i++) {
 		const struct mmscale_cpu_info *c = &p->cpu[i];
 
-		fprintf(out, "%s\n  {\"cpu\": %d, \"pu\": %d, \"node\": %d, \"core\": %d, "
-			"\"llc\": %d, \"runs_on\": %d, \"memory_node\": %d}", i ? "," : "", i,
-			t->pus[c->pu].os_index, c->node, c->core, t->pus[c->pu].llc, c->run_pu,
-			c->mem_node);
+		mmscale_json_object(j, NULL);
+		mmscale_json_int(j, "cpu", i);
+		mmscale_json_int(j, "pu", t->pus[c->pu].os_index);
+		mmscale_json_int(j, "node", c->node);
+		mmscale_json_int(j, "core", c->core);
+		mmscale_json_int(j, "llc", t->pus[c->pu].llc);
+		mmscale_json_int(j, "runs_on", c->run_pu);
+		mmscale_json_int(j, "memory_node", c->mem_node);
+		mmscale_json_end(j);
 	}
-	fputs("],\n \"knobs\": ", out);
-	mmscale_knobs_describe_json(out);
-	fputs("}\n", out);
-	free(per_node);
-	hwloc_bitmap_free(set);
+	mmscale_json_end(j);
+}
+
+void mmscale_describe_json(FILE *out, const struct mmscale_plan *p,
+			   const int *threads, int nr_threads)
+{
+	struct mmscale_json j;
+
+	/* The top's members and the arrays' elements each on a line. */
+	mmscale_json_init(&j, out, 2);
+	mmscale_json_object(&j, NULL);
+	describe_json_topology(&j, p->topo);
+	describe_json_plan(&j, p);
+	mmscale_json_array(&j, "threads");
+	for (int i = 0; i < nr_threads; i++)
+		mmscale_json_int(&j, NULL, threads[i]);
+	mmscale_json_end(&j);
+	describe_json_nodes(&j, p->topo);
+	describe_json_distances(&j, p->topo);
+	describe_json_cpus(&j, p);
+	mmscale_knobs_describe_json(&j);
+	mmscale_json_end(&j);
+	fputc('\n', out);
 }
 
 int mmscale_describe_xml(FILE *out, const struct mmscale_topology *t)

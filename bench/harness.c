@@ -15,6 +15,7 @@
 
 #include "mmscale/cpu.h"
 #include "mmscale/harness.h"
+#include "mmscale/json.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/processor.h"
@@ -185,9 +186,12 @@ static int run_setup(void *arg, char *err, size_t errlen)
 }
 
 /* A knob's value in JSON: the number, or "auto". */
-static const char *knob_json(long long value, char *buf, size_t len)
+static void knob_json(struct mmscale_json *j, const char *name, long long value)
 {
-	return value == MM_KNOB_AUTO ? "\"auto\"" : mmscale_knob_text(value, buf, len);
+	if (value == MM_KNOB_AUTO)
+		mmscale_json_str(j, name, "auto");
+	else
+		mmscale_json_int(j, name, value);
 }
 
 /*
@@ -200,36 +204,33 @@ static void describe_run(void *arg, FILE *out)
 {
 	const struct registration *reg = arg;
 	const struct mmscale_case *c = reg->run.c;
+	struct mmscale_json j;
 	bool any = false;
-	char v[24];
 
-	fputs("\"family\": ", out);
-	mmscale_json_string(out, c->name);
-	fputs(", \"variant\": ", out);
-	mmscale_json_string(out, reg->run.v ? reg->run.v->name : "");
-	fputs(", \"args\": {", out);
-	for (int i = 0; reg->has_args && i < c->nr_args; i++) {
-		fprintf(out, "%s", i ? ", " : "");
-		mmscale_json_string(out, c->arg_names[i]);
-		fprintf(out, ": %lld", (long long)reg->run.args[i]);
-	}
-	fprintf(out, "}, \"threads\": %d", reg->nr_threads);
+	mmscale_json_init_members(&j, out);
+	mmscale_json_str(&j, "family", c->name);
+	mmscale_json_str(&j, "variant", reg->run.v ? reg->run.v->name : "");
+	mmscale_json_object(&j, "args");
+	for (int i = 0; reg->has_args && i < c->nr_args; i++)
+		mmscale_json_int(&j, c->arg_names[i], (long long)reg->run.args[i]);
+	mmscale_json_end(&j);
+	mmscale_json_int(&j, "threads", reg->nr_threads);
 	if (!reg->ran_knobs_known)
 		return;
-	fputs(", \"knobs\": {", out);
+	mmscale_json_object(&j, "knobs");
 	for (int i = 0; i < MM_NR_KNOBS; i++)
-		fprintf(out, "%s\"%s\": %s", i ? ", " : "", mm_knob_ranges[i].name,
-			knob_json(reg->ran_knobs[i], v, sizeof(v)));
-	fputc('}', out);
+		knob_json(&j, mm_knob_ranges[i].name, reg->ran_knobs[i]);
+	mmscale_json_end(&j);
 	for (int i = 0; i < MM_NR_KNOBS; i++) {
 		if (reg->ran_knobs[i] == mmscale_params.knob[i])
 			continue;
-		fprintf(out, "%s\"%s\": %s", any ? ", " : ", \"knobs_requested\": {",
-			mm_knob_ranges[i].name, knob_json(mmscale_params.knob[i], v, sizeof(v)));
+		if (!any)
+			mmscale_json_object(&j, "knobs_requested");
+		knob_json(&j, mm_knob_ranges[i].name, mmscale_params.knob[i]);
 		any = true;
 	}
 	if (any)
-		fputc('}', out);
+		mmscale_json_end(&j);
 }
 
 static int run_teardown(void *arg, char *err, size_t errlen)
@@ -724,56 +725,53 @@ void mmscale_list_cases(FILE *out)
 void mmscale_list_json(FILE *out)
 {
 	static const char *const threads_kind[] = { "one", "pair", "sweep" };
-	bool first_case = true;
+	struct mmscale_json j;
 
-	fputc('[', out);
+	/* One case a line. */
+	mmscale_json_init(&j, out, 1);
+	mmscale_json_array(&j, NULL);
 	for (size_t t = 0; t < mmscale_nr_case_tables; t++) {
 		const struct mmscale_case_table *tab = mmscale_case_tables[t];
 
 		for (size_t i = 0; table_enabled(tab) && i < tab->nr_cases; i++) {
 			const struct mmscale_case *c = &tab->cases[i];
-			bool first = true;
 
-			fputs(first_case ? "\n{\"name\": " : ",\n{\"name\": ", out);
-			first_case = false;
-			mmscale_json_string(out, c->name);
-			fputs(", \"summary\": ", out);
-			mmscale_json_string(out, c->summary);
-			fprintf(out, ", \"threads\": \"%s\", \"baseline\": ", threads_kind[c->threads]);
-			if (c->nr_variants)
-				mmscale_json_string(out, mmscale_case_variant(c, 0)->name);
-			else
-				fputs("null", out);
-			fputs(", \"variants\": [", out);
+			mmscale_json_object(&j, NULL);
+			mmscale_json_str(&j, "name", c->name);
+			mmscale_json_str(&j, "summary", c->summary);
+			mmscale_json_str(&j, "threads", threads_kind[c->threads]);
+			mmscale_json_str(&j, "baseline",
+					 c->nr_variants ? mmscale_case_variant(c, 0)->name : NULL);
+			mmscale_json_array(&j, "variants");
 			for (size_t v = 0; v < c->nr_variants; v++) {
 				const struct mmscale_variant *var = mmscale_case_variant(c, v);
 
-				fputs(v ? ", {\"name\": " : "{\"name\": ", out);
-				mmscale_json_string(out, var->name);
-				fputs(", \"summary\": ", out);
-				mmscale_json_string(out, var->summary);
-				fputs(", \"source\": ", out);
-				mmscale_json_string(out, var->source);
-				fputc('}', out);
+				mmscale_json_object(&j, NULL);
+				mmscale_json_str(&j, "name", var->name);
+				mmscale_json_str(&j, "summary", var->summary);
+				mmscale_json_str(&j, "source", var->source);
+				mmscale_json_end(&j);
 			}
-			fputs("], \"metrics\": [", out);
+			mmscale_json_end(&j);
+			mmscale_json_array(&j, "metrics");
 			for (size_t m = 0; m < c->nr_metrics; m++) {
-				fputs(m ? ", {\"name\": " : "{\"name\": ", out);
-				mmscale_json_string(out, c->metrics[m].name);
-				fputs(", \"label\": ", out);
-				mmscale_json_string(out, c->metrics[m].label);
-				fprintf(out, ", \"exact\": %s}", c->metrics[m].exact ? "true" : "false");
+				mmscale_json_object(&j, NULL);
+				mmscale_json_str(&j, "name", c->metrics[m].name);
+				mmscale_json_str(&j, "label", c->metrics[m].label);
+				mmscale_json_bool(&j, "exact", c->metrics[m].exact);
+				mmscale_json_end(&j);
 			}
-			fputs("], \"counts\": [", out);
+			mmscale_json_end(&j);
+			mmscale_json_array(&j, "counts");
 			for (int k = 0; k < MMSCALE_NR_COUNTS; k++)
-				if (c->counts & MMSCALE_COUNT_BIT(k)) {
-					fprintf(out, "%s\"%s\"", first ? "" : ", ", mmscale_count_name(k));
-					first = false;
-				}
-			fprintf(out, "], \"machine_wide\": %s, \"virtual_time\": %s}",
-				c->counts_machine_wide ? "true" : "false",
-				c->virtual_time ? "true" : "false");
+				if (c->counts & MMSCALE_COUNT_BIT(k))
+					mmscale_json_str(&j, NULL, mmscale_count_name(k));
+			mmscale_json_end(&j);
+			mmscale_json_bool(&j, "machine_wide", c->counts_machine_wide);
+			mmscale_json_bool(&j, "virtual_time", c->virtual_time);
+			mmscale_json_end(&j);
 		}
 	}
-	fputs("\n]\n", out);
+	mmscale_json_end(&j);
+	fputc('\n', out);
 }

@@ -9,6 +9,7 @@
 
 #include "mmscale/doorbell.h"
 #include "mmscale/harness.h"
+#include "mmscale/json.h"
 #include "mmscale/notice.h"
 #include "mmscale/params.h"
 
@@ -345,25 +346,27 @@ void mmscale_knobs_describe(FILE *out)
 	}
 }
 
-void mmscale_knobs_describe_json(FILE *out)
+void mmscale_knobs_describe_json(struct mmscale_json *j)
 {
-	fputc('[', out);
+	mmscale_json_array(j, "knobs");
 	for (int i = 0; i < MM_NR_KNOBS; i++) {
 		const struct mm_knob_range *k = &mm_knob_ranges[i];
 		char resolved[256];
 
-		fprintf(out, "%s\n  {\"name\": \"%s\", \"value\": ", i ? "," : "", k->name);
+		mmscale_json_object(j, NULL);
+		mmscale_json_str(j, "name", k->name);
 		if (mmscale_params.knob[i] == MM_KNOB_AUTO)
-			fputs("\"auto\"", out);
+			mmscale_json_str(j, "value", "auto");
 		else
-			fprintf(out, "%lld", mmscale_params.knob[i]);
-		fprintf(out, ", \"min\": %lld, \"max\": %lld, \"generations\": \"%s\", \"auto\": ",
-			k->lo, k->hi, mmscale_knob_help[i].generations);
+			mmscale_json_int(j, "value", mmscale_params.knob[i]);
+		mmscale_json_int(j, "min", k->lo);
+		mmscale_json_int(j, "max", k->hi);
+		mmscale_json_str(j, "generations", mmscale_knob_help[i].generations);
 		/* "not resolved: <why>" may quote */
-		mmscale_json_string(out, knob_auto((enum mm_knob)i, resolved, sizeof(resolved)));
-		fputc('}', out);
+		mmscale_json_str(j, "auto", knob_auto((enum mm_knob)i, resolved, sizeof(resolved)));
+		mmscale_json_end(j);
 	}
-	fputc(']', out);
+	mmscale_json_end(j);
 }
 
 /* The flags that take a whole number in a range: one row each. */

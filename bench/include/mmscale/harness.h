@@ -53,7 +53,4 @@ void mmscale_list_cases(FILE *out);
  */
 void mmscale_list_json(FILE *out);
 
-/* A JSON string literal of s (quotes, backslashes and control characters escaped). */
-void mmscale_json_string(FILE *out, const char *s);
-
 #endif /* MMSCALE_HARNESS_H */

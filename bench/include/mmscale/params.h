@@ -95,9 +95,10 @@ const char *mmscale_knob_auto(enum mm_knob knob, char *buf, size_t len);
 void mmscale_knobs_context(char *buf, size_t len);
 /* "stat_threshold: 24 in 1 zone; ...": what auto resolves to, the results' mmscale_knobs_auto. */
 void mmscale_knobs_auto_context(char *buf, size_t len);
-/* --describe's knob lines, and its JSON "knobs" array (after mmscale_machine_setup). */
+/* --describe's knob lines, and its JSON "knobs" member (after mmscale_machine_setup). */
+struct mmscale_json;
 void mmscale_knobs_describe(FILE *out);
-void mmscale_knobs_describe_json(FILE *out);
+void mmscale_knobs_describe_json(struct mmscale_json *j);
 
 /* The doorbell's name, or "auto" for NULL. */
 const char *mmscale_ipi_name(const struct doorbell_ops *ops);
