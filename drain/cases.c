@@ -184,7 +184,7 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	if (ipi_setup_config(&ipi, err, errlen) != 0)
 		goto fail;
 	dr->ipi_up = true;
-	drain_ops = ops;
+	drain_kernel_boot(ops);
 	dr->units = alloc_percpu(u64);
 	if (!dr->units) {
 		mmscale_errorf(err, errlen, "per-CPU units full");
@@ -235,7 +235,7 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		dr->world->teardown();
 	if (dr->mm_up)
 		mm_machine_teardown();
-	drain_ops = NULL;
+	drain_kernel_boot(NULL);
 	free(dr);
 	run->data = NULL;
 	return status;
@@ -261,11 +261,12 @@ static int empty_setup(struct mmscale_run *run, int nr_threads, char *err, size_
 
 static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 {
-	(void)run;
+	void (*drain_all_pages)(void) = drain_row(run)->ops->drain_all_pages;
+
 	ipi_cpu_online();
 	cpu_set_activity("calling drain_all_pages");
 	while (mmscale_keep_running(st)) {
-		drain_ops->drain_all_pages();
+		drain_all_pages();
 		if (ipi_failed(st))
 			break;
 	}
@@ -274,9 +275,8 @@ static void empty_body(struct mmscale_state *st, struct mmscale_run *run)
 
 static void empty_one_op(struct mmscale_run *run)
 {
-	(void)run;
 	ipi_cpu_online();
-	drain_ops->drain_all_pages();
+	drain_row(run)->ops->drain_all_pages();
 	ipi_cpu_offline();
 }
 
@@ -367,6 +367,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 	int every = (int)run->args[0];
 	void *held[HELD] = { NULL };	/* pages of the variant's kernel: opaque here */
 	u64 *lat = dr->drain_ns + (size_t)mmscale_thread_index(st) * MAX_DRAINS;
+	void (*drain_all_pages)(void) = drain_row(run)->ops->drain_all_pages;
 	u64 t0 = 0, u0 = 0, pass_ns = 0, lat_sum = 0;
 	long drains = 0, drains_told = 0;
 	bool failed = false;
@@ -396,7 +397,7 @@ static void swap_body(struct mmscale_state *st, struct mmscale_run *run)
 			if ((i + 1) % every == 0) {
 				u64 d0 = ktime_get_ns(), d;
 
-				drain_ops->drain_all_pages();
+				drain_all_pages();
 				d = ktime_get_ns() - d0;
 				lat_sum += d;
 				/* Percentiles over the first MAX_DRAINS; the mean over all. */

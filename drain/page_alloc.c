@@ -17,7 +17,18 @@
 #include "mmscale/mm/config.h"
 #include "mmscale/mm/page_alloc.h"
 
-const struct drain_variant_ops *drain_ops;
+/* The booted variant (drain_kernel_boot): the allocator's paths below take its. */
+static const struct drain_variant_ops *running_variant;
+
+void drain_kernel_boot(const struct drain_variant_ops *ops)
+{
+	running_variant = ops;
+}
+
+const struct drain_variant_ops *drain_kernel(void)
+{
+	return running_variant;
+}
 
 struct zone_pool {
 	struct page *pages;
@@ -282,8 +293,8 @@ struct page *alloc_local_page(void)
 	struct zone *zone = local_zone(smp_processor_id());
 	int classzone_idx = zone_idx(zone);
 
-	if (drain_ops->rmqueue)
-		return drain_ops->rmqueue(zone, zone, MIGRATE_MOVABLE);
+	if (running_variant->rmqueue)
+		return running_variant->rmqueue(zone, zone, MIGRATE_MOVABLE);
 	if (!zone_watermark_ok(zone, zone_watermark(zone)[WMARK_LOW], classzone_idx))
 		return NULL;
 	return buffered_rmqueue(zone, zone, 0, 0, MIGRATE_MOVABLE);
@@ -291,21 +302,21 @@ struct page *alloc_local_page(void)
 
 void free_local_page(struct page *page)
 {
-	if (drain_ops->free_page)
-		drain_ops->free_page(page);
+	if (running_variant->free_page)
+		running_variant->free_page(page);
 	else
 		free_hot_cold_page(page, 0);
 }
 
 void *drain_alloc_local(void)
 {
-	return drain_ops->world ? drain_ops->world->alloc_local() : alloc_local_page();
+	return running_variant->world ? running_variant->world->alloc_local() : alloc_local_page();
 }
 
 void drain_free_local(void *page)
 {
-	if (drain_ops->world)
-		drain_ops->world->free_local(page);
+	if (running_variant->world)
+		running_variant->world->free_local(page);
 	else
 		free_local_page(page);
 }
@@ -338,7 +349,7 @@ void free_hot_cold_page(struct page *page, int cold)
 	page->where = smp_processor_id();
 	WRITE_ONCE(pcp->count, pcp->count + 1);
 	if (pcp->count >= pcp->high) {
-		drain_ops->free_pcppages_bulk(zone, pcp->batch, pcp);
+		running_variant->free_pcppages_bulk(zone, pcp->batch, pcp);
 		WRITE_ONCE(pcp->count, pcp->count - pcp->batch);
 	}
 

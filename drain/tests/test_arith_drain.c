@@ -176,7 +176,7 @@ static void start_mm(void)
 
 	CHECK(mm_machine_setup(3ULL << 30, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
-	drain_ops = &drain_ops_count_check;
+	drain_kernel_boot(&drain_ops_count_check);
 	nr_named = 0;
 }
 
@@ -184,7 +184,7 @@ static void stop_mm(void)
 {
 	drain_mm_teardown();
 	mm_machine_teardown();
-	drain_ops = NULL;
+	drain_kernel_boot(NULL);
 	nr_named = 0;
 }
 
@@ -749,13 +749,13 @@ static void test_pcp_fractions(void)
 		CHECK(mm_machine_setup_config(&cfg, err, sizeof(err)) == 0);
 		CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
 		CHECK_EQ_LL(vm_numa_stat_key_6_1, v != 0);
-		drain_ops = &drain_ops_remote;
+		drain_kernel_boot(&drain_ops_remote);
 		page = alloc_local_page();
 		CHECK(page != NULL);
 		CHECK_EQ_LL(zone_this_pcp(local_zone(0))->vm_numa_event[NUMA_HIT_6_1], v != 0);
 		if (page)
 			free_local_page(page);
-		drain_ops = NULL;
+		drain_kernel_boot(NULL);
 		drain_mm_teardown();
 		mm_machine_teardown();
 	}
@@ -782,7 +782,7 @@ static void start_mm_6_1_worked(void)
 			zone_pcp(zone, cpu)->pcp.batch = 31;
 			zone_pcp(zone, cpu)->pcp.high = 186;
 		}
-	drain_ops = &drain_ops_remote;
+	drain_kernel_boot(&drain_ops_remote);
 	nr_named = 0;
 }
 
@@ -1036,7 +1036,7 @@ static void test_remote_6_1_paths(void)
 	 * zone->lock. No IPI.
 	 */
 	counts_mark();
-	drain_ops->drain_all_pages();
+	drain_kernel()->drain_all_pages();
 	CHECK_EQ_LL(pcp->count, 0);
 	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_DRAINED), 31);
 	CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 31);

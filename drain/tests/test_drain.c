@@ -51,7 +51,7 @@ static void stress_loop(int rounds)
 			drain_free_local(*slot);
 		*slot = drain_alloc_local();
 		if (i % 97 == 0)
-			drain_ops->drain_all_pages();
+			drain_kernel()->drain_all_pages();
 		ipi_interrupt_point();
 	}
 	for (int k = 0; k < HOLD; k++)
@@ -80,7 +80,7 @@ static void partner_main(void *arg)
 /* The running row's world, or NULL: the 2.6.x machine. */
 static const struct drain_world *world(void)
 {
-	return drain_ops->world;
+	return drain_kernel()->world;
 }
 
 static int all_lists_empty(void)
@@ -175,7 +175,7 @@ static void start_machine(struct mmscale_partner *partners, const struct drain_v
 	ipi_config_default(&ipi, &doorbell_spin);
 	ipi.gen = ops->smp;
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
-	drain_ops = ops;
+	drain_kernel_boot(ops);
 	atomic_store(&stop, false);
 	atomic_store(&stress_done, 0);
 	partners_start(partners, CPUS, partner_main);
@@ -191,7 +191,7 @@ static void stop_machine(struct mmscale_partner *partners)
 		drain_mm_teardown();
 		mm_machine_teardown();
 	}
-	drain_ops = NULL;
+	drain_kernel_boot(NULL);
 }
 
 static void test_variant(size_t v)
@@ -205,7 +205,7 @@ static void test_variant(size_t v)
 
 	atomic_store(&stress, false);
 	start_machine(partners, drain_variants[v].ops);
-	CHECK_EQ_LL(drain_populated_zones(drain_ops), ZONES);
+	CHECK_EQ_LL(drain_populated_zones(drain_kernel()), ZONES);
 	printf("  %s\n", drain_variants[v].v.name);
 
 	/* Lists on every CPU, then one drain empties them all. */
@@ -221,7 +221,7 @@ static void test_variant(size_t v)
 	CHECK_EQ_LL(shape.cpus_with_pages, CPUS);
 	drain_claim_counts(drain_variants[v].ops, drain_variants[v].ops->smp, &shape, &claim);
 	mmscale_counts_sum_all(&before);
-	drain_ops->drain_all_pages();
+	drain_kernel()->drain_all_pages();
 	mmscale_counts_sum_all(&after);
 	/* A vmstat fold of the drain's frees adds two locked atomic adds to the claim. */
 	claim.v[MMSCALE_LOCKED_OPS] += 2 * (after.v[MMSCALE_FOLDS] - before.v[MMSCALE_FOLDS]);
@@ -262,7 +262,7 @@ static void test_stress(size_t v)
 		spin_wait_step(&spins);
 	}
 	CHECK(ipi_error()[0] == 0);
-	drain_ops->drain_all_pages();
+	drain_kernel()->drain_all_pages();
 	if (conserved(err, sizeof(err)) != 0)
 		fprintf(stderr, "%s stress: %s\n", drain_variants[v].v.name, err);
 	CHECK(conserved(err, sizeof(err)) == 0);
@@ -272,7 +272,7 @@ static void test_stress(size_t v)
 		CHECK(all_lists_empty());
 		ipi_teardown();
 		world()->teardown();
-		drain_ops = NULL;
+		drain_kernel_boot(NULL);
 		return;
 	}
 	/* NR_FREE_PAGES, once every CPU's deltas are folded, counts the free lists. */
@@ -289,7 +289,7 @@ static void test_stress(size_t v)
 	ipi_teardown();
 	drain_mm_teardown();
 	mm_machine_teardown();
-	drain_ops = NULL;
+	drain_kernel_boot(NULL);
 }
 
 static void drain_tests(void)

@@ -705,14 +705,14 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	ipi.doorbell = &doorbell_spin;
 	ipi.gen = forced ? forced : ops->smp;
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
-	drain_ops = ops;
+	drain_kernel_boot(ops);
 	atomic_store(&stop, false);
 	partners_start(partners, MCPUS, mm_partner_main);
 	for (int c = 0; c < MCPUS; c++)
 		if (fill & (1UL << c))
 			CHECK(smp_call_function_single(c, fill_my_lists, (void *)(intptr_t)8, 1) == 0);
 	counts_mark();
-	drain_ops->drain_all_pages();
+	drain_kernel()->drain_all_pages();
 	printf("  drain %-28s: %lld call_function_locks, %lld IPIs, %lld zone locks\n", name,
 	       counts_delta(MMSCALE_CALL_FUNCTION_LOCKS), counts_delta(MMSCALE_IPIS_SENT),
 	       counts_delta(MMSCALE_LOCK_ACQUIRES));
@@ -726,7 +726,7 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 	ipi_teardown();
 	drain_mm_teardown();
 	mm_machine_teardown();
-	drain_ops = NULL;
+	drain_kernel_boot(NULL);
 }
 
 static void test_drains(void)

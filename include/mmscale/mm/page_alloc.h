@@ -98,7 +98,15 @@ struct drain_variant_ops {
 	const struct drain_world *world;
 };
 
-extern const struct drain_variant_ops *drain_ops;
+/*
+ * The variant whose kernel the machine runs, as if booted: its allocator's
+ * paths (rmqueue, free_page, free_pcppages_bulk, its world) are the ones
+ * drain/page_alloc.c takes. A set-up boots one (NULL when it tears down);
+ * only the allocator reads it, and callers name their own variant's
+ * drain_all_pages.
+ */
+void drain_kernel_boot(const struct drain_variant_ops *ops);
+const struct drain_variant_ops *drain_kernel(void);
 
 /* The populated zones of ops's machine: its world's, or the 2.6.x machine's. */
 unsigned int drain_populated_zones(const struct drain_variant_ops *ops);
@@ -111,7 +119,7 @@ struct page *buffered_rmqueue(struct zone *preferred_zone, struct zone *zone, in
 void free_hot_cold_page(struct page *page, int cold);
 /*
  * The calling CPU allocates one order-0 page from its local zone, or frees
- * one, through the running variant's paths (drain_ops->rmqueue/free_page).
+ * one, through the running variant's paths (drain_kernel_boot: rmqueue/free_page).
  */
 struct page *alloc_local_page(void);
 void free_local_page(struct page *page);
