@@ -444,6 +444,7 @@ static void tests(void)
 
 		if (!row)
 			break;
+		printf("6.18 row %s: the unthrottled call and a throttled pass, its claims\n", row);
 		rows_6_18++;
 		test_machine_state(row, loop, IOL_BDP_UNTHROTTLED, -1, 32, call.global_reads,
 				   call.bdi_reads, call.bdi_stores);

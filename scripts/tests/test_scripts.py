@@ -1054,4 +1054,36 @@ else:
     print("note: MMSCALE not set: the interrupted-sweep, real --describe=json and scripts/run "
           "checks did not run")
 
+# scripts/new-variant: bad input is one line and exit 2, nothing written or
+# overwritten; the file it writes holds the kernel's loop unchanged (the
+# walkthrough builds and runs one).
+p = script("new-variant", "drain-6.18", "x")
+check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and not p.stdout,
+      f"new-variant with an unknown kind: exit {p.returncode} {p.stderr!r}")
+p = script("new-variant", "bdp-6.18", "Not A Name")
+check(p.returncode == 2 and len(p.stderr.splitlines()) == 1,
+      f"new-variant with a bad name: exit {p.returncode} {p.stderr!r}")
+taken = os.path.join(mmresults.ROOT, "counters", "bdp-6.18-store-if-changed.c")
+before = open(taken).read()
+p = script("new-variant", "bdp-6.18", "store-if-changed")
+check(p.returncode == 2 and "already there" in p.stderr and open(taken).read() == before,
+      f"new-variant over an existing file: exit {p.returncode} {p.stderr!r}, file kept")
+# A file it writes, in a copy of what it reads (never this tree's counters/, which
+# CMake's globs would build).
+with tempfile.TemporaryDirectory() as tmp:
+    for rel in ("scripts/new-variant", "counters/page-writeback-6.18.c"):
+        os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
+        shutil.copy(os.path.join(mmresults.ROOT, rel), os.path.join(tmp, rel))
+    p = subprocess.run([sys.executable, os.path.join(tmp, "scripts/new-variant"), "bdp-6.18",
+                        "mine"], capture_output=True, text=True)
+    kernel = open(os.path.join(tmp, "counters", "page-writeback-6.18.c")).read()
+    loop = kernel[kernel.index("\nlong balance_dirty_pages_loop(struct bdi_writeback *wb)\n") + 1:]
+    loop = loop[:loop.index("\n}\n") + 3]
+    written = os.path.join(tmp, "counters", "bdp-6.18-mine.c")
+    text = open(written).read() if os.path.exists(written) else ""
+    check(p.returncode == 0 and "static " + loop in text and
+          "MMSCALE_VARIANT_SYMBOL(bdp_6_18_mine, balance_dirty_pages_loop);" in text and
+          'X(bdp_6_18_mine, "6.18-mine",' in p.stdout,
+          f"new-variant copies 6.18's loop unchanged and prints its row: exit {p.returncode}")
+
 report("test_scripts")
