@@ -243,6 +243,38 @@ static void check_knob(enum mm_knob knob, const long long *tries, size_t n,
 	*value = MM_KNOB_AUTO;
 }
 
+/*
+ * The values each --set knob is tried at, and the claims checked between
+ * its edges (at 0 and its largest, every claim): one row per knob.
+ */
+static const struct knob_tries {
+	const long long *values;
+	size_t n;
+	bool (*between)(const struct mmscale_case *c);
+} knob_tries[MM_NR_KNOBS] = {
+	[MM_KNOB_STAT_THRESHOLD] = { stat_thresholds, ARRAY_SIZE(stat_thresholds), claims_ops_in_a_row },
+	[MM_KNOB_PERCPU_COUNTER_BATCH] = {
+		percpu_batches, ARRAY_SIZE(percpu_batches), claims_ops_in_a_row },
+	/* bdp's sums against reads are single-call claims: every claim at every value */
+	[MM_KNOB_BDI_STAT_BATCH] = { bdi_stat_batches, ARRAY_SIZE(bdi_stat_batches), every_case },
+	/* the dirty limits: where each bench sums, and what its limits read */
+	[MM_KNOB_DIRTY_RATIO] = { dirty_ratios, ARRAY_SIZE(dirty_ratios), every_case },
+	[MM_KNOB_DIRTY_BACKGROUND_RATIO] = { dirty_ratios, ARRAY_SIZE(dirty_ratios), every_case },
+	[MM_KNOB_DIRTY_BYTES] = { dirty_bytes, ARRAY_SIZE(dirty_bytes), every_case },
+	[MM_KNOB_DIRTY_BACKGROUND_BYTES] = {
+		dirty_background_bytes, ARRAY_SIZE(dirty_background_bytes), every_case },
+	[MM_KNOB_RATELIMIT_PAGES] = { ratelimits, ARRAY_SIZE(ratelimits), every_case },
+	/* numa_stat: the NUMA events' reads count the same with the events off */
+	[MM_KNOB_NUMA_STAT] = { numa_stats, ARRAY_SIZE(numa_stats), every_case },
+	[MM_KNOB_PCP_BATCH] = { pcp_batches, ARRAY_SIZE(pcp_batches), every_case },
+	[MM_KNOB_PCP_HIGH] = { pcp_highs, ARRAY_SIZE(pcp_highs), every_case },
+	[MM_KNOB_PCP_HIGH_MAX] = { pcp_high_maxes, ARRAY_SIZE(pcp_high_maxes), every_case },
+	/* pcp's batch and high: the drains' zone->lock rounds and pages follow them */
+	[MM_KNOB_PERCPU_PAGELIST_FRACTION] = { pcp_fractions, ARRAY_SIZE(pcp_fractions), every_case },
+	[MM_KNOB_PERCPU_PAGELIST_HIGH_FRACTION] = {
+		pcp_high_fractions, ARRAY_SIZE(pcp_high_fractions), every_case },
+};
+
 int main(void)
 {
 	struct test_machine m;
@@ -267,38 +299,14 @@ int main(void)
 	 * the knob, so the code must fold (sum) where the knob says; at the
 	 * edges (0, the knob's largest) every other claim must hold too.
 	 */
-	check_knob(MM_KNOB_STAT_THRESHOLD, stat_thresholds, ARRAY_SIZE(stat_thresholds),
-		   claims_ops_in_a_row);
-	check_knob(MM_KNOB_PERCPU_COUNTER_BATCH, percpu_batches, ARRAY_SIZE(percpu_batches),
-		   claims_ops_in_a_row);
-	/* bdp's sums against reads are single-call claims: every claim at every value. */
-	check_knob(MM_KNOB_BDI_STAT_BATCH, bdi_stat_batches, ARRAY_SIZE(bdi_stat_batches),
-		   every_case);
-	/* The dirty limits: where each bench sums, and what its limits read. */
-	check_knob(MM_KNOB_DIRTY_RATIO, dirty_ratios, ARRAY_SIZE(dirty_ratios),
-		   every_case);
-	check_knob(MM_KNOB_DIRTY_BACKGROUND_RATIO, dirty_ratios, ARRAY_SIZE(dirty_ratios),
-		   every_case);
-	check_knob(MM_KNOB_DIRTY_BYTES, dirty_bytes, ARRAY_SIZE(dirty_bytes),
-		   every_case);
-	check_knob(MM_KNOB_DIRTY_BACKGROUND_BYTES, dirty_background_bytes,
-		   ARRAY_SIZE(dirty_background_bytes), every_case);
-	check_knob(MM_KNOB_RATELIMIT_PAGES, ratelimits, ARRAY_SIZE(ratelimits),
-		   every_case);
-	/* numa_stat: the NUMA events' reads count the same with the events off. */
-	check_knob(MM_KNOB_NUMA_STAT, numa_stats, ARRAY_SIZE(numa_stats),
-		   every_case);
-	check_knob(MM_KNOB_PCP_BATCH, pcp_batches, ARRAY_SIZE(pcp_batches),
-		   every_case);
-	check_knob(MM_KNOB_PCP_HIGH, pcp_highs, ARRAY_SIZE(pcp_highs),
-		   every_case);
-	check_knob(MM_KNOB_PCP_HIGH_MAX, pcp_high_maxes, ARRAY_SIZE(pcp_high_maxes),
-		   every_case);
-	/* pcp's batch and high: the drains' zone->lock rounds and pages follow them. */
-	check_knob(MM_KNOB_PERCPU_PAGELIST_FRACTION, pcp_fractions, ARRAY_SIZE(pcp_fractions),
-		   every_case);
-	check_knob(MM_KNOB_PERCPU_PAGELIST_HIGH_FRACTION, pcp_high_fractions,
-		   ARRAY_SIZE(pcp_high_fractions), every_case);
+	for (int k = 0; k < MM_NR_KNOBS; k++) {
+		const struct knob_tries *t = &knob_tries[k];
+
+		/* Every knob is tried: one added to MM_KNOBS needs its values here. */
+		CHECK(t->values != NULL);
+		if (t->values)
+			check_knob((enum mm_knob)k, t->values, t->n, t->between);
+	}
 	test_machine_down(&m);
 
 	on_few = claims_checked;
