@@ -167,9 +167,9 @@ public:
 	std::string member() const
 	{
 		std::string out = ",\n  \"mmscale_runs\": {";
+		bool any = false;
 
-		for (size_t i = 0; i < runs_.size(); i++) {
-			const Entry &e = runs_[i];
+		for (const Entry &e : runs_) {
 			char *members = nullptr;
 			size_t len = 0;
 			FILE *f = open_memstream(&members, &len);
@@ -181,11 +181,12 @@ public:
 				std::free(members);
 				continue;
 			}
-			out += (i ? ",\n    " : "\n    ") + json_quoted(e.run_name) + ": {\"name\": " +
+			out += (any ? ",\n    " : "\n    ") + json_quoted(e.run_name) + ": {\"name\": " +
 			       json_quoted(e.name) + (len ? ", " : "") + members + "}";
 			std::free(members);
+			any = true;
 		}
-		return out + (runs_.empty() ? "}" : "\n  }");
+		return out + (any ? "\n  }" : "}");
 	}
 
 	/* A rendered JSON document ("...\n  ]\n}\n") with the member added at its end. */

@@ -44,9 +44,10 @@ struct registration {
 	_Atomic int window_arrived;
 	_Atomic unsigned int window_generation;
 	/*
-	 * The knobs the emulated kernel ran the last run with: what the case's
-	 * setup left in mm_config() (every knob is auto before it), for the
-	 * results' mmscale_runs. ran_knobs_known: a setup has run.
+	 * The knobs the emulated kernel ran the last run with: what the case
+	 * left in mm_config() by the end of its run (every knob is auto before
+	 * its setup), for the results' mmscale_runs. ran_knobs_known: a run
+	 * got that far (not one whose setup failed).
 	 */
 	long long ran_knobs[MM_NR_KNOBS];
 	bool ran_knobs_known;
@@ -171,7 +172,8 @@ static int run_setup(void *arg, char *err, size_t errlen)
 	atomic_store(&reg->migrated, false);
 	machine_online_cpus((unsigned int)reg->run.nr_online);
 	/*
-	 * Every knob auto until the case's setup gives the kernel the run's:
+	 * Every knob auto until the case gives the kernel the run's (in its
+	 * setup, or in its body where it builds its world there: throttle/):
 	 * what a case does not pass on, its kernel does not run with, and the
 	 * results say so (describe_run), never another case's values.
 	 */
@@ -180,8 +182,6 @@ static int run_setup(void *arg, char *err, size_t errlen)
 		machine_online_cpus(nr_cpu_ids);
 		return case_failed(reg, "setup failed: ", why, err, errlen);
 	}
-	memcpy(reg->ran_knobs, mm_config()->knob, sizeof(reg->ran_knobs));
-	reg->ran_knobs_known = true;
 	return 0;
 }
 
@@ -240,6 +240,9 @@ static int run_teardown(void *arg, char *err, size_t errlen)
 
 	int status = 0;
 
+	/* What the kernel ran with: every thread's body has ended, the case's state is still up. */
+	memcpy(reg->ran_knobs, mm_config()->knob, sizeof(reg->ran_knobs));
+	reg->ran_knobs_known = true;
 	if (reg->run.c->teardown && reg->run.c->teardown(&reg->run, why, sizeof(why)) != 0)
 		status = case_failed(reg, "check failed after the run: ", why, err, errlen);
 	machine_online_cpus(nr_cpu_ids);	/* the whole plan again */

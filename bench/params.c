@@ -589,7 +589,7 @@ void mmscale_params_describe_default(char *buf, size_t len)
 {
 	struct mmscale_params given = mmscale_params;
 
-	/* The knobs' rows point into mmscale_params: describe the defaults in its place. */
+	/* mmscale_params_describe reads mmscale_params: describe the defaults in its place. */
 	mmscale_params = (struct mmscale_params)MMSCALE_PARAMS_DEFAULTS;
 	mmscale_params_describe(buf, len);
 	mmscale_params = given;

@@ -13,7 +13,7 @@
  * 6.18's code in bdp/, where the call leaves before the change.
  *
  * A row: the loop's symbol, its name, a one-line summary, what it mirrors,
- * and its claims, by name (struct bdp_claim, counters/bdp_rows.h):
+ * and its claims, by name (struct bdp_claim, counters/bdp_claim.h):
  * .call's global reads and wb_stat reads of one unthrottled call, and
  * .throttled's of one throttled pass (where the wb's threshold, IOL_BDP_BDI_THRESH,
  * is at least twice wb_stat_error; below, the two reads are two sums over

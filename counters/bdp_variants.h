@@ -10,7 +10,7 @@
  * A row: the symbol its file defines, its name, a one-line summary, the
  * kernel version or posting it mirrors, and its claim for one unthrottled
  * call (nothing near a limit), by name (struct bdp_claim, counters/
- * bdp_rows.h): .global_reads, the global_page_state calls; .bdi_reads,
+ * bdp_claim.h): .global_reads, the global_page_state calls; .bdi_reads,
  * the bdi_stat reads; and, where the call first tests a bdi threshold
  * against 2 * bdi_stat_error, .bdi_thresh, the function that computes that
  * threshold from the bdi as the variant's limits do (bdi_thresh_v2 for the

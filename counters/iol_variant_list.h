@@ -45,7 +45,7 @@
  *	  .throttled = { the throttled pass's: the same, and .stat_thresh_of, the
  *			 threshold tested against 2 * bdi_stat_error, as a function
  *			 of the bench's dirty threshold } (struct bdp_claim,
- *	  counters/bdp_rows.h) */
+ *	  counters/bdp_claim.h) */
 #define IOL_VARIANTS(X)							\
 	X(iol_ops_vanilla_3_1, "vanilla-3.1",				\
 	  "3.1: the dirtier writes back itself, then sleeps 1 to 100 ms", \

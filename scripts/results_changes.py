@@ -84,6 +84,16 @@ def run(binary, args, out):
     return d
 
 
+def merge(merged, side, d):
+    """One run's results into its side's: the runs, and what each is (mmscale_runs)."""
+    if merged[side] is None:
+        merged[side] = d
+        return
+    merged[side]["benchmarks"] += d["benchmarks"]
+    if "mmscale_runs" in d:
+        merged[side].setdefault("mmscale_runs", {}).update(d["mmscale_runs"])
+
+
 def moved_rows(metric, what, markdown):
     """The rows of a compare table that moved: p < 0.05 and at least 5% (or a new count);
     an exact count (compare's 'exact' where a p would be) and throttle/'s deterministic
@@ -120,14 +130,10 @@ def main():
                     print(f"results_changes: round {r + 1}/{rounds}, {side}: {' '.join(args)}",
                           file=sys.stderr)
                     d = run(binary, args, os.path.join(tmp, "run.json"))
-                    if merged[side] is None:
-                        merged[side] = d
-                    else:
-                        merged[side]["benchmarks"] += d["benchmarks"]
+                    merge(merged, side, d)
         for side, binary in (("before", before_bin), ("after", MMSCALE)):
             print(f"results_changes: {side}: {' '.join(THROTTLE)}", file=sys.stderr)
-            merged[side]["benchmarks"] += run(binary, THROTTLE,
-                                              os.path.join(tmp, "run.json"))["benchmarks"]
+            merge(merged, side, run(binary, THROTTLE, os.path.join(tmp, "run.json")))
         paths = {}
         for side in merged:
             paths[side] = os.path.join(tmp, side + ".json")

@@ -103,12 +103,13 @@ with tempfile.TemporaryDirectory() as tmp:
 # reader splitting names: the family and variant mmscale lists, the
 # arguments, the threads, and the knobs the kernel ran with. A knob --set
 # gives reaches the kernel of a case that passes knobs on (drain/'s 6.18
-# row) and the contract says so; a case that does not (c2c/) ran it auto,
+# row in its setup, throttle/ in its body) and the contract says so; a case that does not (c2c/) ran it auto,
 # and "knobs_requested" says what was asked for.
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "r.json")
     rc, stdout, stderr = run(
-        "--benchmark_filter=^(c2c/pingpong|drain/empty/6.18/cpus:2|vmstat/mod/6.18-mod)/",
+        "--benchmark_filter=^(c2c/pingpong|drain/empty/6.18/cpus:2|vmstat/mod/6.18-mod|"
+        "throttle/JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20/3.2)/", "--throttle-seconds=1",
         "--threads=1", "--benchmark_min_time=0.01", "--benchmark_repetitions=2",
         "--papi-events=none", "--set=pcp_batch=7", "--set=stat_threshold=30",
         "--benchmark_format=json", "--benchmark_out=" + out)
@@ -121,7 +122,7 @@ with tempfile.TemporaryDirectory() as tmp:
               for f in json.loads(subprocess.run([mmscale, "--list=json"], capture_output=True,
                                                  text=True).stdout)}
     names = {b["run_name"] for b in d["benchmarks"]}
-    check(len(names) == 3 and set(contract) == names,
+    check(len(names) == 4 and set(contract) == names,
           f"one contract entry per run name: {sorted(contract)} for {sorted(names)}")
     for b in d["benchmarks"]:
         e = contract.get(b["run_name"], {})
@@ -139,6 +140,11 @@ with tempfile.TemporaryDirectory() as tmp:
     vm = contract.get("vmstat/mod/6.18-mod/real_time/threads:1", {})
     check(vm.get("knobs", {}).get("stat_threshold") == 30 and "knobs_requested" not in vm,
           f"vmstat/mod/6.18-mod ran with --set stat_threshold=30: {vm}")
+    # throttle/ passes the knobs on in its body, where it builds its world.
+    thr = contract.get("throttle/JBOD-10HDD-6G/xfs-1dd-1M-16p-5895M-20/3.2/iterations:1/"
+                       "manual_time/threads:1", {})
+    check(thr.get("knobs", {}).get("stat_threshold") == 30 and "knobs_requested" not in thr,
+          f"throttle/ ran with --set stat_threshold=30: {thr}")
     floor = contract.get("c2c/pingpong/real_time/threads:1", {})
     check(floor.get("variant") == "" and floor.get("args") == {} and
           set(floor.get("knobs", {}).values()) == {"auto"} and

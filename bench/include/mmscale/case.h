@@ -259,7 +259,7 @@ struct mmscale_case_table {
 	const struct mmscale_case *cases;
 	size_t nr_cases;
 	bool test_only;		/* registered and listed only with --test-cases */
-	const struct mmscale_knob_auto *knob_autos;	/* NULL: none (MMSCALE_KNOB_AUTOS) */
+	const struct mmscale_knob_auto *knob_autos;	/* NULL: none (MMSCALE_CASE_TABLE_AUTOS) */
 	size_t nr_knob_autos;
 };
 

@@ -189,9 +189,12 @@ struct mm_machine_config {
 	};
 	unsigned int zone_layout;	/* enum mm_zone_layout_kind (mm/mmzone.h): the variant's kernel's */
 };
-/* The named knobs are the array, one for one: no field without its row. */
-_Static_assert(sizeof(((struct mm_machine_config *)0)->knob) ==
-	       MM_NR_KNOBS * sizeof(long long), "a knob field without its MM_KNOBS row");
+/* The named knobs lie on the array, one for one, as long longs without padding. */
+struct mm_knob_fields {
+	MM_KNOBS(MM_KNOB_FIELD)
+};
+_Static_assert(sizeof(struct mm_knob_fields) == sizeof(((struct mm_machine_config *)0)->knob),
+	       "MM_KNOB_FIELD's fields do not lie on knob[]");
 
 /*
  * A knob where the kernel expands a formula (a macro): the knob's value,

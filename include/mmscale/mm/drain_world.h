@@ -54,8 +54,8 @@ struct drain_world {
 };
 
 /*
- * The calling CPU allocates or frees one order-0 page through the running
- * variant's kernel (drain_ops): its world's, or alloc_local_page and
+ * The calling CPU allocates or frees one order-0 page through the booted
+ * variant's kernel (drain_kernel_boot): its world's, or alloc_local_page and
  * free_local_page of the 2.6.x machine. Pages are opaque here.
  */
 void *drain_alloc_local(void);
