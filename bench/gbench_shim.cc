@@ -27,6 +27,7 @@
 #include <benchmark/benchmark.h>
 
 #include "mmscale/gbench.h"
+#include "mmscale/json.h"
 
 /*
  * GB 1.7 marks its CSV reporter deprecated but still offers
@@ -166,13 +167,20 @@ public:
 	/* ',\n  "mmscale_runs": {...}': the member, to follow the benchmarks list. */
 	std::string member() const
 	{
-		std::string out = ",\n  \"mmscale_runs\": {";
+		char *text = nullptr;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
 		bool any = false;
+		std::string member;
 
+		/* Out of memory: no member at all (readers then name runs by their names). */
+		if (!out)
+			return member;
+		std::fputs(",\n  \"mmscale_runs\": {", out);
 		for (const Entry &e : runs_) {
 			char *members = nullptr;
-			size_t len = 0;
-			FILE *f = open_memstream(&members, &len);
+			size_t members_len = 0;
+			FILE *f = open_memstream(&members, &members_len);
 
 			if (!f)
 				continue;
@@ -181,12 +189,19 @@ public:
 				std::free(members);
 				continue;
 			}
-			out += (any ? ",\n    " : "\n    ") + json_quoted(e.run_name) + ": {\"name\": " +
-			       json_quoted(e.name) + (len ? ", " : "") + members + "}";
+			std::fputs(any ? ",\n    " : "\n    ", out);
+			mmscale_json_string(out, e.run_name.c_str());
+			std::fputs(": {\"name\": ", out);
+			mmscale_json_string(out, e.name.c_str());
+			std::fprintf(out, "%s%s}", members_len ? ", " : "", members);
 			std::free(members);
 			any = true;
 		}
-		return out + (any ? "\n  }" : "}");
+		std::fputs(any ? "\n  }" : "}", out);
+		if (std::fclose(out) == 0 && text)
+			member = text;
+		std::free(text);
+		return member;
 	}
 
 	/* A rendered JSON document ("...\n  ]\n}\n") with the member added at its end. */
@@ -204,26 +219,6 @@ private:
 		std::string name;	/* the same without its time word (real_time, manual_time) */
 		mmscale_bench *bench;
 	};
-
-	static std::string json_quoted(const std::string &s)
-	{
-		std::string out = "\"";
-
-		for (unsigned char c : s) {
-			if (c == '"' || c == '\\') {
-				out += '\\';
-				out += (char)c;
-			} else if (c < 0x20) {
-				char esc[8];
-
-				std::snprintf(esc, sizeof(esc), "\\u%04x", c);
-				out += esc;
-			} else {
-				out += (char)c;
-			}
-		}
-		return out + "\"";
-	}
 
 	std::set<std::string> names_;	/* every run name reported, once */
 	std::vector<Entry> runs_;	/* in the order first reported */

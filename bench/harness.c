@@ -51,7 +51,6 @@ struct registration {
 	 */
 	long long ran_knobs[MM_NR_KNOBS];
 	bool ran_knobs_known;
-	bool has_args;			/* run.args holds an argument row */
 	struct registration *next;	/* every registration, to free them at the end */
 };
 
@@ -185,15 +184,6 @@ static int run_setup(void *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* A knob's value in JSON: the number, or "auto". */
-static void knob_json(struct mmscale_json *j, const char *name, long long value)
-{
-	if (value == MM_KNOB_AUTO)
-		mmscale_json_str(j, name, "auto");
-	else
-		mmscale_json_int(j, name, value);
-}
-
 /*
  * The results' contract for a registration's runs (mmscale_runs): its
  * family (the case), variant, arguments and threads, and the knobs the
@@ -211,7 +201,7 @@ static void describe_run(void *arg, FILE *out)
 	mmscale_json_str(&j, "family", c->name);
 	mmscale_json_str(&j, "variant", reg->run.v ? reg->run.v->name : "");
 	mmscale_json_object(&j, "args");
-	for (int i = 0; reg->has_args && i < c->nr_args; i++)
+	for (int i = 0; c->args && i < c->nr_args; i++)	/* every row of a case with args has one */
 		mmscale_json_int(&j, c->arg_names[i], (long long)reg->run.args[i]);
 	mmscale_json_end(&j);
 	mmscale_json_int(&j, "threads", reg->nr_threads);
@@ -219,14 +209,14 @@ static void describe_run(void *arg, FILE *out)
 		return;
 	mmscale_json_object(&j, "knobs");
 	for (int i = 0; i < MM_NR_KNOBS; i++)
-		knob_json(&j, mm_knob_ranges[i].name, reg->ran_knobs[i]);
+		mmscale_knob_json(&j, mm_knob_ranges[i].name, reg->ran_knobs[i]);
 	mmscale_json_end(&j);
 	for (int i = 0; i < MM_NR_KNOBS; i++) {
 		if (reg->ran_knobs[i] == mmscale_params.knob[i])
 			continue;
 		if (!any)
 			mmscale_json_object(&j, "knobs_requested");
-		knob_json(&j, mm_knob_ranges[i].name, mmscale_params.knob[i]);
+		mmscale_knob_json(&j, mm_knob_ranges[i].name, mmscale_params.knob[i]);
 		any = true;
 	}
 	if (any)
@@ -466,7 +456,6 @@ static int register_row(const struct mmscale_plan *p, const struct mmscale_case 
 	reg->nr_threads = threads;
 	b = mmscale_bench_register(name, case_trampoline, reg);
 	if (args) {
-		reg->has_args = true;
 		memcpy(reg->run.args, args, sizeof(reg->run.args));
 		mmscale_bench_args(b, args, c->nr_args);
 		mmscale_bench_arg_names(b, c->arg_names, c->nr_args);

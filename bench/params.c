@@ -277,6 +277,14 @@ const char *mmscale_knob_text(long long value, char *buf, size_t len)
 	return buf;
 }
 
+void mmscale_knob_json(struct mmscale_json *j, const char *key, long long value)
+{
+	if (value == MM_KNOB_AUTO)
+		mmscale_json_str(j, key, "auto");
+	else
+		mmscale_json_int(j, key, value);
+}
+
 const char *mmscale_knob_value(enum mm_knob knob, char *buf, size_t len)
 {
 	return mmscale_knob_text(mmscale_params.knob[knob], buf, len);
@@ -355,10 +363,7 @@ void mmscale_knobs_describe_json(struct mmscale_json *j)
 
 		mmscale_json_object(j, NULL);
 		mmscale_json_str(j, "name", k->name);
-		if (mmscale_params.knob[i] == MM_KNOB_AUTO)
-			mmscale_json_str(j, "value", "auto");
-		else
-			mmscale_json_int(j, "value", mmscale_params.knob[i]);
+		mmscale_knob_json(j, "value", mmscale_params.knob[i]);
 		mmscale_json_int(j, "min", k->lo);
 		mmscale_json_int(j, "max", k->hi);
 		mmscale_json_str(j, "generations", mmscale_knob_help[i].generations);

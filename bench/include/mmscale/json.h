@@ -13,6 +13,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MMSCALE_JSON_MAX_DEPTH	16
 
 struct mmscale_json {
@@ -42,5 +46,9 @@ void mmscale_json_null(struct mmscale_json *j, const char *key);
 
 /* s as a JSON string, quoted and escaped. */
 void mmscale_json_string(FILE *out, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MMSCALE_JSON_H */

@@ -85,6 +85,9 @@ extern const struct mmscale_knob_help mmscale_knob_help[MM_NR_KNOBS];
 const char *mmscale_knob_value(enum mm_knob knob, char *buf, size_t len);
 /* "auto", or value written into buf. */
 const char *mmscale_knob_text(long long value, char *buf, size_t len);
+/* A knob's value as a JSON member (or element, key NULL): the number, or "auto". */
+struct mmscale_json;
+void mmscale_knob_json(struct mmscale_json *j, const char *key, long long value);
 /*
  * What auto resolves to, written into buf: the resolver a case table
  * registers (every planned CPU online), else the help row's auto_text;
@@ -96,7 +99,6 @@ void mmscale_knobs_context(char *buf, size_t len);
 /* "stat_threshold: 24 in 1 zone; ...": what auto resolves to, the results' mmscale_knobs_auto. */
 void mmscale_knobs_auto_context(char *buf, size_t len);
 /* --describe's knob lines, and its JSON "knobs" member (after mmscale_machine_setup). */
-struct mmscale_json;
 void mmscale_knobs_describe(FILE *out);
 void mmscale_knobs_describe_json(struct mmscale_json *j);
 
