@@ -24,6 +24,7 @@ digits), labelled METRIC-CASE.
   - a statistic that is NaN (an s.d. of one sample) prints as 0.00.
 """
 import math
+from decimal import Decimal
 import re
 
 # qnorm(0.975): R's quantile of the standard normal, which Stat.pm scales by
@@ -251,6 +252,127 @@ def lkp_changed(key, new, base):
     return True
 
 
+# Ruby's dtoa (missing/dtoa.c): its floating-point path, as sprintf takes it.
+_DTOA_TENS = [10.0 ** i for i in range(23)]
+_DTOA_BIGTENS = [1e16, 1e32, 1e64, 1e128, 1e256]
+_DTOA_QUICK_MAX = 14
+
+
+def _dtoa_quick(d, k, ilim):
+    """dtoa's floating-point path for ilim digits of d (> 0) whose decimal
+    exponent is k: (digits, k), or None where it hands over to the exact
+    path. Ruby's dtoa rounds a last digit that falls within its error
+    bound of a half to even, where Gay's hands over."""
+    ieps = 2
+    i = 0
+    if k > 0:
+        ds = _DTOA_TENS[k & 0xf]
+        j = k >> 4
+        if j & 0x10:
+            j &= 0xf
+            d /= _DTOA_BIGTENS[4]
+            ieps += 1
+        while j:
+            if j & 1:
+                ieps += 1
+                ds *= _DTOA_BIGTENS[i]
+            j >>= 1
+            i += 1
+        d /= ds
+    elif k < 0:
+        j1 = -k
+        d *= _DTOA_TENS[j1 & 0xf]
+        j = j1 >> 4
+        while j:
+            if j & 1:
+                ieps += 1
+                d *= _DTOA_BIGTENS[i]
+            j >>= 1
+            i += 1
+    if d < 1.0 and ilim > 0:
+        if ilim - 1 <= 0:
+            return None
+        ilim -= 1
+        k -= 1
+        d *= 10.0
+        ieps += 1
+    if ilim <= 0:
+        return None
+    eps = math.ldexp(ieps * d + 7.0, -52) * _DTOA_TENS[ilim - 1]
+    digits = []
+    i = 1
+    while True:
+        L = int(d)
+        d -= L
+        if not d:
+            ilim = i
+        digits.append(L)
+        if i == ilim:
+            if d > 0.5 + eps:
+                up = True
+            elif d < 0.5 - eps:
+                up = False
+                while len(digits) > 1 and digits[-1] == 0:
+                    digits.pop()
+            else:
+                up = digits[-1] & 1 == 1
+            break
+        i += 1
+        d *= 10.0
+    if up:
+        while digits and digits[-1] == 9:
+            digits.pop()
+        if not digits:
+            return [1], k + 1
+        digits[-1] += 1
+    return digits, k
+
+
+def ruby_fixed(v, prec):
+    """Ruby's sprintf('%.{prec}f', v), as lib/compare.rb prints its cells:
+    Ruby's dtoa takes its floating-point path for up to 14 digits, and
+    there rounds a last digit within its error bound of a half to even,
+    so 343.25000000000006 prints as 343.2 where C and Python print 343.3
+    (matched against ruby 3.1's printf on 132,009 values, each side of
+    every boundary). Longer numbers take the exact path, as Python does."""
+    if not math.isfinite(v) or v == 0:
+        return f"{v:.{prec}f}"
+    k = Decimal(abs(v)).adjusted()
+    ilim = k + 1 + prec
+    got = _dtoa_quick(abs(v), k, ilim) if 0 <= ilim <= _DTOA_QUICK_MAX else None
+    if got is None:
+        return f"{v:.{prec}f}"
+    digits, k = got
+    s = "".join(map(str, digits))
+    point = k + 1
+    if point <= 0:
+        s = "0" * (1 - point) + s
+        point = 1
+    s = s.ljust(point + prec, "0")
+    return ("-" if v < 0 else "") + s[:point] + ("." + s[point:point + prec] if prec else "")
+
+
+def ruby_sum(values):
+    """Ruby's Array#sum of numbers (array.c ary_sum, which ActiveSupport's
+    Array#sum calls, and so LKP's Enumerable#average): Kahan-Babuska
+    compensated summation from 0.0, not the naive sum Python's takes: the
+    two differ in the last bits (0.1 + 0.2 + 0.3), enough to move a change
+    printed to one decimal across its rounding boundary."""
+    f = c = 0.0
+    for x in map(float, values):
+        if math.isnan(f):
+            continue
+        if math.isnan(x) or math.isinf(x):
+            f = math.nan if math.isinf(f) and math.isinf(x) and (f > 0) != (x > 0) else x
+            continue
+        if math.isinf(f):
+            continue
+        t = f + x
+        c += (f - t) + x if abs(f) >= abs(x) else (x - t) + f
+        f = t
+    return f + c
+
+
 def _ruby_d(v, width):
     """Ruby's %Wd of a Float: truncated toward zero."""
     return f"{int(v):{width}d}"
@@ -262,17 +384,21 @@ def lkp_row(key, base, new):
     cells = []
     avgs = []
     for i, vs in enumerate((base, new)):
-        avg = sum(vs) / len(vs)
-        sd = math.sqrt(sum((v - avg) ** 2 for v in vs) / len(vs)) if len(vs) > 1 else -1
+        # statistics.rb: average is sum / length (Ruby's compensated sum);
+        # sample_variance 1 / length * the plain sum of squares (inject).
+        avg = ruby_sum(vs) / len(vs)
+        sd = math.sqrt(1 / len(vs) * sum((v - avg) ** 2 for v in vs)) if len(vs) > 1 else -1
         avgs.append(avg)
         if i:
             if key.endswith("%"):
                 p, tail = avgs[1] - avgs[0], "  "
             else:
                 p, tail = 100.0 * (avgs[1] - (avgs[0] or 1e-100)) / (avgs[0] or 1e-100), "% "
-            cells.append(f"{p:+{LKP_REL}.1f}{tail}" if abs(p) < 100_000 else f"{p:+{LKP_REL}.2g}{tail}")
+            rel = ruby_fixed(p, 1) if abs(p) < 100_000 else f"{p:.2g}"
+            rel = rel if rel.startswith("-") else "+" + rel
+            cells.append(f"{rel:>{LKP_REL}}{tail}")
         if abs(avg) < 1000:
-            cells.append(f"{avg:{LKP_ABS}.2f}")
+            cells.append(f"{ruby_fixed(avg, 2):>{LKP_ABS}}")
         elif abs(avg) > 100_000_000:
             cells.append(f"{avg:{LKP_ABS}.4g}")
         else:

@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
+import dialects  # noqa: E402
 import mmresults  # noqa: E402
 sys.path.insert(0, HERE)
 from check import check, report  # noqa: E402  (scripts/tests/check.py)
@@ -436,6 +437,32 @@ def check_lkp_format(doc, tmp):
           f"{p.stdout.splitlines()} {p.stderr}")
 
 
+def check_ruby_numbers(tree):
+    """--format=lkp's numbers as lib/compare.rb's Ruby makes them: the
+    average from Ruby's compensated Array#sum (with lkp-tests' ActiveSupport
+    loaded, as compare.rb has it), and %.1f / %.2f as Ruby's dtoa rounds,
+    on values where Python's own sum and format differ from Ruby's."""
+    lists = [[0.1, 0.2, 0.3], [1e16, 1.0, -1e16], [7.14, 4.26, 6.33], [1.1, 1.71, 1.19],
+             [2.675, 1e-17, 3.3, 0.7]]
+    values = [343.25000000000006, 0.25000000000000006, 9697.949999999999, 8164.450000000001,
+              6103.05, 2.675, -0.05, 0.005, 1234567890123.455]
+    script = ('require "json"; require "%s/lib/statistics.rb"; d = JSON.parse(STDIN.read); '
+              'd[0].each { |a| printf("%%s\\n", a.sum.to_s) }; '
+              'd[1].each { |v| printf("%%.1f %%.2f\\n", v, v) }' % tree)
+    p = subprocess.run(["ruby", "-e", script], input=json.dumps([lists, values]),
+                       capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    ours = [repr(dialects.ruby_sum(a)) for a in lists] + \
+        [f"{dialects.ruby_fixed(v, 1)} {dialects.ruby_fixed(v, 2)}" for v in values]
+    check(p.returncode == 0 and [float(x) for x in lines[:len(lists)]] ==
+          [dialects.ruby_sum(a) for a in lists] and lines[len(lists):] == ours[len(lists):],
+          f"Ruby's sum and %.1f/%.2f, as --format=lkp computes them: ruby {lines} {p.stderr[-200:]}"
+          f" ours {ours}")
+    check(any(sum(a) != dialects.ruby_sum(a) for a in lists) and
+          any(f"{v:.1f}" != dialects.ruby_fixed(v, 1) for v in values),
+          "the values above tell Ruby's numbers from Python's own")
+
+
 def main():
     status = frameworks.unready("test_lkp", TREE, "sbin/split-job", "MMSCALE_LKP_TREE",
                                 "lkp-tests", missing_prerequisites(), "lkp-tests")
@@ -446,6 +473,7 @@ def main():
         out = os.path.join(tmp, "jobs")
         os.makedirs(out)
         check_install(tree)
+        check_ruby_numbers(tree)
         check_split_job(tree, out)
         check_bad_values(tree)
         check_lkp_runs(tree, tmp)
