@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cache-line round trips, the harness's own measure: the requester and
- * responder loops that the c2c/ cases (floor/c2c.c) time, and
+ * responder loops that the c2c/ cases (cases/floor/c2c.c) time, and
  * --c2c-matrix, which times them between every pair of nodes of the plan
  * outside Google Benchmark.
  */
@@ -20,7 +20,7 @@
 /*
  * Round trips through a request and a reply location: the requester stores
  * seq and waits for the reply to reach seq; the responder echoes every new
- * request until told to stop. The c2c/ cases (floor/c2c.c) and
+ * request until told to stop. The c2c/ cases (cases/floor/c2c.c) and
  * --c2c-matrix use them.
  */
 void mmscale_c2c_round_trips(_Atomic u64 *req, _Atomic u64 *reply, u64 n)

@@ -8,7 +8,7 @@
  * CPUs throttled on one wb each store pulls the line from the others; the
  * question is what that costs against the same pass without it.
  *
- * A copy of counters/page-writeback-6.18.c's balance_dirty_pages_loop
+ * A copy of kernel/linux-6.18/mm/page-writeback.c's balance_dirty_pages_loop
  * with those two stores changed (the comments say where); nothing else
  * differs. What the stores are for is kept: dirty_exceeded still follows
  * the pass's finding (balance_dirty_pages_ratelimited_flags reads it), and
@@ -20,8 +20,8 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "mmscale/mm/vmstat-6.18.h"
-#include "mmscale/mm/writeback-6.18.h"
+#include "mmscale/linux-6.18/mm/vmstat.h"
+#include "mmscale/linux-6.18/mm/writeback.h"
 
 #include "bdp_variants-6.18.h"
 
@@ -31,7 +31,7 @@
 /* This file's copy of the loop, not 6.18's symbol. */
 #undef balance_dirty_pages_loop
 
-/* balance_dirty_pages_loop of counters/page-writeback-6.18.c, changed where marked. */
+/* balance_dirty_pages_loop of kernel/linux-6.18/mm/page-writeback.c, changed where marked. */
 static long balance_dirty_pages_loop(struct bdi_writeback *wb)
 {
 	struct dirty_throttle_control * const gdtc = &current->bdp.gdtc;

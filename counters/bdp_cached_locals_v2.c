@@ -25,7 +25,7 @@
  * file calls it by its kernel name (BDP_CACHED_LOCALS_LIMITS).
  */
 #define BDP_CACHED_LOCALS_LIMITS
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 
 #include "bdp_variants.h"
 

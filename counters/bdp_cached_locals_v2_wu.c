@@ -12,7 +12,7 @@
  * counters/bdp_cached_locals_v2.c (see its notes).
  */
 #define BDP_CACHED_LOCALS_LIMITS
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 
 #include "bdp_variants.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A balance_dirty_pages row's claim, by name (counters/bdp_rows.h): apart,
+ * A balance_dirty_pages row's claim, by name (cases/bdp_rows.h): apart,
  * because it names no generation's types, so that a test built against one
  * generation's headers (6.18's) reads its rows' claims too
  * (bdp_6_18_row, counters/wb_machine-6.18.h).

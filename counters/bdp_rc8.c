@@ -12,7 +12,7 @@
  * MMSCALE_BDI_STORES), and the call goes through
  * mapping->balance_dirty_pages so variants can be swapped.
  */
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 
 #include "bdp_variants.h"
 

@@ -19,7 +19,7 @@
  *
  * bdi->dirty_exceeded uses READ_ONCE/WRITE_ONCE_BDI, as in bdp_rc8.c.
  */
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 
 #include "bdp_variants.h"
 

@@ -2,8 +2,8 @@
 /*
  * Linux 6.18's balance_dirty_pages and variants of it (bdp/ and
  * bdp_throttled/, on counters/wb_machine-6.18.c's state): one row each
- * below, 6.18's first, whose symbol is counters/page-writeback-6.18.c's
- * balance_dirty_pages_loop (named _6_18 by writeback-6.18.h's define). A
+ * below, 6.18's first, whose symbol is kernel/linux-6.18/mm/page-writeback.c's
+ * balance_dirty_pages_loop (named _6_18 by linux-6.18/mm/writeback.h's define). A
  * variant is a file counters/bdp-6.18-NAME.c, a copy of
  * counters/bdp-6.18-store-if-changed.c: 6.18's loop (the body up to its
  * sleep) made static under the kernel's name (#undef), changed where

@@ -23,13 +23,13 @@
  * The same list declares each symbol (below), so a variant's file, which
  * includes this header, is checked against the type its row uses. The
  * list is the emulated kernel's (it includes no harness header); the rows
- * the cases and tests walk are built from it in counters/writeback_cases.c
- * (counters/bdp_rows.h).
+ * the cases and tests walk are built from it in cases/writeback.c
+ * (cases/bdp_rows.h).
  */
 #ifndef MMSCALE_BDP_VARIANTS_H
 #define MMSCALE_BDP_VARIANTS_H
 
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 
 /*	  symbol,		name,		summary,
  *	  source,

@@ -5,10 +5,10 @@
  * clip_bdi_dirty_limit() out of get_dirty_limits(). Shared by the variants
  * built on the patch (cached-locals-v2, cached-locals-v2+wu), which call it
  * by its kernel name with BDP_CACHED_LOCALS_LIMITS defined
- * (include/mmscale/mm/writeback.h).
+ * (include/mmscale/linux-2.6/mm/writeback.h).
  */
 #define BDP_CACHED_LOCALS_LIMITS
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 
 /* The kernel mixes long and unsigned long in these comparisons; kept verbatim. */
 #pragma GCC diagnostic ignored "-Wsign-compare"

@@ -30,13 +30,13 @@
  * to that sleep. The tracepoints and fatal_signal_pending (no signals) are
  * left out, and bdi->wb.list_lock around the bandwidth update: the world
  * has one thread, and on the machine jiffies does not move, so no call
- * passes the update's 200 ms gate (counters/iol_machine.h).
+ * passes the update's 200 ms gate (include/mmscale/linux-3.2/machine.h).
  */
 #ifndef MMSCALE_IOL_BALANCE_H
 #define MMSCALE_IOL_BALANCE_H
 
 #include "iol_control.h"
-#include "iol_env.h"
+#include "mmscale/linux-3.2/env.h"
 
 static bool bdi_below_own_freerun(struct backing_dev_info *bdi, unsigned long nr_dirty,
 				  unsigned long bdi_dirty, bool dirty_exceeded);

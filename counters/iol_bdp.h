@@ -4,7 +4,7 @@
  * threads of the emulated machine (counters/iol_machine.c, built with
  * MMSCALE_IOL_MACHINE): the bdp/ and bdp_throttled/ rows of
  * counters/iol_variant_list.h. This header names no kernel type, so that
- * 2.6.31's files (counters/writeback_cases.c) can hold the rows beside their own.
+ * 2.6.31's files (cases/writeback.c) can hold the rows beside their own.
  *
  * The state a run calls into (iol_bdp_setup), with the sysctls at 3.2's
  * defaults but vm.dirty_bytes = IOL_BDP_DIRTY_BYTES, the bdi holding the

@@ -22,7 +22,7 @@
 #ifndef MMSCALE_IOL_CONTROL_H
 #define MMSCALE_IOL_CONTROL_H
 
-#include "mmscale/mm/writeback-3.2.h"
+#include "mmscale/linux-3.2/mm/writeback.h"
 
 static unsigned long bdi_reserve_thresh(unsigned long bdi_thresh, unsigned long limit,
 					unsigned long dirty);

@@ -2,7 +2,7 @@
 /*
  * 3.1's and the IO-less kernels' balance_dirty_pages on pinned threads of
  * the emulated machine (counters/iol_bdp.h): the out-of-line functions the
- * kernel code calls there (counters/iol_machine.h says what is inline),
+ * kernel code calls there (include/mmscale/linux-3.2/machine.h says what is inline),
  * the kernel's boot-time state (3.2's bdi_init and page_writeback_init),
  * and the bench's state. Built with MMSCALE_IOL_MACHINE.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "iol_bdp.h"
-#include "iol_env.h"
+#include "mmscale/linux-3.2/env.h"
 #include "mmscale/kernel/machine.h"
 
 _Thread_local struct throttle_task iol_machine_task;
@@ -277,7 +277,7 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	/*
 	 * page_writeback_init (3.2 lines 1406-1415; 3.1 adds vm_dirties; the
 	 * ratelimit is each kernel's), then the steady state of a machine
-	 * writing to this one bdi for long (as counters/page-writeback.c's
+	 * writing to this one bdi for long (as kernel/linux-2.6/mm/page-writeback.c's
 	 * writeback_proportions_init): the globals at the start of a period,
 	 * the bdi with the whole share of the completions, and
 	 * global_dirty_limit at the threshold it has followed (lines 724-742).

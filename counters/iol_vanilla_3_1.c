@@ -16,7 +16,7 @@
  * (949-956). 3.1.3's global_dirty_limits, bdi_dirty_limit,
  * bdi_update_write_bandwidth, update_dirty_limit, global_update_bandwidth
  * and hard_dirty_limit are 3.2's, line for line (comments aside), and run
- * from counters/page-writeback-3.2.c.
+ * from kernel/linux-3.2/mm/page-writeback.c.
  *
  * Split where it sleeps, as counters/iol_balance.h is: in
  * io_schedule_timeout (line 747), and in writeback_inodes_wb when the
@@ -24,7 +24,7 @@
  * loop's locals live in current->bdp31 meanwhile.
  */
 #include "iol_variants.h"
-#include "iol_env.h"
+#include "mmscale/linux-3.2/env.h"
 #include "mmscale/mm/config.h"
 
 enum { BDP31_LOOP, BDP31_IN_WRITEBACK, BDP31_IN_PAUSE };

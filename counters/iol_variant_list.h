@@ -13,10 +13,10 @@
  * Each row runs in three families without any other edit (only
  * test_iol_control and the RESULTS.md scripts name rows):
  * - throttle/<scenario>/<variant>: the virtual-time world
- *   (counters/throttle_cases.c; counters/tests/test_throttle.c walks the
+ *   (cases/throttle.c; counters/tests/test_throttle.c walks the
  *   rows);
  * - bdp/<variant>: one unthrottled balance_dirty_pages call on pinned
- *   threads, beside the 2.6.31 variants (counters/writeback_cases.c);
+ *   threads, beside the 2.6.31 variants (cases/writeback.c);
  * - bdp_throttled/<variant>: one throttled pass, up to its sleep.
  * The last two check the row's claim on every run and in tests/test_claims.c:
  * global_page_state calls (on a machine without swap: with swap,
@@ -33,7 +33,7 @@
  * path than bdp_throttled/ says.
  *
  * This list includes nothing, so that the writeback cases
- * (counters/writeback_cases.c) can walk it beside their own types.
+ * (cases/writeback.c) can walk it beside their own types.
  */
 #ifndef MMSCALE_IOL_VARIANT_LIST_H
 #define MMSCALE_IOL_VARIANT_LIST_H

@@ -12,7 +12,7 @@
 #define MMSCALE_IOL_VARIANTS_H
 
 #include "iol_variant_list.h"
-#include "mmscale/mm/writeback-3.2.h"
+#include "mmscale/linux-3.2/mm/writeback.h"
 
 #define X(symbol, ...) extern const struct iol_variant_ops IOL_OPS(symbol);
 IOL_VARIANTS(X)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Linux 6.18's balance_dirty_pages on pinned threads of the emulated
- * machine (counters/wb_machine-6.18.h): the environment counters/page-writeback-6.18.c
+ * machine (counters/wb_machine-6.18.h): the environment kernel/linux-6.18/mm/page-writeback.c
  * runs in (current, jiffies, the flusher's wakeup, the period timer), the
  * kernel's boot-time state for it (page_writeback_init's wb_domain_init
  * and writeback_set_ratelimit, one bdi), and the bench's state.
@@ -13,8 +13,8 @@
 #include "mmscale/errorf.h"
 #include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/percpu.h"
-#include "mmscale/mm/vmstat-6.18.h"
-#include "mmscale/mm/writeback-6.18.h"
+#include "mmscale/linux-6.18/mm/vmstat.h"
+#include "mmscale/linux-6.18/mm/writeback.h"
 
 _Thread_local struct task_6_18 wb_6_18_current;
 /* No timer advances it while a run is timed: a call takes well under a jiffy. */

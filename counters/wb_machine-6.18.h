@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One balance_dirty_pages call of Linux 6.18 (counters/page-writeback-6.18.c)
+ * One balance_dirty_pages call of Linux 6.18 (kernel/linux-6.18/mm/page-writeback.c)
  * on pinned threads of the emulated machine: the rows of
  * counters/bdp_variants-6.18.h in bdp/ and bdp_throttled/
- * (counters/writeback_cases.c), each with its loop. This header names no
+ * (cases/writeback.c), each with its loop. This header names no
  * kernel type but as an incomplete pointer, so that 2.6.31's files can
  * hold the rows beside their own.
  *
  * The state is the IO-less kernels' (counters/iol_bdp.h says why each
  * choice): vm.dirty_bytes = IOL_BDP_DIRTY_BYTES, the other sysctls at 6.18's
  * defaults, one bdi whose wb holds the whole share of the writeback
- * completions, on the 6.18 zones and nodes of counters/vmstat-6.18.c (its
+ * completions, on the 6.18 zones and nodes of kernel/linux-6.18/mm/vmstat.c (its
  * run setup first):
  * - IOL_BDP_UNTHROTTLED: nothing dirty, the flusher idle: the call leaves
  *   at its freerun test (6.18 stores only in the task there);
@@ -29,7 +29,7 @@
  * written by every thread (the row 6.18-store-if-changed stores neither
  * once settled).
  *
- * totalreserve_pages is 0: the watermarks it sums are drain/pcp-6.18.c's,
+ * totalreserve_pages is 0: the watermarks it sums are kernel/linux-6.18/mm/page_alloc.c's,
  * which the counters do not build. It lowers the dirtyable memory, so the
  * background threshold only (the dirty threshold is the bytes'): no read
  * count depends on it.
@@ -62,7 +62,7 @@ int bdp_6_18_teardown(char *err, size_t errlen);
 
 /*
  * For the tests: the i-th 6.18 row of bdp/ and bdp_throttled/
- * (counters/writeback_cases.c), its loop and claims (counters/bdp_claim.h);
+ * (cases/writeback.c), its loop and claims (counters/bdp_claim.h);
  * its name, or NULL past the last.
  */
 struct bdp_claim;

@@ -6,12 +6,13 @@
  * since then the lists hold high orders too (NR_PCP_LISTS), pcp->high is
  * tuned at run time, and drain_pages_zone takes pcp->lock for every zone
  * of a CPU it drains, rounds of batch << CONFIG_PCP_BATCH_SCALE_MAX pages
- * at a time. It runs on 6.18's own zones and lists (drain/pcp-6.18.c,
- * counters/vmstat-6.18.c) through its drain world (drain/world-6.18.c):
+ * at a time. It runs on 6.18's own zones and lists (kernel/linux-6.18/mm/page_alloc.c,
+ * kernel/linux-6.18/mm/vmstat.c) through its drain world (kernel/linux-6.18/world/drain.c):
  * allocations take get_page_from_freelist's fast path, rmqueue_pcplist
  * with its trylock, and zone_statistics; frees take __free_frozen_pages'.
  */
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/kernel/smp.h"
+#include "mmscale/mm/drain_world.h"
 
 #include "drain_variants.h"
 

@@ -5,10 +5,10 @@
  * upstream form of the seed's idea): drain_pages() calls
  * free_pcppages_bulk() only when pcp->count, so an empty list costs a load,
  * not zone->lock. Still on_each_cpu: every CPU takes the IPI. Its
- * drain_pages (drain_pages_count_check) is drain/page_alloc.c's, which the
+ * drain_pages (drain_pages_count_check) is kernel/linux-2.6/mm/page_alloc.c's, which the
  * later variants share.
  */
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
@@ -33,7 +33,9 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 
 const struct drain_variant_ops drain_ops_count_check = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk,
 	.smp = &smp_global_queue,	/* 2.6.38 kernel/smp.c */
 	.claim = drain_claim,
+	.machine = &(const struct drain_machine_2_6){
+		.free_pcppages_bulk = free_pcppages_bulk,
+	},
 };

@@ -12,7 +12,7 @@
  * from zone->pageset[cpu], not from zone->lock's line.
  */
 #include "mmscale/kernel/bitops.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
@@ -134,8 +134,10 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 
 const struct drain_variant_ops drain_ops_ipi_all = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk_2_6_32,
 	.smp = &smp_global_queue_2_6_32,	/* 2.6.32 kernel/smp.c */
-	.zone_layout = MM_ZONE_LAYOUT_2_6_32,	/* pageset[NR_CPUS] before zone->lock */
 	.claim = drain_claim,
+	.machine = &(const struct drain_machine_2_6){
+		.free_pcppages_bulk = free_pcppages_bulk_2_6_32,
+		.zone_layout = MM_ZONE_LAYOUT_2_6_32,	/* pageset[NR_CPUS] before zone->lock */
+	},
 };

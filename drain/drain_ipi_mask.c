@@ -4,7 +4,7 @@
  * local pages if they exist", Gilad Ben-Yossef, v3.4): the caller first
  * looks at every CPU's pcp counts and sends the IPI with on_each_cpu_mask
  * only to CPUs that have pages ("85%+ IPIs saved"); drain_pages keeps the
- * pcp->count check of 2.6.38 (drain_pages_count_check, drain/page_alloc.c).
+ * pcp->count check of 2.6.38 (drain_pages_count_check, kernel/linux-2.6/mm/page_alloc.c).
  *
  * As in 3.4, cpus_with_pcps is one static mask in the kernel's .bss that
  * every caller writes bit by bit with locked set_bit/clear_bit, and that
@@ -13,7 +13,7 @@
  * in 4.11), so with several drainers each one's IPIs follow whatever the
  * mask holds when its call reads it.
  */
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
@@ -76,7 +76,9 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 
 const struct drain_variant_ops drain_ops_ipi_mask = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk,
 	.smp = &smp_global_queue,	/* 3.4 kernel/smp.c */
 	.claim = drain_claim,
+	.machine = &(const struct drain_machine_2_6){
+		.free_pcppages_bulk = free_pcppages_bulk,
+	},
 };

@@ -11,11 +11,11 @@
  * runs on every free that overflows pcp->high (David Rientjes' concern for
  * small machines): this variant's free path uses it too.
  */
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
-/* free_pcppages_bulk of 2.6.38 (drain/page_alloc.c) with the patch's scan. */
+/* free_pcppages_bulk of 2.6.38 (kernel/linux-2.6/mm/page_alloc.c) with the patch's scan. */
 static void free_pcppages_bulk_quick_scan(struct zone *zone, int count,
 					  struct per_cpu_pages *pcp)
 {
@@ -95,7 +95,9 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 
 const struct drain_variant_ops drain_ops_quick_scan = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk_quick_scan,
 	.smp = &smp_global_queue,	/* 2.6.38 kernel/smp.c */
 	.claim = drain_claim,
+	.machine = &(const struct drain_machine_2_6){
+		.free_pcppages_bulk = free_pcppages_bulk_quick_scan,
+	},
 };

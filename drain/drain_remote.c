@@ -18,7 +18,7 @@
  * allocation halves free_factor. 6.1's free_pcppages_bulk lowers
  * pcp->count page by page and its __free_one_page accounts NR_FREE_PAGES
  * per page. free_factor lives in struct per_cpu_pageset here (see
- * include/mmscale/mm/mmzone.h: the 2.6.x pcp line has no room for it).
+ * include/mmscale/linux-2.6/mm/mmzone.h: the 2.6.x pcp line has no room for it).
  *
  * On 6.1's struct zone (mm/mmzone.h: the pageset pointer and node on line
  * 1, zone->lock alone on line 22, flags on line 21, vm_stat on 24) and with
@@ -44,7 +44,7 @@
  * and the vm events (PGALLOC, PGFREE: per-CPU, not emulated by any variant).
  */
 #include "mmscale/kernel/mutex.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
@@ -527,10 +527,12 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 
 const struct drain_variant_ops drain_ops_remote = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
-	.rmqueue = rmqueue,
-	.free_page = free_unref_page,
 	.smp = &smp_llist,	/* 6.1 (no IPI here) */
-	.zone_layout = MM_ZONE_LAYOUT_6_1,
 	.claim = drain_claim,
+	.machine = &(const struct drain_machine_2_6){
+		.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
+		.rmqueue = rmqueue,
+		.free_page = free_unref_page,
+		.zone_layout = MM_ZONE_LAYOUT_6_1,
+	},
 };

@@ -9,7 +9,7 @@
  * generation its kernel has and claim, as a function of the machine (CPUs,
  * populated zones, lists and CPUs with pages), what one drain costs in
  * locks and in the CPUs its cross-CPU call reaches (struct drain_shape,
- * mmscale/mm/page_alloc.h); that call's IPIs and call_function.lock
+ * mmscale/mm/drain_world.h); that call's IPIs and call_function.lock
  * acquisitions are the generation's claim. Every drain/empty run checks
  * the claim on an empty machine, tests/test_claims.c every row, and
  * drain/tests/test_drain.c every row with full lists, each on its own
@@ -18,13 +18,13 @@
  * The same list declares each ops symbol (below), so a variant's file,
  * which includes this header, is checked against the type its row uses.
  * The list is the emulated kernel's (it includes no harness header); the
- * rows the cases and tests walk are built from it in drain/cases.c
- * (drain/drain_rows.h).
+ * rows the cases and tests walk are built from it in cases/drain.c
+ * (cases/drain_rows.h).
  */
 #ifndef MMSCALE_DRAIN_VARIANTS_H
 #define MMSCALE_DRAIN_VARIANTS_H
 
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/mm/drain_world.h"
 
 /*	  ops symbol,		name,		summary,
  *	  source */

@@ -15,10 +15,10 @@
  * interrupt point as its worker would at the next schedule, and
  * flush_work() waits for it with the IPI timeout. drain_pages has 2.6.38's
  * logic (drain_pages_zone in 4.11; drain_pages_count_check,
- * drain/page_alloc.c).
+ * kernel/linux-2.6/mm/page_alloc.c).
  */
 #include "mmscale/kernel/mutex.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 
 #include "drain_variants.h"
 
@@ -100,7 +100,9 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 
 const struct drain_variant_ops drain_ops_workqueue = {
 	.drain_all_pages = drain_all_pages,
-	.free_pcppages_bulk = free_pcppages_bulk,
-	.smp = &smp_llist,	/* per-CPU llist queues (4.11's; as 6.18, kernel/smp_llist.c) */
+	.smp = &smp_llist,	/* per-CPU llist queues (4.11's; as 6.18, kernel/linux-6.18/kernel/smp.c) */
 	.claim = drain_claim,
+	.machine = &(const struct drain_machine_2_6){
+		.free_pcppages_bulk = free_pcppages_bulk,
+	},
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What kernel/smp.c (common delivery) shares with the generation files
- * (kernel/smp_global_queue.c, kernel/smp_llist.c): each CPU's line, the
+ * (kernel/linux-2.6/kernel/smp.c, kernel/linux-6.18/kernel/smp.c): each CPU's line, the
  * IPI sent through the doorbell, a sender's timed wait, a call aimed at
  * the caller's own CPU. Private to kernel/.
  */

@@ -241,7 +241,7 @@ def main():
         "",
         "The same drain is also the `6.18` row of drain/empty and drain/swap_cpuset, beside "
         "the seed's variants (the drains section above), through its own zones and lists "
-        "(drain/world-6.18.c).",
+        "(kernel/linux-6.18/world/drain.c).",
         "",
         "**balance_dirty_pages.** 3.3 replaced the bdi with the bdi_writeback (4.2: one per "
         "cgroup with CONFIG_CGROUP_WRITEBACK) and 4.2's dirty_throttle_control carries the "
@@ -269,7 +269,7 @@ def main():
         "### balance_dirty_pages in the seed's 19 scenarios (throttle/)",
         "",
         "The same 6.18 code drives the virtual-time world of the IO-less section above "
-        "(counters/throttle-6.18.c): 10 disks, dd tasks, a flusher per disk, 60 s of "
+        "(kernel/linux-6.18/world/throttle.c): 10 disks, dd tasks, a flusher per disk, 60 s of "
         "virtual time, deterministic (the same numbers on every machine). Pages written "
         "(nr_written, larger is better), the seed kernels' rows beside 6.18's:",
         "",
@@ -283,7 +283,7 @@ def main():
         *detail,
         "",
         "What the world runs of 6.18 beside its balance_dirty_pages is its flusher's side "
-        "(counters/throttle-6.18.c says which lines): background writeback goes on while "
+        "(kernel/linux-6.18/world/throttle.c says which lines): background writeback goes on while "
         "a wb's own reclaimable pages are above its share of the background threshold "
         "(wb_over_bg_thresh), not only while the global dirty count is above it as in the "
         "3.x rows' world (Wu Fengguang posted that per-bdi test on 3 Oct 2011, \"writeback: "

@@ -18,7 +18,7 @@ hold on a shared machine?
    2.6.31-rc8 (seed 000), and drain/empty's variants against ipi-all
    (seed 002), each one side, its variants against the baseline in the
    same runs.
-5. A patch that changes a count: drain/pcp-6.18.c with 55f77df7d715's
+5. A patch that changes a count: kernel/linux-6.18/mm/page_alloc.c with 55f77df7d715's
    batched drain undone (drain_pages_zone frees the whole list under one
    lock again), built from a copy of HEAD, against HEAD: the row keeps its
    time and shows its counts and the claims they break.
@@ -230,9 +230,9 @@ def seeds_section():
 
 
 def undo_batched_drain(src):
-    """drain/pcp-6.18.c's drain_pages_zone as before 55f77df7d715: the whole
+    """kernel/linux-6.18/mm/page_alloc.c's drain_pages_zone as before 55f77df7d715: the whole
     list under one lock."""
-    path = os.path.join(src, "drain", "pcp-6.18.c")
+    path = os.path.join(src, "kernel", "linux-6.18", "mm", "page_alloc.c")
     text = open(path).read()
     old = """	do {
 		spin_lock(&pcp->lock);
@@ -255,7 +255,7 @@ def undo_batched_drain(src):
 	}
 	spin_unlock(&pcp->lock);"""
     if old not in text:
-        sys.exit("results_ab.py: drain/pcp-6.18.c's drain_pages_zone is not the batched loop "
+        sys.exit("results_ab.py: kernel/linux-6.18/mm/page_alloc.c's drain_pages_zone is not the batched loop "
                  "this section undoes: no section written")
     with open(path, "w") as f:
         f.write(text.replace(old, new))
@@ -281,7 +281,7 @@ def patch_section():
         shutil.rmtree(work, ignore_errors=True)
     shown = ["HEAD", "PATCHED/build/mmscale", *cmd[2:]]
     return ["### A patch that changes a count", "",
-            "drain/pcp-6.18.c with 55f77df7d715 (\"mm: page_alloc: control latency caused by "
+            "kernel/linux-6.18/mm/page_alloc.c with 55f77df7d715 (\"mm: page_alloc: control latency caused by "
             "zone PCP draining\", 2024) undone - drain_pages_zone frees a CPU's whole list under "
             "one pcp->lock again instead of batch << 5 pages at a time - built from a copy of "
             f"HEAD (PATCHED), against HEAD: `scripts/ab {shlex.join(shown)}`. The patched side's "

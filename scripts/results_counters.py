@@ -108,7 +108,7 @@ def main():
         f"are the difference; the v11 variants run the same lines here (the bdi's dirty "
         f"pages are above each variant's reserve area and freerun point, so neither "
         f"changes the pause). On 1024 CPUs the throttled pass sums instead (the stand-in "
-        f"section). Linux 6.18's call (counters/page-writeback-6.18.c, on 6.18's own zones "
+        f"section). Linux 6.18's call (kernel/linux-6.18/mm/page-writeback.c, on 6.18's own zones "
         f"and nodes) leaves an unthrottled call after "
         f"{reads['bdp/6.18/real_time/threads:1'][0]:.0f} global reads, swap or not, in "
         f"{call('bdp', '6.18'):.1f} ns, and its throttled pass reads the two wb items as "

@@ -204,7 +204,7 @@ def section(tmp):
         "",
         "What runs: Linux 3.1's and 3.2's `balance_dirty_pages`, its ratelimiting, limits, bandwidth and "
         "ratelimit estimation and position ratio, ported line by line "
-        "(counters/iol_balance.h, iol_control.h, page-writeback-3.2.c, iol_vanilla_3_1.c), "
+        "(counters/iol_balance.h, iol_control.h, iol_vanilla_3_1.c; kernel/linux-3.2/mm/page-writeback.c), "
         "deciding every pause of "
         "every dd task; the variants differ where their sources do (counters/iol_*.c): "
         "`reserve-v11` is the thread's \"bdi-reserve\" (v11 10/18, x_intercept = min(write_bw, "
@@ -331,7 +331,7 @@ def section(tmp):
         "### The device model, and how it was chosen",
         "",
         "From the hardware the names describe, before any run, not fitted to the table "
-        "(counters/throttle_world.c states each choice): a 7200 rpm SATA disk of 2011 writes "
+        "(kernel/linux-3.2/world/throttle.c states each choice): a 7200 rpm SATA disk of 2011 writes "
         "100 MiB/s sequentially; moving to another file's region of the same xfs allocation "
         "group costs a short seek (1 ms) and half a turn (4.2 ms); requests of up to 512 KiB "
         "(max_sectors_kb), 128 of them queued (nr_requests), served in C-LOOK order; the "

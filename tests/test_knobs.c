@@ -20,7 +20,7 @@
 #include "test_machine.h"
 #include "mmscale/case.h"
 #include "mmscale/harness.h"
-#include "mmscale/mm/mmzone.h"
+#include "mmscale/linux-2.6/mm/mmzone.h"
 #include "mmscale/params.h"
 
 /* A distinct value in knob's range for the index-th knob: lo + 2 + index, kept in range. */

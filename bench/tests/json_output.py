@@ -273,7 +273,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(leak.get("error_occurred") and leak.get("error_message", "").startswith(
           "drain/swap_cpuset: check failed after the run: 1 pages marked held, the CPUs hold 0"),
           f"leaked page: the run carries the error: {leak.get('error_message')!r} in {sorted(by)}")
-    # 6.18's own world (drain/world-6.18.c) finds it too: one block short in its pool.
+    # 6.18's own world (kernel/linux-6.18/world/drain.c) finds it too: one block short in its pool.
     leak = by.get("drain/swap_cpuset/6.18/drain_every:256/victims:0/iterations:65536/real_time/threads:1", {})
     m = re.fullmatch(r"drain/swap_cpuset: check failed after the run: 6\.18 pcp: node 0 zone "
                      r"DMA32: (\d+) blocks in the buddy and on pcp lists, (\d+) in its pool",

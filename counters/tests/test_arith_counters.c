@@ -29,8 +29,8 @@
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
-#include "mmscale/mm/backing-dev.h"
-#include "mmscale/mm/vmstat.h"
+#include "mmscale/linux-2.6/mm/backing-dev.h"
+#include "mmscale/linux-2.6/mm/vmstat.h"
 #include "mmscale/notice.h"
 
 #define COUNT(c)	((long long)mmscale_this_counts.v[(c)])

@@ -23,10 +23,10 @@
 #include "test_machine.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/writeback.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 #include "mmscale/notice.h"
 
-#include "../bdp_rows.h"
+#include "../../cases/bdp_rows.h"
 #include "../iol_bdp.h"
 
 #define FILE_PAGES 200000L

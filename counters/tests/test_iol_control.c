@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linux 3.2's IO-less control functions (counters/page-writeback-3.2.c,
+ * Linux 3.2's IO-less control functions (kernel/linux-3.2/mm/page-writeback.c,
  * counters/iol_control.h) and the three reserve-area variants
  * (counters/iol_*.c) against values worked out by hand from
  * mm/page-writeback.c of 3.2 and the v11 patches, each step written out.
@@ -21,7 +21,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "mmscale/mm/throttle.h"
+#include "mmscale/linux-3.2/world/throttle.h"
 #include "../iol_variants.h"
 
 enum { V_3_2, V_RESERVE_V11, V_FREERUN, NR_V };
@@ -873,7 +873,7 @@ static void test_own_freerun(void)
  * global_dirty_limits, bdi_dirty_limit and writeback_set_ratelimit read
  * what the environment counts (the free pages and the file LRUs, the
  * writeout fraction, the CPUs), so they run inside a world
- * (counters/throttle_world.c), at its boot, where it calls the variant's
+ * (kernel/linux-3.2/world/throttle.c), at its boot, where it calls the variant's
  * writeback_set_ratelimit: limits_at_boot stands in for it. The world: one
  * disk, one dd, 2 CPUs, 356 MiB less the 256 reserved, (356 - 256) * 256 =
  * 25600 pages, all free, the LRUs empty: determine_dirtyable_memory() =

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The layouts of include/mmscale/mm/mmzone.h against the kernel's, at run
+ * The layouts of include/mmscale/linux-2.6/mm/mmzone.h against the kernel's, at run
  * time: the same offsets its _Static_asserts hold (so a change is a test
  * failure with the numbers, not only a build break), and the placement a
  * freshly set-up machine gives the objects: vm_stat[] line aligned in both
@@ -29,7 +29,7 @@
 #include "check.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/vmstat.h"
+#include "mmscale/linux-2.6/mm/vmstat.h"
 #include "mmscale/params.h"
 
 #define LINE(off)	((long long)(off) / L1_CACHE_BYTES)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linux 6.18's percpu_counter (counters/percpu_counter-6.18.c) and the
- * mm's rss counters of 6.1 and 6.18 (counters/rss_stat.c) on a 4-CPU
+ * Linux 6.18's percpu_counter (kernel/linux-6.18/lib/percpu_counter.c) and the
+ * mm's rss counters of 6.1 and 6.18 (kernel/linux-6.18/mm/rss_stat.c) on a 4-CPU
  * machine: the add's fold point at several batches, both signs; the sum;
  * __percpu_counter_compare's rough and precise paths; every path of
  * __percpu_counter_limited_add; init_many's one allocation and the global
@@ -14,7 +14,7 @@
 #include "test_machine.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
-#include "mmscale/mm/rss_stat.h"
+#include "mmscale/linux-6.18/mm/rss_stat.h"
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
 

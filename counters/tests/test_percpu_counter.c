@@ -13,7 +13,7 @@
 #include "check.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/backing-dev.h"
+#include "mmscale/linux-2.6/mm/backing-dev.h"
 #include "mmscale/mm/config.h"
 #include "mmscale/notice.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The floating proportions (counters/proportions.c, lib/proportions.c of
+ * The floating proportions (kernel/lib/proportions.c, lib/proportions.c of
  * Linux 2.6.31) and the dirty accounting that feeds them (issue 12, item
  * 3), every value worked out by hand from the 2.6.31 source
  * (../shared/kernel/2.6.31: lib/proportions.c, mm/page-writeback.c,
  * mm/backing-dev.c, lib/percpu_counter.c, include/linux/percpu_counter.h;
  * include/linux/proportions.h from a 2.6.32 tree, see
- * include/mmscale/mm/proportions.h) in the comment beside its assertion.
+ * include/mmscale/lib/proportions.h) in the comment beside its assertion.
  *
  * 1. The constants: PROP_MAX_SHIFT, PROP_FRAC_SHIFT, PROP_FRAC_BASE, PROP_BATCH's
  *    input, bdi_init's max_prop_frac and bdi_set_max_ratio.
@@ -38,8 +38,8 @@
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
-#include "mmscale/mm/proportions.h"
-#include "mmscale/mm/writeback.h"
+#include "mmscale/lib/proportions.h"
+#include "mmscale/linux-2.6/mm/writeback.h"
 #include "mmscale/notice.h"
 
 #define COUNT(c)	((long long)mmscale_this_counts.v[(c)])

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The virtual-time throttling world (counters/throttle_world.c) with every
+ * The virtual-time throttling world (kernel/linux-3.2/world/throttle.c) with every
  * IO-less variant: the same run twice gives the same result and trace, bit
  * for bit; every page dirtied is written once or still dirty or under
  * writeback at the end; and balance_dirty_pages' reads are exact per pass:
@@ -9,7 +9,7 @@
  * 2 bdi reads in a pass over the freerun ceiling (BDI_RECLAIMABLE,
  * BDI_WRITEBACK), 2 more each time the bandwidth is sampled (BDI_DIRTIED,
  * BDI_WRITTEN; 3.1: BDI_WRITTEN alone), and bdi_stat_sum walks 16 slots for
- * each of its 2 items (1024 on a 1024-CPU world). 6.18 (counters/throttle-6.18.c,
+ * each of its 2 items (1024 on a 1024-CPU world). 6.18 (kernel/linux-6.18/world/throttle.c,
  * the last row) the same but where its code differs: no anon LRUs read, so
  * swap changes nothing; and its writeout fractions' aging, every 3 s, may
  * sum a wb's completions once a period in a pass (fprop_reflect_period_percpu).
@@ -20,7 +20,7 @@
 
 #include "check.h"
 #include "mmscale/mm/config.h"
-#include "mmscale/mm/throttle.h"
+#include "mmscale/linux-3.2/world/throttle.h"
 #include "../iol_variants.h"
 
 static const struct {
@@ -283,7 +283,7 @@ static void check_percpu_error(const struct throttle_scenario *sc, int v)
 }
 
 /*
- * The --set knobs reach the world (throttle_cases.c puts the run's into
+ * The --set knobs reach the world (cases/throttle.c puts the run's into
  * mm_config()): stat_threshold and BDI_STAT_BATCH replace the world's
  * thresholds, for 3.x's rows and 6.18's (WB_STAT_BATCH), and
  * ratelimit_pages the one writeback_set_ratelimit computes. At 0 every
@@ -403,7 +403,7 @@ static void check_dirty_sysctls(void)
 }
 
 /*
- * The world takes them over its scenario's (throttle_world.c, both
+ * The world takes them over its scenario's (kernel/linux-3.2/world/throttle.c, both
  * kernels' set-ups): dirty_bytes of 200 MiB on the thresh=100M scenario
  * makes every sample's threshold 51200 pages where it was 25600, and a
  * ratio of 5 makes it at most 5% of the world's memory (its dirtyable part),

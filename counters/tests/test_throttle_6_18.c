@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * 6.18's row of the throttle world (counters/throttle-6.18.c): what its
+ * 6.18's row of the throttle world (kernel/linux-6.18/world/throttle.c): what its
  * own state holds inside a run, at every sample of the trace, against the
  * world's exact counts and the kernel's rules (test_throttle checks the
  * rows' common properties: determinism, conservation, reads per pass):
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "mmscale/mm/throttle.h"
+#include "mmscale/linux-3.2/world/throttle.h"
 #include "throttle_6_18_probe.h"
 
 struct watch {

@@ -19,7 +19,7 @@
 #include "check.h"
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/vmstat.h"
+#include "mmscale/linux-2.6/mm/vmstat.h"
 #include "mmscale/notice.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linux 6.18's vmstat (counters/vmstat-6.18.c) on a 4-CPU, 2-node machine
+ * Linux 6.18's vmstat (kernel/linux-6.18/mm/vmstat.c) on a 4-CPU, 2-node machine
  * with 10 GiB (node 0: DMA32 4 GiB and Normal 1 GiB; node 1: Normal 5 GiB):
  * the thresholds calculate_normal_threshold gives, the fold
  * points and oversteps of every update form at several thresholds
@@ -8,7 +8,7 @@
  * the shepherd's reads, the NUMA-event fold's cost, the accounting check
  * (and that it fails when the books are wrong), and the items' order
  * against the running kernel's /proc/vmstat where that kernel is a 6.18.
- * And the per-CPU pagesets' batch and high bounds (drain/page_alloc-6.18.c)
+ * And the per-CPU pagesets' batch and high bounds (kernel/linux-6.18/mm/page_alloc.c)
  * against figures a 6.18 kernel showed.
  */
 #define _GNU_SOURCE
@@ -19,8 +19,8 @@
 
 #include "test_machine.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/page_alloc-6.18.h"
-#include "mmscale/mm/vmstat-6.18.h"
+#include "mmscale/linux-6.18/mm/page_alloc.h"
+#include "mmscale/linux-6.18/mm/vmstat.h"
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
 #define MEM	(10ULL << 30)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linux 6.18's dirty throttling (counters/page-writeback-6.18.c, its flex
+ * Linux 6.18's dirty throttling (kernel/linux-6.18/mm/page-writeback.c, its flex
  * proportions, and counters/wb_machine-6.18.c's bdp/ and bdp_throttled/
  * state), against values worked out by hand from ../shared/kernel/6.18's
  * mm/page-writeback.c:
@@ -32,8 +32,8 @@
 #include "test_machine.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
-#include "mmscale/mm/vmstat-6.18.h"
-#include "mmscale/mm/writeback-6.18.h"
+#include "mmscale/linux-6.18/mm/vmstat.h"
+#include "mmscale/linux-6.18/mm/writeback.h"
 
 #include "../bdp_claim.h"
 #include "../wb_machine-6.18.h"

@@ -24,8 +24,8 @@
 
 #include "test_machine.h"
 #include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/page_alloc-6.18.h"
-#include "mmscale/mm/vmstat-6.18.h"
+#include "mmscale/linux-6.18/mm/page_alloc.h"
+#include "mmscale/linux-6.18/mm/vmstat.h"
 
 #define SKIP 77
 #define MAX_ZONES 64

@@ -5,8 +5,8 @@
  * which sees the world's 3.2 types): the wb counters as the kernel code
  * keeps them, its background test, and the completions' period.
  */
-#include "mmscale/mm/mmzone-6.18.h"
-#include "mmscale/mm/writeback-6.18.h"
+#include "mmscale/linux-6.18/mm/mmzone.h"
+#include "mmscale/linux-6.18/mm/writeback.h"
 #include "throttle_6_18_probe.h"
 
 long long probe_6_18_wb_sum(int disk, int item)

@@ -12,7 +12,7 @@
 
 #include "mmscale/cpu.h"
 #include "mmscale/kernel/smp.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 #include "mmscale/opcount.h"
 #include "test_machine.h"
 
@@ -33,14 +33,14 @@ static inline long long counts_delta(enum mmscale_count c)
 	return (long long)(now.v[c] - counts_base.v[c]);
 }
 
-/* A 3 GiB machine with the struct zone of ops's kernel, as drain/cases.c sets one up. */
+/* A 3 GiB machine with the struct zone of ops's kernel, as cases/drain.c sets one up. */
 static inline int drain_mm_machine_setup(const struct drain_variant_ops *ops, char *err,
 					 size_t errlen)
 {
 	struct mm_machine_config cfg;
 
 	mm_config_default(&cfg, 3ULL << 30);
-	cfg.zone_layout = ops->zone_layout;
+	cfg.zone_layout = ops->machine->zone_layout;
 	return mm_machine_setup_config(&cfg, err, errlen);
 }
 

@@ -34,7 +34,7 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/smp.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 #include "mmscale/notice.h"
 #include "mmscale/opcount.h"
 
@@ -422,7 +422,7 @@ static void test_free_pcppages_bulk(void)
 		nr_free0 = zone_nr_free(zone);
 		free0 = zone_stat_exact(zone, NR_FREE_PAGES);
 		counts_mark();
-		drain_ops_ipi_all.free_pcppages_bulk(zone, 5, pcp);
+		drain_ops_ipi_all.machine->free_pcppages_bulk(zone, 5, pcp);
 		CHECK_EQ_LL(seq_diff("S4 taken (newest first)", got, zone_head_ids(zone, got, 5),
 				     WANT(C(2), C(3), A(2), C(4), B(0))), -1);
 		CHECK_LIST("S4 list 0", &pcp->lists[0], WANT(A(0), A(1)));
@@ -433,13 +433,13 @@ static void test_free_pcppages_bulk(void)
 		CHECK_EQ_LL(counts_delta(MMSCALE_PAGES_MOVED), 5);
 		CHECK_EQ_LL(zone_nr_free(zone) - nr_free0, 5);
 		CHECK_EQ_LL(zone_stat_exact(zone, NR_FREE_PAGES) - free0, 5);
-		drain_ops_ipi_all.free_pcppages_bulk(zone, 4, pcp);
+		drain_ops_ipi_all.machine->free_pcppages_bulk(zone, 4, pcp);
 		CHECK_EQ_LL(zone_nr_free(zone) - nr_free0, 9);
 		WRITE_ONCE(pcp->count, 0);
 		zone_flags(zone) = 0x1;
 		zone_pages_scanned(zone) = 3;
 		counts_mark();
-		drain_ops_ipi_all.free_pcppages_bulk(zone, 0, pcp);
+		drain_ops_ipi_all.machine->free_pcppages_bulk(zone, 0, pcp);
 		CHECK_EQ_LL(zone_flags(zone), 0);
 		CHECK_EQ_LL(zone_pages_scanned(zone), 0);
 		CHECK_EQ_LL(counts_delta(MMSCALE_LOCK_ACQUIRES), 1);
@@ -633,7 +633,7 @@ static const struct {
 /*
  * 6.1's pcp sizing on this machine (2 nodes of 1.5 GiB, 2 CPUs each; CPU
  * 0's local zone is node 0's DMA32, 393216 pages), from 6.1-rc7's lines
- * (drain/page_alloc.c quotes them):
+ * (kernel/linux-2.6/mm/page_alloc.c quotes them):
  * - zone_batchsize: min(393216 >> 10 = 384, 256) = 256; / 4 = 64;
  *   rounddown_pow_of_two(64 + 32 = 96) - 1 = 63;
  * - the low watermark: lowmem 786432 pages = 3145728 kB; min_free_kbytes =

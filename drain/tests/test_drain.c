@@ -24,13 +24,13 @@
 #include "mmscale/doorbell.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 #include "mmscale/notice.h"
 
 #define CPUS	4
 #define ZONES	2
 
-#include "../drain_rows.h"
+#include "../../cases/drain_rows.h"
 #include "drain_test.h"
 
 static _Atomic bool stop;

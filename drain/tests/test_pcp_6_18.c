@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linux 6.18's per-CPU page lists (drain/pcp-6.18.c) on a 4-CPU, 2-node
+ * Linux 6.18's per-CPU page lists (kernel/linux-6.18/mm/page_alloc.c) on a 4-CPU, 2-node
  * machine, against what mm/page_alloc.c of 6.18 does worked out by hand:
  * the list index of each order, the watermarks and pageset bounds,
  * nr_pcp_free, nr_pcp_high and nr_pcp_alloc at their edges, high-order
@@ -17,9 +17,9 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/mm/drain_world.h"
-#include "mmscale/mm/page_alloc-6.18.h"
-#include "mmscale/mm/pcp-6.18.h"
-#include "mmscale/mm/vmstat-6.18.h"
+#include "mmscale/linux-6.18/mm/page_alloc.h"
+#include "mmscale/linux-6.18/mm/pcp.h"
+#include "mmscale/linux-6.18/mm/vmstat.h"
 
 #define MACHINE "synthetic:node:2 core:2 pu:1"
 
@@ -367,7 +367,7 @@ static unsigned long numa_event(struct zone *zone, enum numa_stat_item item)
  * NUMA_LOCAL on this CPU, no fold; ZONE_BOOSTED_WATERMARK is cleared;
  * ZONE_BELOW_HIGH, or NR_FREE_PAGES at the high watermark (the fast check
  * wants more), is where the emulation stops (the kernel would go on to
- * check the low watermark: pcp-6.18.c says why it does not), and one page
+ * check the low watermark: kernel/linux-6.18/mm/page_alloc.c says why it does not), and one page
  * more passes.
  */
 static void test_alloc_local(void)
@@ -409,7 +409,7 @@ static void test_alloc_local(void)
 }
 
 /*
- * The drain/ cases' 6.18 world (drain/world-6.18.c) on a fresh machine:
+ * The drain/ cases' 6.18 world (kernel/linux-6.18/world/drain.c) on a fresh machine:
  * conserved at first; a page allocated and kept, or NR_FREE_PAGES one off
  * what the lists leave free, is each found.
  */

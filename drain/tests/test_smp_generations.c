@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The generations of kernel/smp.c (kernel/smp_*.c), checked against the
+ * The generations of kernel/smp.c (kernel/linux-<version>/kernel/smp*.c), checked against the
  * sources in ../shared/kernel/{2.6.32,2.6.38,3.4}/kernel/smp.c. Every
  * expected number below is worked out from those lines:
  *
@@ -42,7 +42,7 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/smp.h"
-#include "mmscale/mm/page_alloc.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
 #include "mmscale/notice.h"
 #include "mmscale/opcount.h"
 
@@ -54,7 +54,7 @@
 #include "../drain_variants.h"
 #include "drain_test.h"
 /* White box: the global queue's entries, for test_reused_entry_skipped. */
-#include "../../kernel/smp_global_queue.h"
+#include "../../kernel/linux-2.6/kernel/smp_global_queue.h"
 
 static _Atomic long handled[CPUS];
 static _Atomic long wrong_cpu;
@@ -701,7 +701,7 @@ static void drain_case(const char *name, const struct drain_variant_ops *ops,
 
 	CHECK(drain_mm_machine_setup(ops, err, sizeof(err)) == 0);
 	CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
-	/* What drain/cases.c does: the variant's kernel's model, unless forced. */
+	/* What cases/drain.c does: the variant's kernel's model, unless forced. */
 	ipi.doorbell = &doorbell_spin;
 	ipi.gen = forced ? forced : ops->smp;
 	CHECK(ipi_setup_config(&ipi, err, sizeof(err)) == 0);
@@ -739,9 +739,9 @@ static void test_drains(void)
 	CHECK(drain_ops_workqueue.smp == &smp_llist);
 	CHECK(drain_ops_remote.smp == &smp_llist);
 	/* ... and their struct zone: 2.6.32's for ipi-all, 6.1's for remote, else 2.6.38's. */
-	CHECK_EQ_LL(drain_ops_ipi_all.zone_layout, MM_ZONE_LAYOUT_2_6_32);
-	CHECK_EQ_LL(drain_ops_remote.zone_layout, MM_ZONE_LAYOUT_6_1);
-	CHECK_EQ_LL(drain_ops_count_check.zone_layout, MM_ZONE_LAYOUT_2_6_38);
+	CHECK_EQ_LL(drain_ops_ipi_all.machine->zone_layout, MM_ZONE_LAYOUT_2_6_32);
+	CHECK_EQ_LL(drain_ops_remote.machine->zone_layout, MM_ZONE_LAYOUT_6_1);
+	CHECK_EQ_LL(drain_ops_count_check.machine->zone_layout, MM_ZONE_LAYOUT_2_6_38);
 
 	drain_case("ipi-all (empty)", &drain_ops_ipi_all, NULL, 0, 2, MCPUS - 1);
 	drain_case("count-check (empty)", &drain_ops_count_check, NULL, 0, 2, MCPUS - 1);

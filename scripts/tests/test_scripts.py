@@ -1057,7 +1057,7 @@ else:
 # scripts/new-variant: bad input is one line and exit 2, nothing written or
 # overwritten; the file it writes holds the kernel's loop unchanged (the
 # walkthrough builds and runs one).
-p = script("new-variant", "drain-6.18", "x")
+p = script("new-variant", "pcp-6.18", "x")
 check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and not p.stdout,
       f"new-variant with an unknown kind: exit {p.returncode} {p.stderr!r}")
 p = script("new-variant", "bdp-6.18", "Not A Name")
@@ -1071,12 +1071,13 @@ check(p.returncode == 2 and "already there" in p.stderr and open(taken).read() =
 # A file it writes, in a copy of what it reads (never this tree's counters/, which
 # CMake's globs would build).
 with tempfile.TemporaryDirectory() as tmp:
-    for rel in ("scripts/new-variant", "counters/page-writeback-6.18.c"):
+    for rel in ("scripts/new-variant", "kernel/linux-6.18/mm/page-writeback.c"):
         os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
         shutil.copy(os.path.join(mmresults.ROOT, rel), os.path.join(tmp, rel))
+    os.makedirs(os.path.join(tmp, "counters"))  # where the variant goes, as in the tree
     p = subprocess.run([sys.executable, os.path.join(tmp, "scripts/new-variant"), "bdp-6.18",
                         "mine"], capture_output=True, text=True)
-    kernel = open(os.path.join(tmp, "counters", "page-writeback-6.18.c")).read()
+    kernel = open(os.path.join(tmp, "kernel", "linux-6.18", "mm", "page-writeback.c")).read()
     loop = kernel[kernel.index("\nlong balance_dirty_pages_loop(struct bdi_writeback *wb)\n") + 1:]
     loop = loop[:loop.index("\n}\n") + 3]
     written = os.path.join(tmp, "counters", "bdp-6.18-mine.c")
@@ -1085,5 +1086,31 @@ with tempfile.TemporaryDirectory() as tmp:
           "MMSCALE_VARIANT_SYMBOL(bdp_6_18_mine, balance_dirty_pages_loop);" in text and
           'X(bdp_6_18_mine, "6.18-mine",' in p.stdout,
           f"new-variant copies 6.18's loop unchanged and prints its row: exit {p.returncode}")
+    # drain-6.18: 6.18's __drain_all_pages, static under the kernel's name, and
+    # the 6.18 row's claim with the comment that works it out.
+    for rel in ("kernel/linux-6.18/mm/page_alloc.c", "drain/drain_6_18.c"):
+        os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
+        shutil.copy(os.path.join(mmresults.ROOT, rel), os.path.join(tmp, rel))
+    p = subprocess.run([sys.executable, os.path.join(tmp, "scripts/new-variant"), "drain-6.18",
+                        "mine"], capture_output=True, text=True)
+    kernel = open(os.path.join(tmp, "kernel", "linux-6.18", "mm", "page_alloc.c")).read()
+    drain = kernel[kernel.index("\nvoid drain_all_pages_6_18(struct zone *zone)\n") + 1:]
+    drain = drain[:drain.index("\n}\n") + 3]
+    row = open(os.path.join(tmp, "drain", "drain_6_18.c")).read()
+    claim = row[row.index("/*\n * No call at all."):]
+    claim = claim[:claim.index("\n}\n") + 3]
+    written = os.path.join(tmp, "drain", "drain_6_18_mine.c")
+    text = open(written).read() if os.path.exists(written) else ""
+    check(p.returncode == 0 and
+          "static " + drain.replace("drain_all_pages_6_18(", "__drain_all_pages(", 1) in text and
+          claim in text and "const struct drain_variant_ops drain_ops_6_18_mine = {" in text and
+          ".world = &drain_world_6_18," in text and
+          'X(drain_ops_6_18_mine, "6.18-mine",' in p.stdout,
+          f"new-variant drain-6.18 copies 6.18's __drain_all_pages and claim, prints its row: "
+          f"exit {p.returncode}")
+    p = subprocess.run([sys.executable, os.path.join(tmp, "scripts/new-variant"), "drain-6.18",
+                        "mine"], capture_output=True, text=True)
+    check(p.returncode == 2 and "already there" in p.stderr and open(written).read() == text,
+          f"new-variant drain-6.18 over an existing file: exit {p.returncode}, file kept")
 
 report("test_scripts")

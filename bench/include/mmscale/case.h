@@ -15,7 +15,7 @@
  * checked where it is defined; for the small in-file families (vmstat,
  * percpu, harness) the typed array beside the case. CMake finds the file by
  * its name (docs/adding-a-variant.md). To add a case: one row in a
- * module's case table. To add a module: one line in bench/registry.c.
+ * module's case table. To add a module: one line in cases/registry.c.
  */
 #ifndef MMSCALE_CASE_H
 #define MMSCALE_CASE_H
@@ -271,7 +271,7 @@ struct mmscale_case_table {
 #define MMSCALE_CASE_TABLE(mod, arr) \
 	{ .module = (mod), .cases = (arr), .nr_cases = sizeof(arr) / sizeof((arr)[0]) }
 
-/* Every module's table (bench/registry.c). */
+/* Every module's table (cases/registry.c). */
 extern const struct mmscale_case_table *const mmscale_case_tables[];
 extern const size_t mmscale_nr_case_tables;
 

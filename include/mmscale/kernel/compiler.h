@@ -99,7 +99,7 @@ typedef uint64_t u64;
  * ThreadSanitizer does not model fences (GCC refuses them under
  * -fsanitize=thread with -Werror): in TSan builds they are compiler
  * barriers only, and the accesses they order carry acquire/release
- * themselves where another CPU relies on them (kernel/smp_global_queue.c's mask bits),
+ * themselves where another CPU relies on them (kernel/linux-2.6/kernel/smp.c's mask bits),
  * which is what TSan checks.
  */
 #define smp_mb()	__atomic_signal_fence(__ATOMIC_SEQ_CST)

@@ -2,7 +2,7 @@
 /*
  * Lock-less NULL terminated single linked lists (include/linux/llist.h):
  * a lock-free push, and take-all, on which call_single_queue is built
- * since 3.14 (kernel/smp_llist.c).
+ * since 3.14 (kernel/linux-6.18/kernel/smp.c).
  */
 #ifndef MMSCALE_KERNEL_LLIST_H
 #define MMSCALE_KERNEL_LLIST_H

@@ -5,13 +5,13 @@
  * one of the machine's doorbells (the interrupt controller: a row each,
  * DOORBELLS in the harness's mmscale/doorbell.h).
  *
- * - global-queue-2.6.32 (kernel/smp_global_queue_2_6_32.c) and global-queue
- *   (kernel/smp_global_queue.c, 2.6.38 to 3.4): the kernels of ipi-all
+ * - global-queue-2.6.32 (kernel/linux-2.6/kernel/smp-2.6.32.c) and global-queue
+ *   (kernel/linux-2.6/kernel/smp.c, 2.6.38 to 3.4): the kernels of ipi-all
  *   (2.6.32), quick-scan, count-check (2.6.38) and ipi-mask (3.4): one
  *   global call_function.queue under call_function.lock, a shared mask and
  *   refcount per call, the last target unlinking the entry; 2.6.32's
  *   handler writes every entry's mask, the later ones test their bit first.
- * - percpu (kernel/smp_llist.c): per-target lock-free queues (llist) of
+ * - percpu (kernel/linux-6.18/kernel/smp.c): per-target lock-free queues (llist) of
  *   csds, since 3.14 (6897fc22ea01; 3.9 to 3.13 had per-target queues
  *   under a spinlock), as 6.18 has them; the kernels of workqueue (4.11)
  *   and remote (6.1, which makes no call), and of the ipi/ cases.
@@ -152,7 +152,7 @@ struct smp_generation {
 
 /*
  * The generations the emulated cross-CPU calls come in: one file each
- * (kernel/smp_*.c, defining its struct smp_generation), one row each
+ * (kernel/linux-<version>/kernel/smp*.c, defining its struct smp_generation), one row each
  * below, oldest first. --smp-model takes their names; a drain variant's
  * ops name its kernel's; test_smp_generations checks every row's claim for
  * 0 to 5 targets, waited or not, under every doorbell.
@@ -162,9 +162,9 @@ struct smp_generation {
  * what its release changed, and add its row here.
  */
 #define SMP_GENERATIONS(X)						\
-	X(smp_global_queue_2_6_32) /* 2.6.32: kernel/smp_global_queue_2_6_32.c */ \
-	X(smp_global_queue)	/* 2.6.38 to 3.4: kernel/smp_global_queue.c */ \
-	X(smp_llist)		/* per-CPU llists, as 6.18: kernel/smp_llist.c */ \
+	X(smp_global_queue_2_6_32) /* 2.6.32: kernel/linux-2.6/kernel/smp-2.6.32.c */ \
+	X(smp_global_queue)	/* 2.6.38 to 3.4: kernel/linux-2.6/kernel/smp.c */ \
+	X(smp_llist)		/* per-CPU llists, as 6.18: kernel/linux-6.18/kernel/smp.c */ \
 	/* new rows go above this line */
 
 #define X(gen) extern const struct smp_generation gen;

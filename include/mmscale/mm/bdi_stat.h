@@ -6,10 +6,10 @@
  * emulated bdis, so it has no include guard: it is included where a struct
  * backing_dev_info with bdi_stat[NR_BDI_STAT_ITEMS] percpu_counters, enum
  * bdi_stat_item and BDI_STAT_BATCH are defined, once per kernel: 2.6.31's
- * in include/mmscale/mm/backing-dev.h, 3.2's on the emulated machine in
- * counters/iol_machine.h (the two struct backing_dev_info never meet in one
+ * in include/mmscale/linux-2.6/mm/backing-dev.h, 3.2's on the emulated machine in
+ * include/mmscale/linux-3.2/machine.h (the two struct backing_dev_info never meet in one
  * translation unit). A read counts MMSCALE_BDI_READS, a sum its lock and the
- * online CPUs' slots (counters/percpu_counter.c).
+ * online CPUs' slots (kernel/lib/percpu_counter.c).
  */
 
 static inline s64 bdi_stat(struct backing_dev_info *bdi,

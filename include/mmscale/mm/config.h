@@ -144,7 +144,7 @@ enum mm_knob {
 	MM_NR_KNOBS
 };
 
-/* A knob's name and range, as MM_KNOBS has it (counters/mmzone.c). */
+/* A knob's name and range, as MM_KNOBS has it (kernel/linux-2.6/mm/mmzone.c). */
 struct mm_knob_range {
 	const char *name;
 	long long lo, hi;
@@ -220,7 +220,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
  */
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms);
 /*
- * The running machine's parameters (counters/mmzone.c): inline, because
+ * The running machine's parameters (kernel/linux-2.6/mm/mmzone.c): inline, because
  * knobs are read where the kernel expands a macro, in measured paths.
  */
 extern struct mm_machine_config mm_running_config;
@@ -248,7 +248,7 @@ bool mm_dirty_sysctls_write(int *dirty_ratio, unsigned long *dirty_bytes,
 			    int *dirty_background_ratio, unsigned long *dirty_background_bytes);
 
 /*
- * The calling CPU's vmstat work timer (counters/vmstat.c): true once per
+ * The calling CPU's vmstat work timer (kernel/linux-2.6/mm/vmstat.c): true once per
  * interval_ns, looked at every 64 calls on a coarse clock. Each kernel
  * generation's vmstat_update runs its own fold when it says so.
  */

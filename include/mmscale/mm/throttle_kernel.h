@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The virtual-time world (throttle.h, counters/throttle_world.c) and a
+ * The virtual-time world (throttle.h, kernel/linux-3.2/world/throttle.c) and a
  * kernel generation that names its own types: 6.18's struct
  * backing_dev_info and its node items must not meet 3.2's, which the
  * world's own file holds, in one file. So the two speak through this
@@ -9,7 +9,7 @@
  *   global counts, the flusher's wakeup, timers, and where balance_dirty_pages'
  *   reads are counted);
  * - struct throttle_kernel: what the world asks of the generation (the
- *   hooks below), defined in the generation's file (counters/throttle-6.18.c)
+ *   hooks below), defined in the generation's file (kernel/linux-6.18/world/throttle.c)
  *   and run by throttle_run_kernel beside the 3.x variants.
  * The world numbers disks, tasks and CPUs from 0, as it does its own.
  */
@@ -22,7 +22,7 @@
 
 /*
  * The global items the world keeps (throttle.h's enum throttle_stat_item,
- * in its order: throttle_world.c asserts it), for a generation whose own
+ * in its order: kernel/linux-3.2/world/throttle.c asserts it), for a generation whose own
  * names for them are its mmzone's.
  */
 enum throttle_world_item {
@@ -135,7 +135,7 @@ struct throttle_kernel {
 	void (*sample)(int disk, struct throttle_sample *s);
 };
 
-/* The generations (one file each): 6.18's, counters/throttle-6.18.c. */
+/* The generations (one file each): 6.18's, kernel/linux-6.18/world/throttle.c. */
 extern const struct throttle_kernel throttle_kernel_6_18;
 
 #endif /* MMSCALE_MM_THROTTLE_KERNEL_H */

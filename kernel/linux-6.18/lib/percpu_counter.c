@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fast batching percpu counters of Linux 6.18: lib/percpu_counter.c
+ * (../shared/kernel/6.18, blob 2891f94a), line by line; see
+ * include/mmscale/linux-6.18/lib/percpu_counter.h for what is here and how the
+ * per-CPU operations are emulated. Left out: lockdep classes, the debug
+ * objects, percpu_counter_cpu_dead (no emulated CPU goes offline: the
+ * dying mask is empty, so for_each_cpu_or(online, dying) is the online
+ * CPUs).
+ */
+#include <stdlib.h>
+
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/percpu.h"
+#include "mmscale/mm/config.h"
+#include "mmscale/linux-6.18/lib/percpu_counter.h"
+
+/* static LIST_HEAD(percpu_counters); static DEFINE_SPINLOCK(percpu_counters_lock); */
+static struct list_head percpu_counters = { &percpu_counters, &percpu_counters };
+static DEFINE_SPINLOCK(percpu_counters_lock);
+
+#define ALIGN(x, a)	(((x) + (a) - 1) & ~((size_t)(a) - 1))
+
+int percpu_counter_batch_6_18 = 32;
+
+/* compute_batch_value (258-264), the hotplug callback every CPU online runs. */
+void compute_batch_value_6_18(void)
+{
+	int nr = (int)num_online_cpus();
+
+	percpu_counter_batch_6_18 = max(32, nr * 2);
+	/* mmscale: --set percpu_counter_batch=N (mm/config.h). */
+	if (mm_config()->percpu_counter_batch != MM_KNOB_AUTO)
+		percpu_counter_batch_6_18 = mm_config()->percpu_counter_batch;
+}
+
+/* this_cpu_try_cmpxchg(*p, &old, new) on the calling CPU's s32. */
+static inline bool this_cpu_try_cmpxchg_s32(s32 *p, s64 *old, s64 new)
+{
+	s32 cur = READ_ONCE(*p);
+
+	if (cur != *old) {
+		*old = cur;
+		return false;
+	}
+	WRITE_ONCE(*p, (s32)new);
+	return true;
+}
+
+/*
+ * Safety against interrupts is achieved in 2 ways:
+ * 1. the fast path uses local cmpxchg (note: no lock prefix)
+ * 2. the slow path operates with interrupts disabled
+ */
+void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 batch)
+{
+	s32 *pcount = this_cpu_ptr(fbc->counters);
+	s64 count;
+
+	count = READ_ONCE(*pcount);
+	do {
+		if (unlikely(llabs(count + amount) >= batch)) {
+			spin_lock(&fbc->lock);	/* raw_spin_lock_irqsave */
+			/*
+			 * Note: by now we might have migrated to another CPU
+			 * or the value might have changed.
+			 */
+			count = READ_ONCE(*pcount);
+			WRITE_ONCE(fbc->count, fbc->count + count + amount);
+			WRITE_ONCE(*pcount, (s32)(READ_ONCE(*pcount) - count));	/* __this_cpu_sub */
+			spin_unlock(&fbc->lock);
+			mmscale_count_inc(MMSCALE_FOLDS);
+			return;
+		}
+	} while (!this_cpu_try_cmpxchg_s32(pcount, &count, count + amount));
+}
+
+/*
+ * Add up all the per-cpu counts, return the result (171-185). 2.6.31's
+ * (kernel/lib/percpu_counter.c), line for line, but for the CPUs walked:
+ * online or dying, and no emulated CPU is ever dying, so the online ones.
+ */
+s64 __percpu_counter_sum_6_18(struct percpu_counter *fbc)
+{
+	return __percpu_counter_sum(fbc);
+}
+
+int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 nr_counters)
+{
+	size_t counter_size;
+	s32 *counters;
+	u32 i;
+
+	counter_size = ALIGN(sizeof(*counters), __alignof__(*counters));
+	/* __alloc_percpu_gfp: zeroed in every CPU's unit. */
+	counters = __alloc_percpu(nr_counters * counter_size, __alignof__(*counters));
+	if (!counters) {
+		fbc[0].counters = NULL;
+		return -1;	/* -ENOMEM */
+	}
+
+	for (i = 0; i < nr_counters; i++) {
+		spin_lock_init(&fbc[i].lock);
+		INIT_LIST_HEAD(&fbc[i].list);
+		fbc[i].count = amount;
+		fbc[i].counters = (s32 *)(void *)((char *)counters + i * counter_size);
+	}
+
+	/* CONFIG_HOTPLUG_CPU */
+	spin_lock(&percpu_counters_lock);	/* spin_lock_irqsave */
+	for (i = 0; i < nr_counters; i++)
+		list_add(&fbc[i].list, &percpu_counters);
+	spin_unlock(&percpu_counters_lock);
+	return 0;
+}
+
+void percpu_counter_destroy_many_6_18(struct percpu_counter *fbc, u32 nr_counters)
+{
+	u32 i;
+
+	if (!fbc)
+		return;
+
+	if (!fbc[0].counters)
+		return;
+
+	/* CONFIG_HOTPLUG_CPU */
+	spin_lock(&percpu_counters_lock);
+	for (i = 0; i < nr_counters; i++)
+		list_del(&fbc[i].list);
+	spin_unlock(&percpu_counters_lock);
+
+	free_percpu(fbc[0].counters);
+
+	for (i = 0; i < nr_counters; i++)
+		fbc[i].counters = NULL;
+}
+
+/*
+ * Compare counter against given value.
+ * Return 1 if greater, 0 if equal and -1 if less
+ */
+int __percpu_counter_compare_6_18(struct percpu_counter *fbc, s64 rhs, s32 batch)
+{
+	s64 count;
+
+	count = percpu_counter_read(fbc);
+	/*
+	 * Check to see if rough count will be sufficient for comparison (the
+	 * kernel's s32 * unsigned int: a 32-bit unsigned product).
+	 */
+	if (llabs(count - rhs) > (s64)((u32)batch * num_online_cpus())) {
+		if (count > rhs)
+			return 1;
+		else
+			return -1;
+	}
+	/* Need to use precise count */
+	count = __percpu_counter_sum_6_18(fbc);
+	if (count > rhs)
+		return 1;
+	else if (count < rhs)
+		return -1;
+	else
+		return 0;
+}
+
+/*
+ * Compare counter, and add amount if total is: less than or equal to limit
+ * if amount is positive, or greater than or equal to limit if amount is
+ * negative. Return true if amount is added, or false if total would be
+ * beyond the limit.
+ */
+bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s64 amount,
+				       s32 batch)
+{
+	s32 *pcount = this_cpu_ptr(fbc->counters);
+	s64 count;
+	s64 unknown;
+	bool good = false;
+
+	if (amount == 0)
+		return true;
+
+	unknown = (s64)((u32)batch * num_online_cpus());	/* 32-bit, as the kernel's */
+	count = READ_ONCE(*pcount);
+
+	/* Skip taking the lock when safe */
+	if (llabs(count + amount) <= batch &&
+	    ((amount > 0 && READ_ONCE(fbc->count) + unknown <= limit) ||
+	     (amount < 0 && READ_ONCE(fbc->count) - unknown >= limit))) {
+		WRITE_ONCE(*pcount, (s32)(count + amount));	/* this_cpu_add */
+		return true;
+	}
+
+	spin_lock(&fbc->lock);
+	count = fbc->count + amount;
+
+	/* Skip percpu_counter_sum() when safe */
+	if (amount > 0) {
+		if (count - unknown > limit)
+			goto out;
+		if (count + unknown <= limit)
+			good = true;
+	} else {
+		if (count + unknown < limit)
+			goto out;
+		if (count - unknown >= limit)
+			good = true;
+	}
+
+	if (!good) {
+		unsigned int cpu;
+
+		for_each_online_cpu(cpu) {
+			count += READ_ONCE(*per_cpu_ptr(fbc->counters, cpu));
+			mmscale_count_inc(MMSCALE_PERCPU_SUM_SLOTS);
+		}
+		if (amount > 0) {
+			if (count > limit)
+				goto out;
+		} else {
+			if (count < limit)
+				goto out;
+		}
+		good = true;
+	}
+
+	count = READ_ONCE(*pcount);
+	WRITE_ONCE(fbc->count, fbc->count + count + amount);
+	WRITE_ONCE(*pcount, (s32)(READ_ONCE(*pcount) - count));
+	mmscale_count_inc(MMSCALE_FOLDS);
+out:
+	spin_unlock(&fbc->lock);
+	return good;
+}
