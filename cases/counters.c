@@ -3,7 +3,7 @@
  * The counter cases: what repeated reads of global counters cost next to
  * cached locals (vmstat/global_read), what updates cost and how often they
  * fold (vmstat/mod), and approximate vs exact percpu_counter reads
- * (percpu/read_vs_sum); and what every counters/ case shares (cases.h).
+ * (percpu/read_vs_sum); and what the counter cases share (counters.h).
  * The writeback cases are cases/writeback.c.
  */
 #define _GNU_SOURCE

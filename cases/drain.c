@@ -161,6 +161,12 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	dr->online = online;
 	dr->loop = loop;
 	mmscale_mm_config(&mm);	/* the machine's parameters, from the flags */
+	if (!ops->machine == !ops->world) {
+		mmscale_errorf(err, errlen, "a drain variant runs on the 2.6.x machine (.machine) "
+			       "or in a world (.world): this row names %s",
+			       ops->world ? "both" : "neither");
+		goto fail;
+	}
 	dr->world = ops->world;
 	if (dr->world) {
 		/* Its kernel's own zones, statistics and lists. */

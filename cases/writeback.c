@@ -378,10 +378,10 @@ static void dirty_body(struct mmscale_state *st, struct mmscale_run *run)
 
 /*
  * The balance_dirty_pages variants, one row shape for every kernel
- * (cases/bdp_rows.h): 2.6.31's, one each in bdp_variants.h (dirty/ runs
- * those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
- * iol_variant_list.h, then 6.18's and its variants', one each in
- * bdp_variants-6.18.h (their claims worked out from the source there; a
+ * (cases/bdp_rows.h): 2.6.31's, one each in counters/bdp_variants.h (dirty/
+ * runs those), then bdp/'s rows of 3.1 and the IO-less kernels, one each in
+ * counters/iol_variant_list.h, then 6.18's and its variants', one each in
+ * counters/bdp_variants-6.18.h (their claims worked out from the source there; a
  * throttled pass's hold where the wb's threshold is the whole one); and
  * bdp_throttled/'s, the last two kinds. A list's row names its claims
  * (.call, .throttled); its row macro adds the generation and the entry.

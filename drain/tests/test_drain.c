@@ -204,6 +204,8 @@ static void test_variant(size_t v)
 	long on_lists;
 
 	atomic_store(&stress, false);
+	/* Where it runs: the 2.6.x machine or a world, exactly one (cases/drain.c refuses else). */
+	CHECK(!drain_variants[v].ops->machine != !drain_variants[v].ops->world);
 	start_machine(partners, drain_variants[v].ops);
 	CHECK_EQ_LL(drain_populated_zones(drain_kernel()), ZONES);
 	printf("  %s\n", drain_variants[v].v.name);

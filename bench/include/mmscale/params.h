@@ -17,7 +17,7 @@
 struct doorbell_ops;
 struct smp_generation;
 
-/* The flags' defaults: the emulated mm's own (mm/mmzone.h), and the harness's. */
+/* The flags' defaults: the emulated mm's own (mm/config.h), and the harness's. */
 #define MMSCALE_PARAMS_DEFAULTS {					\
 	.mem_bytes = MM_DEFAULT_MEM_BYTES,				\
 	.counter_layout = MMSCALE_LAYOUT_PACKED,			\

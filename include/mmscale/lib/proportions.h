@@ -154,7 +154,7 @@ void prop_inc_single(struct prop_descriptor *pd, struct prop_local_single *pl)
  * task's share ramps up over two periods (2^shift events, a GiB or more of
  * writeback on the 3 GiB default). The emulation builds a new world per
  * run, so it can start its proportions where they stand after a long run
- * instead (mm/page-writeback.c's writeback_world_create says which):
+ * instead (kernel/linux-2.6/world/writeback.c's writeback_world_create says which):
  *
  * prop_global_steady: the global time at the start of a period,
  * t = period/2 = 2^(shift-1) (so t % (period/2) = 0).

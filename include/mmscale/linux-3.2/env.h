@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where the IO-less kernel code (kernel/linux-3.2/mm/page-writeback.c, iol_*.c)
+ * Where the IO-less kernel code (kernel/linux-3.2/mm/page-writeback.c, counters/iol_*.c)
  * runs: built with MMSCALE_IOL_MACHINE, on pinned threads of the emulated
  * machine (include/mmscale/linux-3.2/machine.h: the per-call bdp/ and bdp_throttled/
  * rows); otherwise in the virtual-time world (include/mmscale/linux-3.2/world/throttle.h:

@@ -5,16 +5,18 @@
  * and 3.2's, which the same program links, so each is defined under the
  * suffix _6_18; built for the virtual-time world of throttle/
  * (MMSCALE_WB_6_18_WORLD, kernel/linux-6.18/world/throttle.c) the suffix is
- * _6_18_world. Each 6.18 header includes this file after its include guard;
- * a section applies once its header is included, so a file sees exactly
- * the names of the headers it includes. A new 6.18 function whose name
- * clashes gets its line here, under its header.
+ * _6_18_world. A 6.18 header with names here asks for its section
+ * (MMSCALE_6_18_MAP_WANT_<header>) and includes this file after its own
+ * includes, so its names are mapped from there on and the shared headers
+ * it includes keep theirs; a file sees exactly the names of the 6.18
+ * headers it includes. A new 6.18 function whose name clashes gets its
+ * line here, under its header.
  *
- * No include guard: a section is guarded by its header's.
+ * No include guard: each section is applied once, where it is asked for.
  */
 
 /* mm/vmstat.h */
-#if defined(MMSCALE_MM_VMSTAT_6_18_H) && !defined(MMSCALE_6_18_MAP_VMSTAT)
+#if defined(MMSCALE_6_18_MAP_WANT_VMSTAT) && !defined(MMSCALE_6_18_MAP_VMSTAT)
 #define MMSCALE_6_18_MAP_VMSTAT
 #define node_data			node_data_6_18
 #define calculate_normal_threshold	calculate_normal_threshold_6_18
@@ -34,14 +36,14 @@
 #endif
 
 /* mm/page_alloc.h */
-#if defined(MMSCALE_MM_PAGE_ALLOC_6_18_H) && !defined(MMSCALE_6_18_MAP_PAGE_ALLOC)
+#if defined(MMSCALE_6_18_MAP_WANT_PAGE_ALLOC) && !defined(MMSCALE_6_18_MAP_PAGE_ALLOC)
 #define MMSCALE_6_18_MAP_PAGE_ALLOC
 #define zone_batchsize			zone_batchsize_6_18
 #define zone_highsize			zone_highsize_6_18
 #endif
 
 /* mm/pcp.h */
-#if defined(MMSCALE_MM_PCP_6_18_H) && !defined(MMSCALE_6_18_MAP_PCP)
+#if defined(MMSCALE_6_18_MAP_WANT_PCP) && !defined(MMSCALE_6_18_MAP_PCP)
 #define MMSCALE_6_18_MAP_PCP
 #define pcpu_drain_mutex		pcpu_drain_mutex_6_18
 #define cpus_with_pcps			cpus_with_pcps_6_18
@@ -51,7 +53,7 @@
 #endif
 
 /* mm/writeback.h */
-#if defined(MMSCALE_MM_WRITEBACK_6_18_H) && !defined(MMSCALE_6_18_MAP_WRITEBACK)
+#if defined(MMSCALE_6_18_MAP_WANT_WRITEBACK) && !defined(MMSCALE_6_18_MAP_WRITEBACK)
 #define MMSCALE_6_18_MAP_WRITEBACK
 #define dirty_background_ratio		dirty_background_ratio_6_18
 #define dirty_background_bytes		dirty_background_bytes_6_18
@@ -90,7 +92,7 @@
 #endif
 
 /* mm/writeback.h, built for the virtual-time world */
-#if defined(MMSCALE_MM_WRITEBACK_6_18_H) && defined(MMSCALE_WB_6_18_WORLD) && !defined(MMSCALE_6_18_MAP_WRITEBACK_WORLD)
+#if defined(MMSCALE_6_18_MAP_WANT_WRITEBACK) && defined(MMSCALE_WB_6_18_WORLD) && !defined(MMSCALE_6_18_MAP_WRITEBACK_WORLD)
 #define MMSCALE_6_18_MAP_WRITEBACK_WORLD
 #define __wb_calc_thresh_6_18			__wb_calc_thresh_6_18_world
 #define __wb_update_bandwidth_6_18		__wb_update_bandwidth_6_18_world
@@ -142,7 +144,7 @@
 #endif
 
 /* lib/percpu_counter.h, built for the virtual-time world */
-#if defined(MMSCALE_MM_PERCPU_COUNTER_6_18_H) && defined(MMSCALE_WB_6_18_WORLD) && !defined(MMSCALE_6_18_MAP_PERCPU_COUNTER_WORLD)
+#if defined(MMSCALE_6_18_MAP_WANT_PERCPU_COUNTER) && defined(MMSCALE_WB_6_18_WORLD) && !defined(MMSCALE_6_18_MAP_PERCPU_COUNTER_WORLD)
 #define MMSCALE_6_18_MAP_PERCPU_COUNTER_WORLD
 #define percpu_counter_batch_6_18		percpu_counter_batch_6_18_world
 #define compute_batch_value_6_18		compute_batch_value_6_18_world
@@ -159,7 +161,7 @@
 #endif
 
 /* lib/flex_proportions.h, built for the virtual-time world */
-#if defined(MMSCALE_MM_FLEX_PROPORTIONS_6_18_H) && defined(MMSCALE_WB_6_18_WORLD) && !defined(MMSCALE_6_18_MAP_FLEX_PROPORTIONS_WORLD)
+#if defined(MMSCALE_6_18_MAP_WANT_FLEX_PROPORTIONS) && defined(MMSCALE_WB_6_18_WORLD) && !defined(MMSCALE_6_18_MAP_FLEX_PROPORTIONS_WORLD)
 #define MMSCALE_6_18_MAP_FLEX_PROPORTIONS_WORLD
 #define fprop_global_init_6_18		fprop_global_init_6_18_world
 #define fprop_global_destroy_6_18	fprop_global_destroy_6_18_world

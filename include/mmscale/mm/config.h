@@ -144,7 +144,7 @@ enum mm_knob {
 	MM_NR_KNOBS
 };
 
-/* A knob's name and range, as MM_KNOBS has it (kernel/linux-2.6/mm/mmzone.c). */
+/* A knob's name and range, as MM_KNOBS has it (kernel/mm_config.c). */
 struct mm_knob_range {
 	const char *name;
 	long long lo, hi;
@@ -220,7 +220,7 @@ void mm_config_default(struct mm_machine_config *cfg, uint64_t mem_bytes);
  */
 void mm_config_set_vmstat_interval(struct mm_machine_config *cfg, unsigned int interval_ms);
 /*
- * The running machine's parameters (kernel/linux-2.6/mm/mmzone.c): inline, because
+ * The running machine's parameters (kernel/mm_config.c): inline, because
  * knobs are read where the kernel expands a macro, in measured paths.
  */
 extern struct mm_machine_config mm_running_config;

@@ -10,7 +10,7 @@
  * list is a list of struct page), all pages MIGRATE_MOVABLE unless a test
  * says otherwise, a pool of struct page per zone (allocated on the zone's
  * node) rather than all of its memory. NR_FREE_PAGES and the NUMA
- * statistics go through the emulated vmstat of counters/.
+ * statistics go through the emulated vmstat (kernel/linux-2.6/mm/vmstat.c).
  */
 #ifndef MMSCALE_MM_PAGE_ALLOC_H
 #define MMSCALE_MM_PAGE_ALLOC_H

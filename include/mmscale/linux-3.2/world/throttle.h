@@ -138,7 +138,7 @@ unsigned long bdi_stat_error(struct backing_dev_info *bdi);
 /*
  * A store to the bdi's shared fields (opcount.h's WRITE_ONCE_BDI on the
  * machine): the world has one thread and counts no stores. (A file that
- * also includes opcount.h, the harness's cases/throttle.c, keeps its.)
+ * also includes opcount.h, the case glue's cases/throttle.c, keeps its.)
  */
 #ifndef WRITE_ONCE_BDI
 #define WRITE_ONCE_BDI(x, val)	((x) = (val))

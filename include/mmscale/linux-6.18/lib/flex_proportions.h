@@ -40,12 +40,14 @@
 #ifndef MMSCALE_MM_FLEX_PROPORTIONS_6_18_H
 #define MMSCALE_MM_FLEX_PROPORTIONS_6_18_H
 
-#include "mmscale/linux-6.18/map.h"
-
 #include <stdbool.h>
 
 #include "mmscale/kernel/spinlock.h"
 #include "mmscale/linux-6.18/lib/percpu_counter.h"
+
+/* This header's names, as 6.18 has them (include/mmscale/linux-6.18/map.h). */
+#define MMSCALE_6_18_MAP_WANT_FLEX_PROPORTIONS
+#include "mmscale/linux-6.18/map.h"
 
 /*
  * Built again for the virtual-time world (linux-6.18/lib/percpu_counter.h

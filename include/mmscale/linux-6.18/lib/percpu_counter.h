@@ -29,11 +29,15 @@
 #ifndef MMSCALE_MM_PERCPU_COUNTER_6_18_H
 #define MMSCALE_MM_PERCPU_COUNTER_6_18_H
 
-#include "mmscale/linux-6.18/map.h"
-
 #include <stdbool.h>
 
 #include "mmscale/lib/percpu_counter.h"
+#include "mmscale/kernel/cpumask.h"
+#include "mmscale/mm/throttle_kernel.h"
+
+/* This header's names, as 6.18 has them (include/mmscale/linux-6.18/map.h). */
+#define MMSCALE_6_18_MAP_WANT_PERCPU_COUNTER
+#include "mmscale/linux-6.18/map.h"
 
 #ifdef MMSCALE_WB_6_18_WORLD
 /*
@@ -43,8 +47,6 @@
  * array indexed by the world's CPU (exact unless the world models the
  * per-CPU error), and nr_cpu_ids is the world's.
  */
-#include "mmscale/kernel/cpumask.h"
-#include "mmscale/mm/throttle_kernel.h"
 #define nr_cpu_ids				((unsigned int)throttle_nr_cpus())
 /* The world's percpu_counter_set (map.h names it _6_18_world). */
 void percpu_counter_set(struct percpu_counter *fbc, s64 amount);

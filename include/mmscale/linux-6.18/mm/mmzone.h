@@ -24,7 +24,7 @@
  * The structures here carry the kernel's names and so must not meet
  * 2.6.31's (mmzone.h) in one file: a file includes one or the other. The
  * functions of the 6.18 code have the suffix _6_18 for the linker
- * (linux-6.18/mm/vmstat.h maps the kernel's names to them).
+ * (include/mmscale/linux-6.18/map.h maps the kernel's names to them).
  *
  * Not the kernel's byte offsets: struct zone and pglist_data keep only the
  * fields used, but in the kernel's line groups (struct zone says which).

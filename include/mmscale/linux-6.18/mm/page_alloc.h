@@ -9,9 +9,11 @@
 #ifndef MMSCALE_MM_PAGE_ALLOC_6_18_H
 #define MMSCALE_MM_PAGE_ALLOC_6_18_H
 
-#include "mmscale/linux-6.18/map.h"
-
 #include "mmscale/linux-6.18/mm/mmzone.h"
+
+/* This header's names, as 6.18 has them (include/mmscale/linux-6.18/map.h). */
+#define MMSCALE_6_18_MAP_WANT_PAGE_ALLOC
+#include "mmscale/linux-6.18/map.h"
 
 #define MIN_PERCPU_PAGELIST_HIGH_FRACTION (8)
 

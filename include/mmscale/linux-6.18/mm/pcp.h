@@ -38,11 +38,13 @@
 #ifndef MMSCALE_MM_PCP_6_18_H
 #define MMSCALE_MM_PCP_6_18_H
 
-#include "mmscale/linux-6.18/map.h"
-
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/mutex.h"
 #include "mmscale/linux-6.18/mm/mmzone.h"
+
+/* This header's names, as 6.18 has them (include/mmscale/linux-6.18/map.h). */
+#define MMSCALE_6_18_MAP_WANT_PCP
+#include "mmscale/linux-6.18/map.h"
 
 /*
  * The pcp world on the 6.18 zones (vmstat_6_18_setup first): watermarks,

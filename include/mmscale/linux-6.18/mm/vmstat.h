@@ -27,13 +27,15 @@
 #ifndef MMSCALE_MM_VMSTAT_6_18_H
 #define MMSCALE_MM_VMSTAT_6_18_H
 
-#include "mmscale/linux-6.18/map.h"
-
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/opcount.h"
 #include "mmscale/mm/config.h"
 #include "mmscale/linux-6.18/mm/mmzone.h"
+
+/* This header's names, as 6.18 has them (include/mmscale/linux-6.18/map.h). */
+#define MMSCALE_6_18_MAP_WANT_VMSTAT
+#include "mmscale/linux-6.18/map.h"
 
 extern atomic_long_t *vm_zone_stat;	/* [NR_VM_ZONE_STAT_ITEMS], line aligned */
 extern atomic_long_t *vm_node_stat;	/* [NR_VM_NODE_STAT_ITEMS], line aligned */

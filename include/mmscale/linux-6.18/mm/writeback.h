@@ -31,13 +31,11 @@
  * and which read fields share their lines decides what that costs. The
  * fields after wb->bdi_node, which the code does not touch, are left out.
  *
- * Symbols carry the suffix _6_18 (the defines below), apart from the 2.6.31
+ * Symbols carry the suffix _6_18 (include/mmscale/linux-6.18/map.h), apart from the 2.6.31
  * and 3.2 ports: a file includes this header or theirs, not both.
  */
 #ifndef MMSCALE_MM_WRITEBACK_6_18_H
 #define MMSCALE_MM_WRITEBACK_6_18_H
-
-#include "mmscale/linux-6.18/map.h"
 
 #if defined(MMSCALE_MM_BACKING_DEV_H) || defined(MMSCALE_MM_WRITEBACK_3_2_H)
 #error "linux-6.18/mm/writeback.h names the kernel's types as 2.6.31's and 3.2's headers do: include one"
@@ -56,6 +54,12 @@
 #include "mmscale/linux-6.18/lib/flex_proportions.h"
 #include "mmscale/linux-6.18/mm/mmzone.h"
 #include "mmscale/linux-6.18/lib/percpu_counter.h"
+#include "mmscale/kernel/percpu.h"
+#include "mmscale/mm/throttle_kernel.h"
+
+/* This header's names, as 6.18 has them (include/mmscale/linux-6.18/map.h). */
+#define MMSCALE_6_18_MAP_WANT_WRITEBACK
+#include "mmscale/linux-6.18/map.h"
 
 #ifdef MMSCALE_WB_6_18_WORLD
 /*
@@ -65,8 +69,6 @@
  * (throttle_kernel.h) - the world's clock, CPUs and counts; the running
  * task; the counters of linux-6.18/lib/percpu_counter.h's world build.
  */
-#include "mmscale/kernel/percpu.h"
-#include "mmscale/mm/throttle_kernel.h"
 /* The global reads: the world's counts (kernel/linux-6.18/world/throttle.c). */
 unsigned long global_zone_page_state(enum zone_stat_item item);
 unsigned long global_node_page_state(enum node_stat_item item);
@@ -294,7 +296,7 @@ struct task_6_18 {
 };
 
 /*
- * The environment the code runs in (counters/bdp_6_18.c on pinned threads
+ * The environment the code runs in (counters/wb_machine-6.18.c on pinned threads
  * of the emulated machine): current, jiffies, the flusher's wakeup.
  */
 #ifdef MMSCALE_WB_6_18_WORLD
@@ -387,8 +389,7 @@ extern unsigned long totalreserve_pages;
 /* The defaults of page-writeback.c 69-93, and ratelimit_pages' 32. */
 void writeback_6_18_reset(void);
 
-/* page-writeback.c of 6.18, by its names (the defines give the suffix). */
-
+/* page-writeback.c of 6.18, by its names (map.h gives the suffix). */
 void global_dirty_limits(unsigned long *pbackground, unsigned long *pdirty);
 void writeback_set_ratelimit(void);
 int wb_domain_init(struct wb_domain *dom);
