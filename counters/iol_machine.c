@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iol_bdp.h"
+#include "iol_machine_zones.h"
 #include "mmscale/linux-3.2/env.h"
 #include "mmscale/kernel/machine.h"
 
@@ -111,12 +112,7 @@ void task_dirties_fraction(struct throttle_task *tsk, long *numerator, long *den
 /* vm_total_pages: every zone's present pages (3.1's writeback_set_ratelimit). */
 unsigned long throttle_total_pages(void)
 {
-	unsigned long pages = 0;
-	struct zone *zone;
-
-	for_each_populated_zone(zone)
-		pages += zone_present_pages(zone);
-	return pages;
+	return iol_machine_present_pages();
 }
 
 /* 3.2's mm/backing-dev.c, lines 663-703: the fields the calls read. */
@@ -156,28 +152,16 @@ static int calc_period_shift(void)
 
 /*
  * Move pages of the bdi's file from free to the inactive file LRU, dirty or
- * under writeback, in the global and the bdi's counts: from each populated
- * zone in turn what it has free (a node of a 128-node stand-in holds a
- * few thousand pages). -1 if the machine's memory cannot hold them.
+ * under writeback, in the global and the bdi's counts: the zones' part is
+ * the machine's (counters/iol_machine_zones.c; a node of a 128-node
+ * stand-in holds a few thousand pages). -1 if the machine's memory cannot
+ * hold them.
  */
 static int account_cached(struct backing_dev_info *bdi, unsigned long dirty,
 			  unsigned long writeback)
 {
-	unsigned long dirty_left = dirty, left = dirty + writeback;
-	struct zone *zone;
+	unsigned long left = iol_machine_cache_pages(dirty, writeback);
 
-	for_each_populated_zone(zone) {
-		unsigned long take = min(left, zone_page_state(zone, NR_FREE_PAGES));
-		unsigned long take_dirty = min(take, dirty_left);
-
-		zone_page_state_add(-(long)take, zone, NR_FREE_PAGES);
-		zone_page_state_add((long)take, zone, NR_FILE_PAGES);
-		zone_page_state_add((long)take, zone, NR_INACTIVE_FILE);
-		zone_page_state_add((long)take_dirty, zone, NR_FILE_DIRTY);
-		zone_page_state_add((long)(take - take_dirty), zone, NR_WRITEBACK);
-		dirty_left -= take_dirty;
-		left -= take;
-	}
 	percpu_counter_set(&bdi->bdi_stat[BDI_RECLAIMABLE], (s64)dirty);
 	percpu_counter_set(&bdi->bdi_stat[BDI_WRITEBACK], (s64)writeback);
 	return left ? -1 : 0;
@@ -241,6 +225,10 @@ int iol_bdp_setup(const struct iol_machine_ops *ops, enum iol_bdp_state state,
 	struct backing_dev_info *bdi;
 	int shift;
 
+	/* 3.2's global_page_state reads slot item: the machine must be numbered as 3.2's. */
+	if (mm_config()->vm_stat_numbering != MM_VM_STAT_3_2)
+		return mmscale_errorf(err, errlen, "the IO-less rows need the machine's vm_stat[] "
+				      "numbered as 3.2's (mm_machine_config.vm_stat_numbering)");
 	memset(&machine, 0, sizeof(machine));
 	/*
 	 * The sysctls at their defaults but for the seed's thresh=100M,

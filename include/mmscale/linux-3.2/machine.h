@@ -4,14 +4,14 @@
  * (built with MMSCALE_IOL_MACHINE; include/mmscale/linux-3.2/env.h): what 3.1's and
  * 3.2's balance_dirty_pages read, as the kernel has it.
  *
- * - global_page_state reads the machine's vm_stat[] (kernel/linux-2.6/mm/vmstat.c):
- *   3.2's include/linux/vmstat.h reads it as 2.6.31's does. Counted as
- *   MMSCALE_GLOBAL_READS, as for the 2.6.31 rows. The rows run with 3.2's
- *   item numbering (mm_machine_config.vm_stat_numbering, VM_STAT_3_2_INDEX
- *   in include/mmscale/linux-2.6/mm/mmzone.h, from 3.2's enum zone_stat_item): 3.2
- *   has NR_KERNEL_STACK (from 2.6.32) after NR_PAGETABLE, which moves
- *   NR_UNSTABLE_NFS to item 16, the next line, so the six items a call
- *   reads lie on three cache lines of vm_stat[], as in 3.2.
+ * - global_page_state reads the machine's vm_stat[] by 3.2's enum
+ *   (include/mmscale/linux-3.2/mm/vmstat.h): 3.2's include/linux/vmstat.h reads
+ *   it as 2.6.31's does. Counted as MMSCALE_GLOBAL_READS, as for the 2.6.31
+ *   rows. The rows run with 3.2's item numbering
+ *   (mm_machine_config.vm_stat_numbering): 3.2 has NR_KERNEL_STACK (from
+ *   2.6.32) after NR_PAGETABLE, which moves NR_UNSTABLE_NFS to item 16, the
+ *   next line, so the six items a call reads lie on three cache lines of
+ *   vm_stat[], as in 3.2.
  * - bdi_stat, bdi_stat_sum and bdi_stat_error are include/linux/backing-dev.h
  *   of 3.2 (lines 179-216, include/mmscale/mm/bdi_stat.h: the same code as
  *   2.6.31's) on the bdi's percpu_counters (counters/'s port
@@ -43,7 +43,7 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/mm/config.h"
-#include "mmscale/linux-2.6/mm/vmstat.h"
+#include "mmscale/linux-3.2/mm/vmstat.h"
 #include "mmscale/opcount.h"
 #include "mmscale/linux-3.2/mm/writeback.h"
 

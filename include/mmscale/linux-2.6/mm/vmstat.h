@@ -17,14 +17,13 @@
 
 #include "mmscale/opcount.h"
 #include "mmscale/linux-2.6/mm/mmzone.h"
+#include "mmscale/mm/vm_stat.h"
 
 /*
  * vm_stat[item] lives at vm_stat_base + vm_stat_index[item] *
  * vm_stat_stride: its slot in the numbering of the run's kernel
  * (mm_machine_config.vm_stat_numbering: 2.6.31's or 3.2's).
  */
-extern char *vm_stat_base;
-extern size_t vm_stat_stride;
 extern unsigned char vm_stat_index[NR_VM_ZONE_STAT_ITEMS];
 
 #define vm_stat_slot(item) \
