@@ -14,7 +14,7 @@
  *   vm_stat[], as in 3.2.
  * - bdi_stat, bdi_stat_sum and bdi_stat_error are include/linux/backing-dev.h
  *   of 3.2 (lines 179-216, include/mmscale/mm/bdi_stat.h: the same code as
- *   2.6.31's) on the bdi's percpu_counters (counters/'s port
+ *   2.6.31's) on the bdi's percpu_counters (kernel/lib/'s port
  *   of 2.6.31's lib/percpu_counter.c, the same code as 3.2's for these
  *   calls; a read counts MMSCALE_BDI_READS, a sum its lock and the online
  *   CPUs' slots). __bdi_update_bandwidth's percpu_counter_read of
