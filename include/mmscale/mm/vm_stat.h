@@ -14,7 +14,15 @@
 
 #include <stddef.h>
 
+#include "mmscale/kernel/atomic.h"
+
 extern char *vm_stat_base;
 extern size_t vm_stat_stride;
+
+/* The counter in slot slot of the machine's global vm_stat[]. */
+static inline atomic_long_t *vm_stat_at(size_t slot)
+{
+	return (atomic_long_t *)(void *)(vm_stat_base + slot * vm_stat_stride);
+}
 
 #endif /* MMSCALE_MM_VM_STAT_H */

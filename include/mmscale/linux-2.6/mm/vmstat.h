@@ -26,8 +26,7 @@
  */
 extern unsigned char vm_stat_index[NR_VM_ZONE_STAT_ITEMS];
 
-#define vm_stat_slot(item) \
-	((atomic_long_t *)(void *)(vm_stat_base + (size_t)vm_stat_index[item] * vm_stat_stride))
+#define vm_stat_slot(item)	vm_stat_at(vm_stat_index[item])
 
 static inline void zone_page_state_add(long x, struct zone *zone,
 				       enum zone_stat_item item)

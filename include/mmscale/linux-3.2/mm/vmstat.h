@@ -72,8 +72,7 @@ BUILD_BUG_ON(NR_FILE_DIRTY / 8 != 1 || NR_WRITEBACK / 8 != 1 || NR_UNSTABLE_NFS 
 
 static inline unsigned long global_page_state(enum zone_stat_item item)
 {
-	long x = atomic_long_read((atomic_long_t *)(void *)(vm_stat_base +
-							    (size_t)item * vm_stat_stride));
+	long x = atomic_long_read(vm_stat_at((size_t)item));
 
 	mmscale_count_inc(MMSCALE_GLOBAL_READS);
 	/* CONFIG_SMP: per-CPU deltas not yet folded can make it negative. */
