@@ -94,7 +94,16 @@ typedef uint64_t u64;
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 
+/* A ThreadSanitizer build, as GCC says it (__SANITIZE_THREAD__) or clang. */
 #if defined(__SANITIZE_THREAD__)
+#define MMSCALE_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MMSCALE_TSAN 1
+#endif
+#endif
+
+#if defined(MMSCALE_TSAN)
 /*
  * ThreadSanitizer does not model fences (GCC refuses them under
  * -fsanitize=thread with -Werror): in TSan builds they are compiler

@@ -51,27 +51,48 @@ static __always_inline int cpu_to_node(int cpu)
  * whatever its thread is doing (--ipi=signal). local_irq_save/restore keep
  * the kernel's promise for the signal case: they set a thread-local flag,
  * and an IPI signal that arrives while it is set only marks itself
- * pending; local_irq_restore runs the pending calls. No system call: a
- * store and a load, as cli/sti are a few cycles. The other mechanisms
- * never interrupt, so for them the flag is the whole cost.
+ * pending; local_irq_restore runs the pending calls. The other mechanisms
+ * never interrupt, so for them the flag is the whole effect.
+ *
+ * The cost is x86's as far as user space can run it: local_irq_save reads
+ * the flags register as native_save_fl does (pushf; pop: a real
+ * instruction, flags carries it with IF as the emulated CPU has it), then
+ * the flag stands in for cli; local_irq_restore is 6.18's
+ * arch_local_irq_restore, a test of flags' IF and, where it was set, sti
+ * (the flag again). cli and sti are privileged in user space, so a save or
+ * restore here costs their stand-in store where the kernel pays the
+ * instruction (a few cycles each); kernels whose restore was popf pay more
+ * than the test here. No system call.
  */
 extern _Thread_local volatile int mmscale_irqs_off;
 extern _Thread_local volatile int mmscale_ipi_pending;
 void mmscale_run_pending_ipis(void);
 
-#define irqs_disabled()	(mmscale_irqs_off != 0)
+#define X86_EFLAGS_IF		0x200UL
+
+#if defined(__x86_64__)
+#define native_save_fl()	((unsigned long)__builtin_ia32_readeflags_u64())
+#else
+#define native_save_fl()	X86_EFLAGS_IF
+#endif
+
+#define irqs_disabled()			(mmscale_irqs_off != 0)
+#define arch_irqs_disabled_flags(flags)	(!((flags) & X86_EFLAGS_IF))
 
 #define local_irq_save(flags) do {					\
-	(flags) = (unsigned long)mmscale_irqs_off;			\
+	(flags) = (native_save_fl() & ~X86_EFLAGS_IF) |			\
+		  (mmscale_irqs_off ? 0 : X86_EFLAGS_IF);		\
 	mmscale_irqs_off = 1;						\
 	barrier();							\
 } while (0)
 
 #define local_irq_restore(flags) do {					\
 	barrier();							\
-	mmscale_irqs_off = (int)(flags);				\
-	if (!(flags) && unlikely(mmscale_ipi_pending))			\
-		mmscale_run_pending_ipis();				\
+	if (!arch_irqs_disabled_flags(flags)) {				\
+		mmscale_irqs_off = 0;					\
+		if (unlikely(mmscale_ipi_pending))			\
+			mmscale_run_pending_ipis();			\
+	}								\
 } while (0)
 
 #define local_irq_disable()	do { mmscale_irqs_off = 1; barrier(); } while (0)

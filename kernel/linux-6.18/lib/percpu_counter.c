@@ -34,17 +34,19 @@ void compute_batch_value_6_18(void)
 		percpu_counter_batch_6_18 = mm_config()->percpu_counter_batch;
 }
 
-/* this_cpu_try_cmpxchg(*p, &old, new) on the calling CPU's s32. */
-static inline bool this_cpu_try_cmpxchg_s32(s32 *p, s64 *old, s64 new)
+/*
+ * this_cpu_try_cmpxchg(*fbc->counters, &count, count + amount): the macro
+ * compares and stores in the variable's type (s32), and on failure writes
+ * the s32 it found back into the s64 count.
+ */
+static inline bool counter_try_cmpxchg(s32 *pcount, s64 *count, s64 new)
 {
-	s32 cur = READ_ONCE(*p);
+	s32 old = (s32)*count;
 
-	if (cur != *old) {
-		*old = cur;
-		return false;
-	}
-	WRITE_ONCE(*p, (s32)new);
-	return true;
+	if (this_cpu_try_cmpxchg_s32(pcount, &old, (s32)new))
+		return true;
+	*count = old;
+	return false;
 }
 
 /*
@@ -72,7 +74,7 @@ void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 b
 			mmscale_count_inc(MMSCALE_FOLDS);
 			return;
 		}
-	} while (!this_cpu_try_cmpxchg_s32(pcount, &count, count + amount));
+	} while (!counter_try_cmpxchg(pcount, &count, count + amount));
 }
 
 /*

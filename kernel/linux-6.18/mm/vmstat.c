@@ -30,31 +30,6 @@ int nr_node_ids_6_18;
 
 static size_t global_bytes;
 
-/*
- * this_cpu_try_cmpxchg(*p, &o, n) on the calling CPU's s8 (linux-6.18/mm/vmstat.h
- * says why a load, compare and store is the x86 instruction's effect here).
- */
-static inline bool this_cpu_try_cmpxchg_s8(s8 *p, s8 *old, s8 new)
-{
-	s8 cur = READ_ONCE(*p);
-
-	if (cur != *old) {
-		*old = cur;
-		return false;
-	}
-	WRITE_ONCE(*p, new);
-	return true;
-}
-
-/* this_cpu_xchg(*p, 0) on the calling CPU's s8. */
-static inline s8 this_cpu_xchg_s8(s8 *p, s8 new)
-{
-	s8 old = READ_ONCE(*p);
-
-	WRITE_ONCE(*p, new);
-	return old;
-}
-
 static void fold_vm_zone_numa_events(struct zone *zone)
 {
 	unsigned long zone_numa_events[NR_VM_NUMA_EVENT_ITEMS] = { 0, };

@@ -8,10 +8,10 @@
  * percpu_counter.h; the functions are 6.18's, with the suffix _6_18:
  *
  * - percpu_counter_add_batch (93-113): with CONFIG_HAVE_CMPXCHG_LOCAL a
- *   this_cpu_try_cmpxchg fast path (no lock prefix on x86: a load,
- *   compare and store here, as linux-6.18/mm/vmstat.h says) while |count + amount|
- *   stays under the batch, else fbc->lock with irqs off, folding the CPU's
- *   count and the amount;
+ *   this_cpu_try_cmpxchg fast path (6.11; x86's cmpxchg without the lock
+ *   prefix, kernel/percpu.h) while |count + amount| stays under the
+ *   batch, else fbc->lock with irqs off, folding the CPU's count and the
+ *   amount;
  * - __percpu_counter_sum (171-185), under the lock, over the online CPUs;
  * - __percpu_counter_init_many (188-225) and percpu_counter_destroy_many
  *   (227-253): nr counters' per-CPU s32 in one percpu allocation (6.6,

@@ -9,12 +9,11 @@
  * someone reads them.
  *
  * The per-CPU operations are x86-64's: this_cpu_try_cmpxchg and
- * this_cpu_xchg are a cmpxchg without the lock prefix (arch/x86 percpu.h),
- * atomic only against the CPU's own interrupts. Here only the owning CPU
- * writes its diffs and interrupts come at interrupt points, never inside
- * an update, so each is a relaxed load, compare and store (other CPUs read
- * the diffs: the shepherd, zone_page_state_snapshot) and counts no locked
- * operation. The atomic_long_t adds of a fold are locked (MMSCALE_LOCKED_OPS).
+ * this_cpu_xchg are the cmpxchg instruction without the lock prefix
+ * (kernel/percpu.h: arch/x86 percpu.h's), atomic only against the CPU's
+ * own interrupts, and count no locked operation (other CPUs only read the
+ * diffs: the shepherd, zone_page_state_snapshot). The atomic_long_t adds
+ * of a fold are locked (MMSCALE_LOCKED_OPS).
  *
  * Counts: a global read (global_zone_page_state, global_node_page_state,
  * global_numa_event_state) counts MMSCALE_GLOBAL_READS; a fold of a per-CPU
