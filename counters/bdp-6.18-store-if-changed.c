@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An experiment on Linux 6.18's balance_dirty_pages, not a posted patch:
- * the throttled pass stores wb->dirty_exceeded (page-writeback.c 1908) and
- * bdi->last_bdp_sleep (1978) only when the value changes, where 6.18
- * stores both on every pass. Both lines are read by every pass (the first
- * holds the wb's completion period, the second wb->state), so with many
- * CPUs throttled on one wb each store pulls the line from the others; the
- * question is what that costs against the same pass without it.
+ * Linux 6.18's balance_dirty_pages with the throttled pass storing
+ * wb->dirty_exceeded (page-writeback.c 1908) and bdi->last_bdp_sleep
+ * (1978) only when the value changes, where 6.18 stores the first on every
+ * pass that is not free-running and the second on every pass that sleeps.
+ * Both stores are 2024 changes: the unconditional dirty_exceeded store is
+ * Kemeng Shi's "writeback: factor out wb_dirty_exceeded to remove repeated
+ * code" (6.11, <20240514125254.142203-8-shikemeng@huaweicloud.com>), which
+ * removed Jan Kara's "if (dirty_exceeded != wb->dirty_exceeded)" store
+ * (e92eebbb0921, 6.0; 3.2 to 5.19 also stored the flag only when it
+ * changed), so this row's first half is the kernel's own 6.0-6.10 code;
+ * last_bdp_sleep moved into the bdi with f814bdda774c (6.8, "blk-wbt: Fix
+ * detection of dirty-throttled tasks"), and storing it only when it
+ * changes is an experiment no kernel made. Both lines are read by every
+ * pass (the first holds the wb's completion period, the second the bdi's
+ * ratios and wb->state), so with many CPUs throttled on one wb each store
+ * pulls the line from the others; the question is what that costs against
+ * the same pass without it.
  *
  * A copy of kernel/linux-6.18/mm/page-writeback.c's balance_dirty_pages_loop
  * with those two stores changed (the comments say where); nothing else

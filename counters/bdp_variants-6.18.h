@@ -48,8 +48,8 @@
 	  .throttled = { .global_reads = 6, .bdi_reads = 2, .bdi_stores = 2,	\
 			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\
 	X(bdp_6_18_store_if_changed, "6.18-store-if-changed",		\
-	  "6.18 storing wb->dirty_exceeded and bdi->last_bdp_sleep only when they change", \
-	  "an experiment on Linux 6.18, not a posted patch",		\
+	  "6.18 storing wb->dirty_exceeded only when it changes (as before 6.11) and bdi->last_bdp_sleep likewise", \
+	  "Linux 6.0-6.10's dirty_exceeded store (e92eebbb0921); the stamp's is an experiment", \
 	  .call = { .global_reads = 6, .bdi_reads = 0 },		\
 	  .throttled = { .global_reads = 6, .bdi_reads = 2, .bdi_stores = 0,	\
 			 .stat_thresh_of = iol_bdp_bdi_thresh_of })		\

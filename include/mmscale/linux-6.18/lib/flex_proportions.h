@@ -2,7 +2,7 @@
 /*
  * Floating proportions with flexible aging period, as Linux 6.18 has them:
  * include/linux/flex_proportions.h and lib/flex_proportions.c (Jan Kara,
- * 2011; in mm/page-writeback.c since 3.3 in place of 2.6.31's
+ * 2011; in mm/page-writeback.c since 3.6, eb608e3a344b, in place of 2.6.31's
  * lib/proportions.c, kernel/lib/proportions.c). Neither file is in
  * ../shared/kernel: the port is from the copy in xanmod/linux at commit
  * 00fe154600a3 (its fprop_new_period disables preemption around the
