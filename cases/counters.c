@@ -171,6 +171,8 @@ int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		writeback_world_stop_flusher(cr->world);
 	if (cr->wb_6_18 && bdp_6_18_teardown(err, errlen) != 0)
 		status = -1;
+	if (cr->memcg_6_18 && vmstat_6_18_memcg_run_teardown(err, errlen) != 0)
+		status = -1;
 	if (cr->vmstat_6_18 && vmstat_6_18_run_teardown(err, errlen) != 0)
 		status = -1;
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
@@ -356,6 +358,8 @@ struct mod_variant {
 	struct mmscale_variant v;
 	void (*mod)(void *where);
 	bool linux_6_18;
+	/* 6.18 with CONFIG_MEMCG: the update goes through a folio of the task's memcg */
+	bool memcg;
 	/* claim: passing the threshold folds half of it more (the inc forms) */
 	bool overstep;
 	/*
@@ -366,9 +370,14 @@ struct mod_variant {
 	bool s8_increment;
 };
 
-/* What the row's update is made on: the calling CPU's zone (2.6.31) or node (6.18). */
+/*
+ * What the row's update is made on: the calling CPU's zone (2.6.31), node
+ * (6.18), or its node's folio (6.18 with memcg).
+ */
 static void *mod_where(const struct mod_variant *row)
 {
+	if (row->memcg)
+		return vmstat_6_18_local_folio();
 	return row->linux_6_18 ? vmstat_6_18_local_node() : (void *)local_zone(smp_processor_id());
 }
 
@@ -376,8 +385,15 @@ static int mod_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 {
 	if (counters_setup(run, nr_threads, err, errlen) != 0)
 		return -1;
-	if (container_of(run->v, struct mod_variant, v)->linux_6_18)
-		return setup_6_18(run, err, errlen);
+	if (!container_of(run->v, struct mod_variant, v)->linux_6_18)
+		return 0;
+	if (setup_6_18(run, err, errlen) != 0)
+		return -1;
+	if (container_of(run->v, struct mod_variant, v)->memcg) {
+		if (vmstat_6_18_memcg_run_setup(err, errlen) != 0)
+			return counters_setup_failed(run);
+		((struct counters_run *)run->data)->memcg_6_18 = true;
+	}
 	return 0;
 }
 
@@ -410,6 +426,9 @@ static void mod_one_op(struct mmscale_run *run)
  * calling CPU's own). The first fold comes at update t + 1; each leaves the
  * delta at -overstep (t / 2 for the inc forms, else 0), so the next one
  * t + 1 + overstep updates later.
+ *
+ * The memcg rows add to a fold's two atomic adds the rstat bookkeeping's
+ * locked ops (vmstat_6_18_memcg_claim_locked_ops).
  */
 static bool mod_claim_ops(const struct mmscale_run *run, uint64_t nr_ops,
 			  struct mmscale_claim *out)
@@ -431,6 +450,11 @@ static bool mod_claim_ops(const struct mmscale_run *run, uint64_t nr_ops,
 		out->v[MMSCALE_FOLDS] = 0;
 	else
 		out->v[MMSCALE_FOLDS] = nr_ops < t + 1 ? 0 : 1 + (nr_ops - (t + 1)) / period;
+	if (row->memcg) {
+		out->which |= MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS);
+		out->v[MMSCALE_LOCKED_OPS] = 2 * out->v[MMSCALE_FOLDS] +
+					     vmstat_6_18_memcg_claim_locked_ops(nr_ops);
+	}
 	return true;
 }
 
@@ -544,19 +568,27 @@ static const struct global_read_variant global_read_variants[] = {
 static const struct mod_variant mod_variants[] = {
 	{ { "inc", "__inc_zone_state: fold past the threshold with a half-threshold overstep",
 	    "mm/vmstat.c 2.6.31" },
-	  mod_inc, false, true, true },
+	  mod_inc, false, false, true, true },
 	{ { "mod", "__mod_zone_page_state(+1): fold past the threshold, no overstep",
 	    "mm/vmstat.c 2.6.31" },
-	  mod_mod, false, false, false },
+	  mod_mod, false, false, false, false },
 	{ { "6.18-inc", "inc_node_state: this_cpu_try_cmpxchg, half-threshold overstep",
 	    "mm/vmstat.c 6.18 mod_node_state" },
-	  vmstat_6_18_inc, true, true, false },
+	  vmstat_6_18_inc, true, false, true, false },
 	{ { "6.18-mod", "mod_node_page_state(+1): this_cpu_try_cmpxchg, no overstep",
 	    "mm/vmstat.c 6.18 mod_node_state" },
-	  vmstat_6_18_mod, true, false, false },
+	  vmstat_6_18_mod, true, false, false, false },
 	{ { "6.18-__mod", "__mod_node_page_state(+1): irqs off, a plain read-modify-write",
 	    "mm/vmstat.c 6.18" },
-	  vmstat_6_18_mod_irqoff, true, false, false },
+	  vmstat_6_18_mod_irqoff, true, false, false, false },
+	{ { "6.18-memcg", "__lruvec_stat_mod_folio(+1) with CONFIG_MEMCG, irqs off by the "
+	    "caller: the node's plain RMW, the memcg's and lruvec's per-CPU state, rstat's "
+	    "stats_updates up 4 levels", "mm/memcontrol.c 6.18 (mm/page-writeback.c 2661)" },
+	  vmstat_6_18_lruvec_mod_irqoff, true, true, false, false },
+	{ { "6.18-memcg-irqsave", "lruvec_stat_mod_folio(+1): 6.18-memcg inside "
+	    "local_irq_save/restore (pushf; cli and sti stood in for by a flag)",
+	    "include/linux/vmstat.h 6.18 (mm/page-writeback.c 3015)" },
+	  vmstat_6_18_lruvec_mod, true, true, false, false },
 };
 
 static const struct percpu_read_variant percpu_variants[] = {

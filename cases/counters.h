@@ -22,6 +22,7 @@ struct counters_run {
 	bool iol;		/* the IO-less kernels' state (iol_bdp_setup) */
 	bool vmstat_6_18;	/* the 6.18 vmstat world too (cases/counters_6_18.h) */
 	bool wb_6_18;		/* 6.18's writeback state on it (counters/wb_machine-6.18.h) */
+	bool memcg_6_18;	/* 6.18's memcg hierarchy on it (linux-6.18/mm/memcontrol.h) */
 	unsigned long claim_bdi_thresh;	/* bdp/: the row's claim_bdi_thresh, at setup */
 };
 

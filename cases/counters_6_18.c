@@ -12,6 +12,7 @@
 #include "mmscale/case.h"
 #include "mmscale/errorf.h"
 #include "mmscale/kernel/machine.h"
+#include "mmscale/linux-6.18/mm/memcontrol.h"
 #include "mmscale/linux-6.18/mm/vmstat.h"
 #include "mmscale/params.h"
 
@@ -103,6 +104,41 @@ void vmstat_6_18_mod(void *node)
 void vmstat_6_18_mod_irqoff(void *node)
 {
 	__mod_node_page_state(node, NR_FILE_DIRTY, 1);
+}
+
+int vmstat_6_18_memcg_run_setup(char *err, size_t errlen)
+{
+	return memcg_6_18_setup(err, errlen);
+}
+
+int vmstat_6_18_memcg_run_teardown(char *err, size_t errlen)
+{
+	int status = memcg_6_18_check(NR_FILE_DIRTY, err, errlen);
+
+	memcg_6_18_teardown();
+	return status;
+}
+
+void *vmstat_6_18_local_folio(void)
+{
+	return memcg_6_18_folio(numa_node_id());
+}
+
+uint64_t vmstat_6_18_memcg_claim_locked_ops(uint64_t nr_ops)
+{
+	uint64_t batches = min(nr_ops / MEMCG_CHARGE_BATCH, (uint64_t)num_online_cpus() + 1);
+
+	return (nr_ops > 0) + (MEMCG_6_18_DEPTH + 1) * batches;
+}
+
+void vmstat_6_18_lruvec_mod_irqoff(void *folio)
+{
+	__lruvec_stat_mod_folio(folio, NR_FILE_DIRTY, 1);
+}
+
+void vmstat_6_18_lruvec_mod(void *folio)
+{
+	lruvec_stat_mod_folio(folio, NR_FILE_DIRTY, 1);
 }
 
 void vmstat_6_18_work_tick(uint64_t interval_ns)

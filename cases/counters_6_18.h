@@ -38,6 +38,29 @@ void vmstat_6_18_fold_step(void *node, int delta, unsigned int i);
 void vmstat_6_18_inc(void *node);	/* inc_node_state: cmpxchg, half-threshold overstep */
 void vmstat_6_18_mod(void *node);	/* mod_node_page_state(+1): cmpxchg, no overstep */
 void vmstat_6_18_mod_irqoff(void *node);	/* __mod_node_page_state(+1): irqs off, plain RMW */
+/*
+ * The memcg rows: 6.18's memcg hierarchy on the 6.18 world (after
+ * vmstat_6_18_run_setup), and its check and teardown (before
+ * vmstat_6_18_run_teardown): -1 with what differs.
+ */
+int vmstat_6_18_memcg_run_setup(char *err, size_t errlen);
+int vmstat_6_18_memcg_run_teardown(char *err, size_t errlen);
+/* The calling CPU's node's page-cache folio, charged to the task's memcg (a struct folio *). */
+void *vmstat_6_18_local_folio(void);
+/*
+ * The locked ops of nr_ops memcg updates on one CPU right after set-up,
+ * but for the node diff's folds: the first update puts the memcg's css on
+ * the CPU's updated list (one llist_add); then every MEMCG_CHARGE_BATCH
+ * updates each level from the task's memcg to the root adds the CPU's
+ * batch into its shared stats_updates (an atomic_add), until that passes
+ * MEMCG_CHARGE_BATCH x online CPUs (online CPUs + 1 batches from one CPU),
+ * where the walk stops until a flush.
+ */
+uint64_t vmstat_6_18_memcg_claim_locked_ops(uint64_t nr_ops);
+/* __lruvec_stat_mod_folio(+1), irqs off by the caller (folio_account_dirtied). */
+void vmstat_6_18_lruvec_mod_irqoff(void *folio);
+/* lruvec_stat_mod_folio(+1): the same with local_irq_save/restore (folio_end_writeback's form). */
+void vmstat_6_18_lruvec_mod(void *folio);
 /* 6.18's vmstat_update on the calling CPU when its period has passed (vmstat_work_due). */
 void vmstat_6_18_work_tick(uint64_t interval_ns);
 

@@ -19,6 +19,18 @@ struct llist_head {
 	struct llist_node *_Atomic first;
 };
 
+/* A node not on a list points to itself (llist.h of 6.18, 84-101). */
+static inline void init_llist_node(struct llist_node *node)
+{
+	atomic_store_explicit(&node->next, node, memory_order_relaxed);
+}
+
+static inline bool llist_on_list(const struct llist_node *node)
+{
+	return atomic_load_explicit(&((struct llist_node *)node)->next,
+				    memory_order_relaxed) != node;
+}
+
 static __always_inline bool llist_empty(const struct llist_head *head)
 {
 	return atomic_load_explicit(&((struct llist_head *)head)->first,
