@@ -38,7 +38,8 @@ TIE_PCT = 0.5
 # Each family's seed-kernel row that a 6.18 row is set beside (the ratio's denominator).
 BASELINE = {
     "vmstat/global_read": {"6.18-repeated": "repeated", "6.18-cached": "cached"},
-    "vmstat/mod": {"6.18-inc": "inc", "6.18-mod": "mod", "6.18-__mod": "mod"},
+    "vmstat/mod": {"6.18-inc": "inc", "6.18-mod": "mod", "6.18-__mod": "mod",
+                   "6.18-memcg": "6.18-__mod", "6.18-memcg-irqsave": "6.18-memcg"},
     "percpu/read_vs_sum": {"6.18-read": "read", "6.18-sum": "sum"},
     "rss/fault": {"6.18-percpu": "6.1-split"},
     "rss/read": {"6.18-get_mm_counter": "6.1-get_mm_counter",
@@ -197,6 +198,26 @@ def main():
         "passes, so the tuning raises high:",
         "",
         *table(standin_1t, False),
+        "### Which 6.18 the rows are",
+        "",
+        "The configuration of this machine's 6.18 (`/proc/config.gz`), x86-64, unless a row "
+        "says otherwise: SMP, NUMA and HAVE_CMPXCHG_LOCAL (the cmpxchg forms of vmstat and "
+        "percpu_counter); MEMCG=y with MEMCG_V1, SWAP, ZSWAP, THP, NUMA_BALANCING and "
+        "HUGETLB_PAGE (the layout of the `6.18-memcg` rows' per-CPU statistics); CMA not "
+        "set (6.18's zones have no NR_FREE_CMA_PAGES path). Where the emulation differs "
+        "from that configuration, the rows say so: the bdp rows run the root wb only "
+        "(CGROUP_WRITEBACK=y here, but one cgroup); every spinlock is the ticket lock of "
+        "2.6.25-4.1 (6.18 has QUEUED_SPINLOCKS=y: counts are the same, hand-offs under "
+        "contention are not); HZ is 1000 (250 here and in most distributions); "
+        "PREEMPT_COUNT's and PREEMPT_RCU's per-task counts are not kept (preempt_disable "
+        "and rcu_read_lock cost nothing here). Per-CPU operations are x86's: "
+        "this_cpu_try_cmpxchg, this_cpu_add and this_cpu_xchg are the cmpxchg, add and xadd "
+        "instructions without the lock prefix (the kernel's address the variable through "
+        "%gs), and local_irq_save reads the flags register as the kernel does (pushf), "
+        "where cli and sti, privileged in user space, are stood in for by a thread-local "
+        "flag: a row that saves and restores interrupts pays pushf and two stores where the "
+        "kernel pays pushf, cli and sti.",
+        "",
         "### What moved since 2.6.31, and why",
         "",
         "**vmstat.** Dirty and writeback pages are node counters now (4.8), in "
@@ -205,10 +226,26 @@ def main():
         "global_read rows make the same global reads per call as 2.6.31's (exact); their "
         "times are not the two kernels' difference (the 2.6.31 rows read through the "
         "emulation's numbering table, which lets them take 3.2's layout, the 6.18 rows index "
-        "the array directly): compare repeated with cached within a generation. Updates moved from irq-off plain "
+        "the array directly): compare repeated with cached within a generation. "
+        "`mod_node_page_state` and `inc_node_state` moved from irq-off plain "
         "read-modify-writes to `this_cpu_try_cmpxchg` (no lock prefix on x86) with the "
         "same thresholds and the same half-threshold overstep for inc/dec: the folds per "
-        "update are those of 2.6.31 at the same threshold (the mod rows). New is the cost "
+        "update are those of 2.6.31 at the same threshold (the mod rows). But with "
+        "CONFIG_MEMCG (every distribution's 6.18, and this machine's) a page's dirty and "
+        "writeback counts do not take those forms: they go through "
+        "`__lruvec_stat_mod_folio` (mm/page-writeback.c 2661, 3015), the irq-off plain "
+        "`__mod_node_page_state` (the `6.18-__mod` row) plus the memcg's and the lruvec's "
+        "per-CPU state and rstat's bookkeeping (mm/memcontrol.c 564-799): a per-CPU "
+        "`stats_updates` at each level from the task's memcg to the root (four in a "
+        "systemd session), added into the level's shared count every 64 updates until it "
+        "passes 64 x online CPUs, after which every update reads the task's memcg's shared "
+        "count and stops there until the periodic flush (every 2 s, not emulated). That is "
+        "the `6.18-memcg` row (irqs off by the caller, as folio_account_dirtied), and "
+        "`6.18-memcg-irqsave` the same inside local_irq_save/restore (lruvec_stat_mod_folio, "
+        "as folio_end_writeback); only NR_ZONE_WRITE_PENDING and NR_WRITTEN take the cmpxchg "
+        "forms. Its locked ops are claimed per run length (tests/test_claims.c): one "
+        "llist_add putting the memcg's css on the CPU's updated list, and four atomic adds "
+        "per 64 updates for the first (online CPUs + 1) x 64. New is the cost "
         "of the per-CPU design's other end: the shepherd reads every online CPU's per-zone "
         "and per-node diffs each second when the CPUs are idle (vmstat/shepherd: "
         "CPUs x (zones + nodes) structures, 262144 on the stand-in), and a NUMA event is "
@@ -216,7 +253,8 @@ def main():
         "every /proc/vmstat open (vmstat/numa_event).",
         "",
         "**percpu_counter and rss.** percpu_counter_add_batch gained a cmpxchg fast path "
-        "(5.x); the fold and the sum are 2.6.31's. The mm's rss counters moved from 6.1's "
+        "in 6.11 (Mateusz Guzik, <20240528204257.434817-1-mjguzik@gmail.com>); the fold "
+        "and the sum are 2.6.31's. The mm's rss counters moved from 6.1's "
         "per-task cache, synced into four atomics every 66th fault, to percpu_counters "
         "(6.2): a fault folds under the counter's lock once per batch (max(32, 2 x CPUs)) "
         "instead of one atomic per 66 faults, and every mm now pays at fork and exit for "
@@ -243,8 +281,10 @@ def main():
         "the seed's variants (the drains section above), through its own zones and lists "
         "(kernel/linux-6.18/world/drain.c).",
         "",
-        "**balance_dirty_pages.** 3.3 replaced the bdi with the bdi_writeback (4.2: one per "
-        "cgroup with CONFIG_CGROUP_WRITEBACK) and 4.2's dirty_throttle_control carries the "
+        "**balance_dirty_pages.** 4.2 moved the bdi's statistics, bandwidths and "
+        "dirty_exceeded into its bdi_writeback (93f78d882865, a88a341a73be; one wb per "
+        "cgroup with CONFIG_CGROUP_WRITEBACK), 3.6 replaced the proportions with "
+        "flex_proportions (eb608e3a344b), and 4.2's dirty_throttle_control carries the "
         "domain's limits through the pass; the arithmetic of 3.2's IO-less control "
         "(pos_ratio's cubic, the wb line, the reserve area, the ratelimit) is still there, "
         "now in per-PAGE_SIZE ratios. The global reads fell from 3.2's 8 (6 without swap) "
@@ -252,16 +292,22 @@ def main():
         "LRUs only, and the dirty count is read twice (once at the loop's top, once with "
         "writeback). A throttled pass still reads the two wb items, and sums them over every "
         "CPU where the wb's threshold is under twice the counters' error (the 1024-CPU table: "
-        "2048 slots and 2 locks, as 3.2). New in 6.18's throttled pass: it stores "
-        "`wb->dirty_exceeded` and `bdi->last_bdp_sleep` on every pass, the same values here, "
-        "where 3.2 wrote `bdi->dirty_exceeded` only when it changed; both lines are read by "
-        "every pass (the first beside the wb's completion period, the second beside "
-        "`wb->state`), so with two CPUs throttled at once the 6.18 pass costs a multiple of "
-        "3.2's, far more than the difference at one thread (the `vs` column). The "
-        "row `6.18-store-if-changed` (an experiment, not a posted patch: the same pass "
-        "storing the two only when they change) measures those stores: `bdi_stores` counts "
-        "them (2 per 6.18 pass, 0 for the experiment and for 3.2's settled pass), and its "
-        "`vs 6.18` at 2 threads is what they cost here. The "
+        "2048 slots and 2 locks, as 3.2). New in 6.18's throttled pass, and both from 2024: "
+        "it stores `wb->dirty_exceeded` on every pass that is not free-running, the same "
+        "value here, since Kemeng Shi's \"writeback: factor out wb_dirty_exceeded to remove "
+        "repeated code\" (6.11, <20240514125254.142203-8-shikemeng@huaweicloud.com>), which "
+        "replaced Jan Kara's store-if-changed (e92eebbb0921, 6.0; 3.2 to 5.19 also wrote "
+        "the flag only when it changed); and it stamps `bdi->last_bdp_sleep` on every pass "
+        "that sleeps (each throttled pass here), a field f814bdda774c (6.8, \"blk-wbt: Fix "
+        "detection of dirty-throttled tasks\") put in the bdi, on the line that holds the "
+        "bdi's ratios and the root wb's `state`. Both lines are read by every pass (the "
+        "first beside the wb's completion period), so with two CPUs throttled at once the "
+        "6.18 pass costs a multiple of 3.2's, far more than the difference at one thread "
+        "(the `vs` column). The row `6.18-store-if-changed` stores `wb->dirty_exceeded` "
+        "only when it changes, as every kernel before 6.11 did, and `bdi->last_bdp_sleep` "
+        "likewise, which no kernel did (an experiment): `bdi_stores` counts the stores (2 "
+        "per 6.18 pass, 0 for that row and for 3.2's settled pass), and its `vs 6.18` at 2 "
+        "threads is what they cost here. The "
         "bench times passes back to back: a real throttled task sleeps for most of each "
         "period, so the line traffic matters with many tasks on many CPUs, which the bench "
         "stands in for and this 2-CPU machine cannot measure.",
