@@ -325,16 +325,16 @@ static void fork_exit_body(struct mmscale_state *st, struct mmscale_run *run)
 }
 
 /*
- * 6.18, per mm: percpu_counter_init_many takes percpu_counters_lock once
- * to link the NR_MM_COUNTERS counters (percpu_counter.c 218-221); check_mm
- * sums each counter (its lock, every online CPU); percpu_counter_destroy_many
- * takes percpu_counters_lock again to unlink them (241-246). Each of these
- * spin locks is one locked operation. A lower bound of the kernel's: the
- * percpu allocator's own locking (mm/percpu.c, not in ../shared/kernel:
- * pcpu_alloc_mutex and pcpu_lock in pcpu_alloc, pcpu_lock in free_percpu,
- * two to four more locked operations) and the memcg charge of
- * GFP_KERNEL_ACCOUNT are not emulated; the emulated allocator zeroes the
- * counters in every CPU's unit as the kernel's does, and counts nothing.
+ * 6.18, per mm: percpu_counter_init_many allocates the NR_MM_COUNTERS
+ * counters' per-CPU s32s at once through pcpu_alloc (pcpu_alloc_mutex, a
+ * cmpxchg to take and one to give back, and pcpu_lock: mm/percpu.c
+ * 1781-1829), zeroed in every CPU's unit, then takes percpu_counters_lock
+ * once to link them (percpu_counter.c 218-221); check_mm sums each counter
+ * (its lock, every online CPU); percpu_counter_destroy_many takes
+ * percpu_counters_lock again to unlink them (241-246) and free_percpu
+ * takes pcpu_lock (2243). Each spin lock is one locked operation. Still a
+ * lower bound of the kernel's: the memcg charge and uncharge of
+ * GFP_KERNEL_ACCOUNT are not emulated (linux-6.18/mm/percpu.h).
  * 6.1: the task's and the mm's caches set to zero, a sync with nothing to
  * add, four plain loads.
  */
@@ -347,8 +347,9 @@ static bool fork_exit_claim(const struct mmscale_run *run, struct mmscale_claim 
 		     MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) |
 		     MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS);
 	out->v[MMSCALE_PERCPU_SUM_SLOTS] = v618 ? (u64)NR_MM_COUNTERS * num_online_cpus() : 0;
-	out->v[MMSCALE_LOCK_ACQUIRES] = v618 ? NR_MM_COUNTERS + 2 : 0;
-	out->v[MMSCALE_LOCKED_OPS] = v618 ? NR_MM_COUNTERS + 2 : 0;
+	/* the sums' locks, percpu_counters_lock twice, pcpu_lock twice; and the mutex's two */
+	out->v[MMSCALE_LOCK_ACQUIRES] = v618 ? NR_MM_COUNTERS + 2 + 2 : 0;
+	out->v[MMSCALE_LOCKED_OPS] = v618 ? NR_MM_COUNTERS + 2 + 2 + 2 : 0;
 	return true;
 }
 
@@ -371,8 +372,9 @@ static const struct rss_variant read_variants[] = {
 static const struct rss_variant fork_exit_variants[] = {
 	{ { "6.1", "the task's and mm's counters zeroed, exit's sync, check_mm's four reads",
 	    "kernel/fork.c 6.1" }, RSS_6_1, NULL, false },
-	{ { "6.18", "percpu_counter_init_many, check_mm's four sums, destroy_many",
-	    "kernel/fork.c 6.18, lib/percpu_counter.c 6.18" }, RSS_6_18, NULL, false },
+	{ { "6.18", "percpu_counter_init_many (pcpu_alloc's mutex and lock), check_mm's four "
+	    "sums, destroy_many (free_percpu's lock); no memcg charge",
+	    "kernel/fork.c, lib/percpu_counter.c, mm/percpu.c 6.18" }, RSS_6_18, NULL, false },
 };
 
 static const struct mmscale_metric fault_metrics[] = {

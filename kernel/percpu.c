@@ -56,7 +56,7 @@ void free_per_cpu_areas(void)
 	pcpu.unit_size = 0;
 }
 
-void *__alloc_percpu(size_t size, size_t align)
+void *pcpu_area_alloc(size_t size, size_t align)
 {
 	size_t off = 0, i;
 	void *ret = NULL;
@@ -90,11 +90,19 @@ void *__alloc_percpu(size_t size, size_t align)
 		(pcpu.nr_chunks - i) * sizeof(*pcpu.chunks));
 	pcpu.chunks[i] = (struct percpu_chunk){ .off = off, .size = size };
 	pcpu.nr_chunks++;
-	for (unsigned int cpu = 0; cpu < pcpu.nr_units; cpu++)
-		memset(pcpu.units[cpu] + off, 0, size);
 	ret = (void *)(PERCPU_COOKIE + off);
 out:
 	pthread_mutex_unlock(&pcpu.lock);
+	return ret;
+}
+
+void *__alloc_percpu(size_t size, size_t align)
+{
+	void *ret = pcpu_area_alloc(size, align);
+
+	if (ret)
+		for (unsigned int cpu = 0; cpu < pcpu.nr_units; cpu++)
+			memset(per_cpu_ptr((char *)ret, cpu), 0, size);
 	return ret;
 }
 

@@ -145,14 +145,21 @@ static void test_limited_add(void)
 	percpu_counter_destroy_many_6_18(&fbc, 1);
 }
 
-/* init_many (188-225): one allocation, the counters' s32s side by side, each on the list. */
+/*
+ * init_many (188-225): one allocation, the counters' s32s side by side,
+ * each on the list. The allocation takes pcpu_alloc_mutex (two locked
+ * cmpxchgs) and pcpu_lock, the list percpu_counters_lock; the destroy
+ * percpu_counters_lock and free_percpu's pcpu_lock.
+ */
 static void test_init_many(void)
 {
 	struct percpu_counter fbc[NR_MM_COUNTERS];
 	u64 locks = test_count(MMSCALE_LOCK_ACQUIRES);
+	u64 locked = test_count(MMSCALE_LOCKED_OPS);
 
 	CHECK_EQ_LL(__percpu_counter_init_many_6_18(fbc, 3, NR_MM_COUNTERS), 0);
-	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 1);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 2);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 4);
 	for (int i = 0; i < NR_MM_COUNTERS; i++) {
 		CHECK_EQ_LL(fbc[i].count, 3);
 		CHECK((char *)fbc[i].counters == (char *)fbc[0].counters + i * sizeof(s32));
@@ -162,7 +169,8 @@ static void test_init_many(void)
 	/* Linked newest first, each after the last: fbc[3] .. fbc[0] on the global list. */
 	CHECK(fbc[3].list.next == &fbc[2].list && fbc[1].list.next == &fbc[0].list);
 	percpu_counter_destroy_many_6_18(fbc, NR_MM_COUNTERS);
-	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 2);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, 4);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 6);
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
 		CHECK(fbc[i].counters == NULL);
 }
@@ -253,7 +261,8 @@ static void test_rss_6_18(void)
 	locks = test_count(MMSCALE_LOCK_ACQUIRES);
 	CHECK_EQ_LL(mm_free_rss_6_18(&mm), 40);
 	CHECK_EQ_LL(test_count(MMSCALE_PERCPU_SUM_SLOTS) - slots, NR_MM_COUNTERS * 4);
-	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, NR_MM_COUNTERS + 1);
+	/* the four sums' locks, percpu_counters_lock, free_percpu's pcpu_lock */
+	CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, NR_MM_COUNTERS + 2);
 	CHECK(mm.rss_stat[0].counters == NULL);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * struct mutex as far as mutex_trylock and an uncontended mutex_unlock use
- * it (kernel/locking/mutex.c since 4.10, a6b8ecd4db90, through 6.18): the
+ * struct mutex as far as mutex_trylock, mutex_lock_killable's fast path and
+ * an uncontended mutex_unlock use it (kernel/locking/mutex.c since 4.10,
+ * a6b8ecd4db90, through 6.18): the
  * owner word, which holds the owning task (0: unlocked). mutex_trylock
  * reads it and, when no task owns the lock, takes it with one cmpxchg;
  * mutex_unlock's fast path gives it back with one cmpxchg (no waiter can
@@ -14,6 +15,7 @@
 #define MMSCALE_KERNEL_MUTEX_H
 
 #include "atomic.h"
+#include "processor.h"
 
 struct mutex {
 	atomic_long_t owner;
@@ -44,6 +46,24 @@ static inline int mutex_trylock(struct mutex *lock)
 			return 1;
 		owner = old;
 	}
+}
+
+/*
+ * mutex_lock_killable: __mutex_trylock_fast, one cmpxchg of the owner from
+ * 0 to current. A lock another task owns would send the kernel to its
+ * slow path (optimistic spinning on the owner, then sleeping on the
+ * wait_list), which is not emulated: the caller spins on mutex_trylock
+ * instead. Returns 0 (no signal ever kills an emulated task).
+ */
+static inline int mutex_lock_killable(struct mutex *lock)
+{
+	unsigned int spins = 0;
+
+	if (atomic_long_cmpxchg(&lock->owner, 0, mutex_current_task()) == 0)
+		return 0;
+	while (!mutex_trylock(lock))
+		spin_wait_step(&spins);
+	return 0;
 }
 
 /* __mutex_unlock_fast: owner back to 0 (the slow path, for waiters, never runs here). */

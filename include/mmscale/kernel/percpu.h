@@ -127,6 +127,13 @@ static __always_inline unsigned int this_cpu_xchg_uint(unsigned int *p, unsigned
 
 /* NULL when the units are full (the caller reports it). */
 void *__alloc_percpu(size_t size, size_t align);
+/*
+ * The same area, not zeroed: what the kernel's chunk search
+ * (pcpu_find_block_fit, pcpu_alloc_area) finds, for a generation whose
+ * pcpu_alloc takes its own locks around it and zeroes the area after
+ * (kernel/linux-6.18/mm/percpu.c). It keeps this allocator's own mutex.
+ */
+void *pcpu_area_alloc(size_t size, size_t align);
 #define alloc_percpu(type) \
 	((type *)__alloc_percpu(sizeof(type), __alignof__(type)))
 void free_percpu(void *ptr);

@@ -12,6 +12,7 @@
 
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
+#include "mmscale/linux-6.18/mm/percpu.h"
 #include "mmscale/mm/config.h"
 #include "mmscale/linux-6.18/lib/percpu_counter.h"
 
@@ -58,11 +59,12 @@ void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 b
 {
 	s32 *pcount = this_cpu_ptr(fbc->counters);
 	s64 count;
+	unsigned long flags;
 
 	count = READ_ONCE(*pcount);
 	do {
 		if (unlikely(llabs(count + amount) >= batch)) {
-			spin_lock(&fbc->lock);	/* raw_spin_lock_irqsave */
+			spin_lock_irqsave(&fbc->lock, flags);	/* raw_ */
 			/*
 			 * Note: by now we might have migrated to another CPU
 			 * or the value might have changed.
@@ -70,7 +72,7 @@ void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 b
 			count = READ_ONCE(*pcount);
 			WRITE_ONCE(fbc->count, fbc->count + count + amount);
 			WRITE_ONCE(*pcount, (s32)(READ_ONCE(*pcount) - count));	/* __this_cpu_sub */
-			spin_unlock(&fbc->lock);
+			spin_unlock_irqrestore(&fbc->lock, flags);
 			mmscale_count_inc(MMSCALE_FOLDS);
 			return;
 		}
@@ -78,24 +80,38 @@ void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 b
 }
 
 /*
- * Add up all the per-cpu counts, return the result (171-185). 2.6.31's
- * (kernel/lib/percpu_counter.c), line for line, but for the CPUs walked:
- * online or dying, and no emulated CPU is ever dying, so the online ones.
+ * Add up all the per-cpu counts, return the result (171-185): under the
+ * counter's lock with irqs off, over the CPUs online or dying (no emulated
+ * CPU is ever dying, so the online ones).
  */
 s64 __percpu_counter_sum_6_18(struct percpu_counter *fbc)
 {
-	return __percpu_counter_sum(fbc);
+	s64 ret;
+	unsigned int cpu;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fbc->lock, flags);	/* raw_ */
+	ret = fbc->count;
+	for_each_online_cpu(cpu) {
+		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+
+		ret += READ_ONCE(*pcount);
+		mmscale_count_inc(MMSCALE_PERCPU_SUM_SLOTS);
+	}
+	spin_unlock_irqrestore(&fbc->lock, flags);
+	return ret;
 }
 
 int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 nr_counters)
 {
+	unsigned long flags;
 	size_t counter_size;
 	s32 *counters;
 	u32 i;
 
 	counter_size = ALIGN(sizeof(*counters), __alignof__(*counters));
-	/* __alloc_percpu_gfp: zeroed in every CPU's unit. */
-	counters = __alloc_percpu(nr_counters * counter_size, __alignof__(*counters));
+	/* __alloc_percpu_gfp(..., gfp): 6.18's allocator locks (linux-6.18/mm/percpu.h). */
+	counters = __alloc_percpu_gfp_6_18(nr_counters * counter_size, __alignof__(*counters));
 	if (!counters) {
 		fbc[0].counters = NULL;
 		return -1;	/* -ENOMEM */
@@ -109,15 +125,16 @@ int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 
 	}
 
 	/* CONFIG_HOTPLUG_CPU */
-	spin_lock(&percpu_counters_lock);	/* spin_lock_irqsave */
+	spin_lock_irqsave(&percpu_counters_lock, flags);
 	for (i = 0; i < nr_counters; i++)
 		list_add(&fbc[i].list, &percpu_counters);
-	spin_unlock(&percpu_counters_lock);
+	spin_unlock_irqrestore(&percpu_counters_lock, flags);
 	return 0;
 }
 
 void percpu_counter_destroy_many_6_18(struct percpu_counter *fbc, u32 nr_counters)
 {
+	unsigned long flags;
 	u32 i;
 
 	if (!fbc)
@@ -127,12 +144,12 @@ void percpu_counter_destroy_many_6_18(struct percpu_counter *fbc, u32 nr_counter
 		return;
 
 	/* CONFIG_HOTPLUG_CPU */
-	spin_lock(&percpu_counters_lock);
+	spin_lock_irqsave(&percpu_counters_lock, flags);
 	for (i = 0; i < nr_counters; i++)
 		list_del(&fbc[i].list);
-	spin_unlock(&percpu_counters_lock);
+	spin_unlock_irqrestore(&percpu_counters_lock, flags);
 
-	free_percpu(fbc[0].counters);
+	free_percpu_6_18(fbc[0].counters);
 
 	for (i = 0; i < nr_counters; i++)
 		fbc[i].counters = NULL;
