@@ -53,6 +53,15 @@ static void test_arith(struct zone *zone)
 	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 100, false), 50);
 	p.free_count = 95;
 	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 100, false), 90);
+	/*
+	 * high < 2 x batch (--set pcp_high/pcp_batch can make it): min_nr_free
+	 * 10 > max_nr_free 5, and 6.18's __clamp gives max_nr_free only when
+	 * free_count reaches it, else min_nr_free.
+	 */
+	p.free_count = 3;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 15, false), 10);
+	p.free_count = 7;
+	CHECK_EQ_LL(nr_pcp_free_6_18(&p, 10, 15, false), 5);
 
 	/* nr_pcp_high: high clamped into [min, max] first. */
 	memset(&p, 0, sizeof(p));

@@ -36,7 +36,18 @@ DEFINE_MUTEX(pcpu_drain_mutex);
  */
 struct cpumask cpus_with_pcps;
 
-#define clamp(v, lo, hi)	min(max((v), (lo)), (hi))
+/*
+ * clamp as 6.18's include/linux/minmax.h has it (clywm520/6.18.y 947ac181,
+ * blob eaaf5c00, 181-218: __clamp under clamp and clamp_t): v >= hi gives
+ * hi, else v <= lo gives lo. Where lo > hi (nr_pcp_free with high < 2 x
+ * batch) that is hi or lo by v, not min(max(v, lo), hi)'s hi always.
+ */
+#define clamp(v, lo, hi) ({						\
+	__auto_type __clamp_v = (v);					\
+	__auto_type __clamp_lo = (lo);					\
+	__auto_type __clamp_hi = (hi);					\
+	__clamp_v >= __clamp_hi ? __clamp_hi :				\
+		(__clamp_v <= __clamp_lo ? __clamp_lo : __clamp_v); })
 #define max3(a, b, c)		max(max((a), (b)), (c))
 
 /* lib/math/int_sqrt.c: the integer square root, rounded down. */
