@@ -108,8 +108,8 @@ static int account_cached(struct bdi_writeback *wb, unsigned long dirty, unsigne
 		dirty_left -= take_dirty;
 		left -= take;
 	}
-	percpu_counter_set(&wb->stat[WB_RECLAIMABLE], (s64)dirty);
-	percpu_counter_set(&wb->stat[WB_WRITEBACK], (s64)writeback);
+	percpu_counter_set_6_18(&wb->stat[WB_RECLAIMABLE], (s64)dirty);
+	percpu_counter_set_6_18(&wb->stat[WB_WRITEBACK], (s64)writeback);
 	return left ? -1 : 0;
 }
 
@@ -197,8 +197,8 @@ int bdp_6_18_setup(balance_dirty_pages_loop_fn loop, enum iol_bdp_state state,
 	 * current period; the wb registered, its dirty_limit where it followed
 	 * the threshold (writeback_set_ratelimit set it).
 	 */
-	percpu_counter_set(&machine.dom->completions.events, IOL_BDP_BDI_THRESH);
-	percpu_counter_set(&wb->completions.events, IOL_BDP_BDI_THRESH);
+	percpu_counter_set_6_18(&machine.dom->completions.events, IOL_BDP_BDI_THRESH);
+	percpu_counter_set_6_18(&wb->completions.events, IOL_BDP_BDI_THRESH);
 	set_bit(WB_registered, &wb->state);
 	global_dirty_limits(&background_thresh, &dirty_thresh);
 	machine.dirty_thresh = dirty_thresh;

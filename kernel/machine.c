@@ -14,6 +14,7 @@
 #include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
+#include "mmscale/kernel/qspinlock.h"
 #include "mmscale/opcount.h"
 
 const struct machine *the_machine;
@@ -61,6 +62,10 @@ int machine_boot(const struct machine *m, char *err, size_t errlen)
 		machine_halt();
 		return mmscale_errorf(err, errlen, "out of memory");
 	}
+	if (qspinlock_boot(err, errlen) != 0) {
+		machine_halt();
+		return -1;
+	}
 	the_machine = m;
 	nr_cpu_ids = m->nr_cpus;
 	machine_online_cpus(nr_cpu_ids);
@@ -69,6 +74,7 @@ int machine_boot(const struct machine *m, char *err, size_t errlen)
 
 void machine_halt(void)
 {
+	qspinlock_halt();
 	free_per_cpu_areas();
 	mmscale_counts_registry_free();
 	nr_cpu_ids = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The kernel-style primitives: ticket lock, lists, cpumask, bitops, atomics, percpu. */
+/* The kernel-style primitives: ticket and queued locks, lists, cpumask, bitops, atomics, percpu. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/list.h"
 #include "mmscale/kernel/percpu.h"
+#include "mmscale/kernel/qspinlock.h"
 #include "mmscale/kernel/spinlock.h"
 #include "mmscale/notice.h"
 #include "mmscale/opcount.h"
@@ -18,6 +19,7 @@
 
 #define LOCK_THREADS	4
 #define LOCK_ROUNDS	20000
+#define _Q_LOCKED_PENDING_MASK_TEST	(_Q_LOCKED_MASK | _Q_PENDING_MASK)
 
 static spinlock_t test_lock = __SPIN_LOCK_UNLOCKED;
 static unsigned long long protected_count;	/* plain: only the lock protects it */
@@ -91,6 +93,126 @@ static void test_ticket_fifo(void)
 	pthread_join(b, NULL);
 	CHECK_EQ_LL(fifo_order[0], 1);
 	CHECK_EQ_LL(fifo_order[1], 2);
+}
+
+/*
+ * The queued spinlock (kernel/qspinlock.h), on emulated CPUs: mutual
+ * exclusion under contention, and its order: the owner, then the waiter
+ * that set pending, then the MCS queue in the order it queued.
+ */
+static struct qspinlock qlock;
+static unsigned long long q_protected;
+static int q_inside, q_overlap;
+static unsigned long long q_acquires[LOCK_THREADS];
+
+static void *queued_worker(void *arg)
+{
+	long id = (long)arg;
+	char err[256];
+
+	if (mmscale_cpu_enter((int)id, err, sizeof(err)) != 0)
+		return NULL;
+	mmscale_counts_reset();
+	for (int i = 0; i < LOCK_ROUNDS; i++) {
+		queued_spin_lock(&qlock);
+		if (++q_inside != 1)
+			q_overlap = 1;
+		q_protected++;
+		q_inside--;
+		queued_spin_unlock(&qlock);
+	}
+	q_acquires[id] = mmscale_this_counts.v[MMSCALE_LOCK_ACQUIRES];
+	mmscale_cpu_leave();
+	return NULL;
+}
+
+static _Atomic int q_order[3];
+static _Atomic int q_next;
+
+static void *queued_waiter(void *arg)
+{
+	long cpu = (long)arg;
+	char err[256];
+
+	if (mmscale_cpu_enter((int)cpu, err, sizeof(err)) != 0)
+		return NULL;
+	queued_spin_lock(&qlock);
+	q_order[atomic_fetch_add(&q_next, 1)] = (int)cpu;
+	queued_spin_unlock(&qlock);
+	mmscale_cpu_leave();
+	return NULL;
+}
+
+/*
+ * Wait until the lock word, masked, is want (the waiters get there on their
+ * own); false, and a failed check, if it never does within many yields (a
+ * lock that does not queue as 6.18's would leave its waiters stuck: the
+ * test then ends without joining them).
+ */
+static bool wait_word(u32 mask, u32 want)
+{
+	for (long yields = 0; yields < 100000000L; yields++) {
+		if ((atomic_load(&qlock.val) & mask) == want)
+			return true;
+		sched_yield();
+	}
+	fprintf(stderr, "lock word %#x, want %#x under mask %#x\n",
+		(unsigned int)atomic_load(&qlock.val), want, mask);
+	CHECK(!"the queued lock reached the state");
+	return false;
+}
+
+static void test_queued_lock(void)
+{
+	struct mmscale_topology t;
+	struct mmscale_plan p;
+	pthread_t th[LOCK_THREADS];
+	char err[256];
+	int ok;
+
+	ok = mmscale_topology_load(&t, "synthetic:node:2 core:2 pu:1", err, sizeof(err)) == 0 &&
+	     mmscale_plan_build(&p, &t, MMSCALE_PLACE_COMPACT, NULL, err, sizeof(err)) == 0 &&
+	     mmscale_machine_setup(&p, MMSCALE_SPIN_YIELD, err, sizeof(err)) == 0;
+	CHECK(ok);
+	if (!ok) {
+		fprintf(stderr, "%s\n", err);
+		return;
+	}
+	for (long i = 0; i < LOCK_THREADS; i++)
+		pthread_create(&th[i], NULL, queued_worker, (void *)i);
+	for (int i = 0; i < LOCK_THREADS; i++)
+		pthread_join(th[i], NULL);
+	CHECK_EQ_LL(q_protected, (long long)LOCK_THREADS * LOCK_ROUNDS);
+	CHECK(!q_overlap);
+	for (int i = 0; i < LOCK_THREADS; i++)
+		CHECK_EQ_LL(q_acquires[i], LOCK_ROUNDS);
+	CHECK_EQ_LL(atomic_load(&qlock.val), 0);
+
+	/* CPU 0 holds it; 1 sets pending (0,1,1), 2 and 3 queue (tail: CPU 3, node 0). */
+	CHECK(mmscale_cpu_enter(0, err, sizeof(err)) == 0);
+	queued_spin_lock(&qlock);
+	CHECK_EQ_LL(atomic_load(&qlock.val), _Q_LOCKED_VAL);
+	CHECK(!queued_spin_trylock(&qlock));
+	pthread_create(&th[1], NULL, queued_waiter, (void *)1L);
+	if (!wait_word(_Q_LOCKED_PENDING_MASK_TEST, _Q_PENDING_VAL | _Q_LOCKED_VAL))
+		return;
+	pthread_create(&th[2], NULL, queued_waiter, (void *)2L);
+	if (!wait_word(_Q_TAIL_MASK, (2U + 1) << _Q_TAIL_CPU_OFFSET))
+		return;
+	pthread_create(&th[3], NULL, queued_waiter, (void *)3L);
+	if (!wait_word(_Q_TAIL_MASK, (3U + 1) << _Q_TAIL_CPU_OFFSET))
+		return;
+	queued_spin_unlock(&qlock);
+	mmscale_cpu_leave();
+	for (int i = 1; i < 4; i++)
+		pthread_join(th[i], NULL);
+	CHECK_EQ_LL(q_order[0], 1);
+	CHECK_EQ_LL(q_order[1], 2);
+	CHECK_EQ_LL(q_order[2], 3);
+	CHECK_EQ_LL(atomic_load(&qlock.val), 0);
+	mmscale_machine_teardown();
+	mmscale_plan_destroy(&p);
+	mmscale_topology_destroy(&t);
 }
 
 struct item {
@@ -261,6 +383,7 @@ int main(void)
 {
 	test_ticket_lock();
 	test_ticket_fifo();
+	test_queued_lock();
 	test_list();
 	test_cpumask();
 	test_bitops_atomics();

@@ -341,6 +341,24 @@ static void c2c_ticket_lock(struct mmscale_state *st, struct mmscale_run *run)
 	}
 }
 
+/*
+ * The same with the queued spinlock 6.18 takes (kernel/qspinlock.h): the
+ * first waiter spins on the lock's word, the others each on its own CPU's
+ * MCS node, and a hand-off down the queue writes the next waiter's node.
+ */
+static void c2c_queued_lock(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct lock_shared *ls = run->data;
+
+	while (mmscale_keep_running_batch(st, LOCK_BATCH)) {
+		for (int i = 0; i < LOCK_BATCH; i++) {
+			queued_spin_lock(&ls->lock.q);
+			ls->held++;
+			queued_spin_unlock(&ls->lock.q);
+		}
+	}
+}
+
 /* A two-CPU floor case: CPU 0 measured, CPU 1 the partner its setup starts. */
 #define C2C_PAIR_FIELDS(_name, _summary, _body, _setup)			\
 	.name = (_name), .summary = (_summary), .body = (_body),		\
@@ -375,6 +393,16 @@ static const struct mmscale_case c2c_cases[] = {
 		.name = "c2c/ticket_lock",
 		.summary = "every thread takes and releases one ticket spinlock: the zone->lock hand-off floor",
 		.body = c2c_ticket_lock,
+		.threads = MMSCALE_THREADS_SWEEP,
+		.counts = MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES),
+		.setup = lock_setup,
+		.teardown = lock_teardown,
+	},
+	{
+		.name = "c2c/queued_lock",
+		.summary = "the same with the queued spinlock (qspinlock, x86 since 4.2, 6.18's): "
+			   "waiters past the first spin on their own MCS node",
+		.body = c2c_queued_lock,
 		.threads = MMSCALE_THREADS_SWEEP,
 		.counts = MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES),
 		.setup = lock_setup,

@@ -266,8 +266,30 @@ static void test_rss_6_18(void)
 	CHECK(mm.rss_stat[0].counters == NULL);
 }
 
+/*
+ * The lock kind each generation's code takes (kernel/spinlock.h): 6.18's
+ * the queued spinlock, whose released word is 0 again (unlock clears the
+ * locked byte); 2.6.31's the ticket lock, whose release leaves head ==
+ * tail == the number of acquisitions.
+ */
+static void test_lock_kinds(void)
+{
+	struct percpu_counter fbc;
+	u32 word;
+
+	CHECK_EQ_LL(__percpu_counter_init_many_6_18(&fbc, 0, 1), 0);
+	__percpu_counter_sum_6_18(&fbc);
+	memcpy(&word, &fbc.lock, sizeof(word));
+	CHECK_EQ_LL(word, 0);
+	__percpu_counter_sum(&fbc);	/* 2.6.31's, on the same (released) lock */
+	memcpy(&word, &fbc.lock, sizeof(word));
+	CHECK_EQ_LL(word, 0x00010001);
+	percpu_counter_destroy_many_6_18(&fbc, 1);
+}
+
 static void tests(void)
 {
+	test_lock_kinds();
 	test_add_batch();
 	test_compare();
 	test_limited_add();

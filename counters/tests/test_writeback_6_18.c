@@ -266,7 +266,7 @@ static void test_flex_proportions(void)
 	CHECK(!fprop_new_period_6_18(&p, 1));
 	/* a max fraction of 1/2 lets only enough through to reach it */
 	__fprop_add_percpu_6_18(&p, &pl, 0);
-	percpu_counter_set(&p.events, 100);
+	percpu_counter_set_6_18(&p.events, 100);
 	__fprop_add_percpu_max_6_18(&p, &pl, (int)(FPROP_FRAC_BASE / 2), 1000);
 	fprop_fraction_percpu_6_18(&p, &pl, &num, &den);
 	CHECK_EQ_LL(num, 100);

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * spinlock_t as the x86 ticket lock of 2.6.25 to 4.1
- * (arch/x86/include/asm/spinlock.h): a head and a tail ticket in one word;
- * lock takes a ticket with an atomic add on tail and spins until head
- * reaches it; unlock bumps head. Waiters are served in FIFO order and every
- * waiter spins on the same line, which is part of what is measured when
- * many CPUs contend for zone->lock.
+ * spinlock_t as x86 builds it, by kernel generation: the ticket lock of
+ * 2.6.25 to 4.1 (arch/x86/include/asm/spinlock.h), or, in a file built
+ * with MMSCALE_QUEUED_SPINLOCKS (every Linux 6.18 file: CMakeLists.txt),
+ * the queued spinlock x86 has used since 4.2 (qspinlock.h). The two share
+ * the lock's 4 bytes, and both take 0 for unlocked at init; a lock is only
+ * ever taken by one generation's code (a 6.18 header refuses a file built
+ * without the define).
+ *
+ * The ticket lock: a head and a tail ticket in one word; lock takes a
+ * ticket with an atomic add on tail and spins until head reaches it;
+ * unlock bumps head. Waiters are served in FIFO order and every waiter
+ * spins on the same line, which is part of what is measured when many
+ * CPUs contend for zone->lock.
  *
  * Head and tail are two 16-bit atomics in one 32-bit word (the kernel's
  * layout for NR_CPUS >= 256); C11 cannot xadd one half of a word it also
@@ -14,6 +21,7 @@
  *
  * spin_lock() counts MMSCALE_LOCK_ACQUIRES, and its xadd MMSCALE_LOCKED_OPS
  * (as spin_trylock's cmpxchg, when it tries one); unlock is a plain add.
+ * The queued lock counts alike (qspinlock.h).
  */
 #ifndef MMSCALE_KERNEL_SPINLOCK_H
 #define MMSCALE_KERNEL_SPINLOCK_H
@@ -21,27 +29,32 @@
 #include <stdatomic.h>
 #include "compiler.h"
 #include "processor.h"
+#include "qspinlock.h"
 #include "../opcount.h"
 
 typedef u16 __ticket_t;
 
-typedef struct {
-	_Atomic __ticket_t head;
-	_Atomic __ticket_t tail;
+typedef union {
+	struct {			/* the ticket lock */
+		_Atomic __ticket_t head;
+		_Atomic __ticket_t tail;
+	};
+	struct qspinlock q;		/* the queued lock */
 } spinlock_t;
 
 BUILD_BUG_ON(sizeof(spinlock_t) != 4);
 
-#define __SPIN_LOCK_UNLOCKED	{ 0, 0 }
+#define __SPIN_LOCK_UNLOCKED	{ { 0, 0 } }
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED
 
+/* Unlocked, for either kind: all four bytes 0. */
 static __always_inline void spin_lock_init(spinlock_t *lock)
 {
 	atomic_store_explicit(&lock->head, 0, memory_order_relaxed);
 	atomic_store_explicit(&lock->tail, 0, memory_order_relaxed);
 }
 
-static __always_inline void spin_lock(spinlock_t *lock)
+static __always_inline void ticket_spin_lock(spinlock_t *lock)
 {
 	__ticket_t ticket = atomic_fetch_add_explicit(&lock->tail, 1,
 						      memory_order_relaxed);
@@ -54,7 +67,7 @@ static __always_inline void spin_lock(spinlock_t *lock)
 	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
 }
 
-static __always_inline bool spin_trylock(spinlock_t *lock)
+static __always_inline bool ticket_spin_trylock(spinlock_t *lock)
 {
 	/*
 	 * Acquire: the last holder released the lock by its store to head, and
@@ -80,7 +93,7 @@ static __always_inline bool spin_trylock(spinlock_t *lock)
 	return true;
 }
 
-static __always_inline void spin_unlock(spinlock_t *lock)
+static __always_inline void ticket_spin_unlock(spinlock_t *lock)
 {
 	/* Only the holder writes head: a plain increment, released. */
 	__ticket_t head = atomic_load_explicit(&lock->head, memory_order_relaxed);
@@ -89,11 +102,41 @@ static __always_inline void spin_unlock(spinlock_t *lock)
 			      memory_order_release);
 }
 
-static __always_inline bool spin_is_locked(spinlock_t *lock)
+static __always_inline bool ticket_spin_is_locked(spinlock_t *lock)
 {
 	return atomic_load_explicit(&lock->head, memory_order_relaxed) !=
 	       atomic_load_explicit(&lock->tail, memory_order_relaxed);
 }
+
+#ifdef MMSCALE_QUEUED_SPINLOCKS
+static __always_inline void spin_lock(spinlock_t *lock)
+{
+	queued_spin_lock(&lock->q);
+}
+
+static __always_inline bool spin_trylock(spinlock_t *lock)
+{
+	if (!queued_spin_trylock(&lock->q))
+		return false;
+	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
+	return true;
+}
+
+static __always_inline void spin_unlock(spinlock_t *lock)
+{
+	queued_spin_unlock(&lock->q);
+}
+
+static __always_inline bool spin_is_locked(spinlock_t *lock)
+{
+	return queued_spin_is_locked(&lock->q);
+}
+#else
+#define spin_lock(lock)		ticket_spin_lock(lock)
+#define spin_trylock(lock)	ticket_spin_trylock(lock)
+#define spin_unlock(lock)	ticket_spin_unlock(lock)
+#define spin_is_locked(lock)	ticket_spin_is_locked(lock)
+#endif
 
 #define spin_lock_irqsave(lock, flags)	do { local_irq_save(flags); spin_lock(lock); } while (0)
 #define spin_unlock_irqrestore(lock, flags) do { spin_unlock(lock); local_irq_restore(flags); } while (0)

@@ -156,7 +156,7 @@
 #define __percpu_counter_compare_6_18		__percpu_counter_compare_6_18_world
 #define __percpu_counter_limited_add_6_18	__percpu_counter_limited_add_6_18_world
 /* The world's own (kernel/linux-6.18/world/throttle_percpu_counter.c). */
-#define percpu_counter_set			percpu_counter_set_6_18_world
+#define percpu_counter_set_6_18		percpu_counter_set_6_18_world
 #define percpu_counter_read_positive_6_18	percpu_counter_read_positive_6_18_world
 #endif
 

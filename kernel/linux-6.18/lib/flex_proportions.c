@@ -167,7 +167,7 @@ static void fprop_reflect_period_percpu(struct fprop_global *p,
 		percpu_counter_add_batch(&pl->events,
 			-val + (val >> (period-pl->period)), PROP_BATCH);
 	} else
-		percpu_counter_set(&pl->events, 0);
+		percpu_counter_set_6_18(&pl->events, 0);
 	WRITE_ONCE(pl->period, period);
 	raw_spin_unlock_irqrestore(&pl->lock, flags);
 }

@@ -50,6 +50,22 @@ static inline bool counter_try_cmpxchg(s32 *pcount, s64 *count, s64 new)
 	return false;
 }
 
+/* percpu_counter_set (60-72): every possible CPU's count to 0, fbc->count to amount. */
+void percpu_counter_set_6_18(struct percpu_counter *fbc, s64 amount)
+{
+	unsigned int cpu;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fbc->lock, flags);	/* raw_ */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {	/* for_each_possible_cpu */
+		s32 *pcount = per_cpu_ptr(fbc->counters, cpu);
+
+		WRITE_ONCE(*pcount, 0);
+	}
+	WRITE_ONCE(fbc->count, amount);
+	spin_unlock_irqrestore(&fbc->lock, flags);
+}
+
 /*
  * Safety against interrupts is achieved in 2 ways:
  * 1. the fast path uses local cmpxchg (note: no lock prefix)

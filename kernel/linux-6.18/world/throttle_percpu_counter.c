@@ -80,7 +80,7 @@ void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 b
 }
 
 /* percpu_counter_set (60-72): every CPU's count to 0, fbc->count to amount. */
-void percpu_counter_set(struct percpu_counter *fbc, s64 amount)
+void percpu_counter_set_6_18(struct percpu_counter *fbc, s64 amount)
 {
 	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
 		fbc->counters[cpu] = 0;

@@ -48,8 +48,6 @@
  * per-CPU error), and nr_cpu_ids is the world's.
  */
 #define nr_cpu_ids				((unsigned int)throttle_nr_cpus())
-/* The world's percpu_counter_set (map.h names it _6_18_world). */
-void percpu_counter_set(struct percpu_counter *fbc, s64 amount);
 /* The reads: counted as below, and the gap from the exact count noted. */
 s64 percpu_counter_read_6_18_world(struct percpu_counter *fbc);
 s64 percpu_counter_read_positive_6_18(struct percpu_counter *fbc);
@@ -60,6 +58,8 @@ extern int percpu_counter_batch_6_18;
 void compute_batch_value_6_18(void);
 
 int __percpu_counter_init_many_6_18(struct percpu_counter *fbc, s64 amount, u32 nr_counters);
+/* Every CPU's count to 0, fbc->count to amount, under the lock (60-72; the world's: map.h). */
+void percpu_counter_set_6_18(struct percpu_counter *fbc, s64 amount);
 void percpu_counter_destroy_many_6_18(struct percpu_counter *fbc, u32 nr_counters);
 void percpu_counter_add_batch_6_18(struct percpu_counter *fbc, s64 amount, s32 batch);
 s64 __percpu_counter_sum_6_18(struct percpu_counter *fbc);
