@@ -101,12 +101,24 @@ int pindex_to_order_6_18(unsigned int pindex)
 	return order;
 }
 
-/* The emulated buddy: the first block of the order and type (no split). */
+/*
+ * __rmqueue (2444-2500) with CONFIG_CMA: a movable allocation (ALLOC_CMA,
+ * gfp_to_alloc_flags_cma) first balances against the CMA area, reading
+ * NR_FREE_CMA_PAGES and NR_FREE_PAGES from zone->vm_stat[]; no emulated
+ * zone has a CMA area, so the CMA count is 0 and __rmqueue_cma_fallback
+ * never runs. Then the emulated buddy: the first block of the order and
+ * type (no split, no fallback types).
+ */
 static struct page *__rmqueue(struct zone *zone, unsigned int order, int migratetype)
 {
 	struct free_area *area = &zone->free_area[order];
 	struct list_head *list = &area->free_list[migratetype];
 	struct page *page;
+
+	if (migratetype == MIGRATE_MOVABLE &&	/* alloc_flags & ALLOC_CMA */
+	    zone_page_state(zone, NR_FREE_CMA_PAGES) > zone_page_state(zone, NR_FREE_PAGES) / 2) {
+		/* __rmqueue_cma_fallback: no CMA area here, no page; on as the kernel goes */
+	}
 
 	if (list_empty(list))
 		return NULL;
@@ -621,8 +633,8 @@ struct page *rmqueue_6_18(struct zone *zone, unsigned int order, int migratetype
  * high watermark (3822): its _watermark[] and watermark_boost, then
  * NR_FREE_PAGES (zone_page_state), which for order 0 must be above the
  * mark, less what __zone_watermark_unusable_free (3492-3511) leaves
- * unusable (nr_free_highatomic; the CMA term is compiled out: no
- * CONFIG_CMA). Then rmqueue (3325-3354), and on success zone_statistics
+ * unusable (nr_free_highatomic; with CONFIG_CMA the free CMA pages too,
+ * but not for a movable allocation, which has ALLOC_CMA). Then rmqueue (3325-3354), and on success zone_statistics
  * (3128-3148: NUMA_HIT and NUMA_LOCAL or NUMA_OTHER, per-CPU, no fold),
  * which 6.18 calls inside rmqueue_pcplist and rmqueue_buddy, and rmqueue's
  * ZONE_BOOSTED_WATERMARK test (the fast path's alloc_flags have

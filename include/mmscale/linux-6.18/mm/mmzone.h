@@ -178,13 +178,19 @@ enum zone_type {
 	MAX_NR_ZONES
 };
 
-/* (64-90) This project's 6.18 config: no CONFIG_CMA, CONFIG_MEMORY_ISOLATION. */
+/*
+ * (64-90) CONFIG_CMA, as distributions build 6.18 (Debian, Ubuntu, Fedora,
+ * RHEL; this VM's 6.18 has it off), and as the 6.1 row's zones have it
+ * (linux-2.6/mm/mmzone.h): one choice for the comparison. And
+ * CONFIG_MEMORY_ISOLATION.
+ */
 enum migratetype {
 	MIGRATE_UNMOVABLE,
 	MIGRATE_MOVABLE,
 	MIGRATE_RECLAIMABLE,
 	MIGRATE_PCPTYPES,	/* the number of types on the pcp lists */
 	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
+	MIGRATE_CMA,		/* CONFIG_CMA: only movable pages, from the CMA area */
 	MIGRATE_ISOLATE,	/* can't allocate from here */
 	MIGRATE_TYPES
 };
@@ -280,11 +286,13 @@ struct pglist_data;
 /*
  * struct zone (879-1060), the fields the 6.18 vmstat and pcp code use, in
  * the kernel's groups: the read-mostly part (the per-CPU pointers, sizes,
- * pgdat); after _pad1_ the free areas (11 orders of 5 migratetypes: 968
- * bytes) and then flags, lock and trylock_free_pages together, on the line
- * that ends the free areas (996-1016), so the order-0 lists are far from
- * the lock and a test_bit of zone->flags reads the lock's line, as in the
- * kernel; and vm_stat[] with vm_numa_event[] after _pad3_ on lines of
+ * pgdat); after _pad1_ the free areas (11 orders of 6 migratetypes with
+ * CONFIG_CMA: 1144 bytes), then flags on the last 8 bytes of the free
+ * areas' last line and lock and trylock_free_pages on the next line
+ * (996-1016), so a test_bit of zone->flags reads the line of order 10's
+ * free lists and not the lock's, as in a CONFIG_CMA kernel (without CMA,
+ * 968 bytes of free areas, flags and lock share a line); and vm_stat[]
+ * with vm_numa_event[] after _pad3_ on lines of
  * their own. Not the kernel's byte offsets: the fields between are left
  * out. ZONE_DMA (16 MiB), HIGHMEM, MOVABLE and DEVICE are not emulated:
  * ZONE_DMA32 on node 0 (all of the first 4 GiB: no PCI hole) and
@@ -330,12 +338,11 @@ struct zone {
 	atomic_long_t vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
 } ____cacheline_aligned;
 
-/* flags, lock and trylock_free_pages share the line that ends the free areas. */
+/* With CONFIG_CMA flags ends the free areas' last line, and the lock starts the next. */
 BUILD_BUG_ON(offsetof(struct zone, flags) / L1_CACHE_BYTES !=
-	     offsetof(struct zone, lock) / L1_CACHE_BYTES);
-BUILD_BUG_ON(offsetof(struct zone, free_area[NR_PAGE_ORDERS - 1].nr_free) / L1_CACHE_BYTES !=
-	     offsetof(struct zone, lock) / L1_CACHE_BYTES);
-BUILD_BUG_ON(offsetof(struct zone, lock) - offsetof(struct zone, free_area) != 11 * 88 + 8);
+	     offsetof(struct zone, free_area[NR_PAGE_ORDERS - 1].nr_free) / L1_CACHE_BYTES);
+BUILD_BUG_ON(offsetof(struct zone, lock) % L1_CACHE_BYTES != 0);
+BUILD_BUG_ON(offsetof(struct zone, lock) - offsetof(struct zone, free_area) != 11 * 104 + 8);
 
 typedef struct pglist_data {
 	struct zone node_zones[MAX_NR_ZONES];

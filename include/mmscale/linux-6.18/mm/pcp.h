@@ -27,8 +27,9 @@
  * Not emulated (each inert in the cases here): ZONE_RECLAIM_ACTIVE and
  * ZONE_BELOW_HIGH (set by reclaim and by get_page_from_freelist when free
  * pages fall below the high watermark: the pools here are not the zone's
- * free pages, so neither is ever set), __rmqueue's CMA balancing (no
- * CONFIG_CMA), free_one_page's trylock_free_pages, free_pages_prepare and
+ * free pages, so neither is ever set), __rmqueue_cma_fallback (the
+ * emulated zones have no CMA area: NR_FREE_CMA_PAGES, which __rmqueue
+ * reads for every block, stays 0), free_one_page's trylock_free_pages, free_pages_prepare and
  * check_new_pages, the vm events (PGFREE, PGALLOC), FPI_TRYLOCK and ALLOC_TRYLOCK callers, ZONE_DMA's pageset (one more
  * pcp->lock per CPU in a drain of every zone on a real x86-64 machine).
  * get_page_from_freelist's watermark check and zone_statistics run only
