@@ -15,7 +15,10 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/linux-6.18/mm/pcp.h"
 #include "mmscale/linux-6.18/mm/vmstat.h"
+#include "mmscale/mm/config.h"
 #include "mmscale/params.h"
+
+#include "counters_6_18.h"
 
 struct pcp_run {
 	struct page **held;	/* pcp/autotune: the blocks the burst frees */
@@ -26,6 +29,8 @@ struct pcp_run {
 struct autotune_variant {
 	struct mmscale_variant v;
 	bool fixed_high;
+	/* the pageset kept from burst to burst, aged by the CPU's vmstat work */
+	bool warm;
 };
 
 struct drain_6_18_variant {
@@ -118,11 +123,28 @@ static void burst(struct pcp_run *pr, unsigned int order)
 		pr->held[i] = rmqueue_6_18(pr->zone, order, MIGRATE_MOVABLE);
 }
 
+/*
+ * Cold (6.18, 6.18-fixed-high): every burst from the first state of the
+ * pageset. Warm (6.18-warm): bursts back to back on the pageset as the one
+ * before left it (high tuned up, the pages it kept), and between them the
+ * CPU's vmstat work when its second has passed (vmstat_update:
+ * refresh_cpu_vm_stats, whose decay_pcp_high takes high down by an eighth
+ * and frees what is over it, mm/vmstat.c 811-892, page_alloc.c
+ * 2555-2583): a CPU that frees and allocates for longer than a second.
+ */
 static void autotune_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct pcp_run *pr = run->data;
 	unsigned int order = (unsigned int)run->args[0];
+	u64 vmstat_period = mm_config()->vmstat_interval_ns;	/* read once */
 
+	if (container_of(run->v, struct autotune_variant, v)->warm) {
+		while (mmscale_keep_running(st)) {
+			burst(pr, order);
+			vmstat_6_18_work_tick(vmstat_period);
+		}
+		return;
+	}
 	while (mmscale_keep_running(st)) {
 		burst(pr, order);
 		mmscale_pause_timing(st);
@@ -220,10 +242,15 @@ static bool drain_claim(const struct mmscale_run *run, struct mmscale_claim *out
 }
 
 static const struct autotune_variant autotune_variants[] = {
-	{ { "6.18", "pcp->high tuned between high_min and high_max (nr_pcp_high, nr_pcp_alloc)",
-	    "mm/page_alloc.c 6.18 (51a755c56dc0, 6.7)" }, false },
+	{ { "6.18", "pcp->high tuned between high_min and high_max (nr_pcp_high, nr_pcp_alloc), "
+	    "every burst from a cold pageset", "mm/page_alloc.c 6.18 (51a755c56dc0, 6.7)" },
+	  false, false },
 	{ { "6.18-fixed-high", "the same code with high_max = high_min (high set by hand)",
-	    "mm/page_alloc.c 6.18 zone_set_pageset_high_and_batch" }, true },
+	    "mm/page_alloc.c 6.18 zone_set_pageset_high_and_batch" }, true, false },
+	{ { "6.18-warm", "6.18's bursts back to back on the pageset the last one left, aged by "
+	    "the CPU's vmstat work (decay_pcp_high) each second",
+	    "mm/page_alloc.c 6.18 decay_pcp_high, mm/vmstat.c refresh_cpu_vm_stats" },
+	  false, true },
 };
 
 static const struct drain_6_18_variant drain_variants_6_18[] = {
