@@ -47,7 +47,7 @@ BASELINE = {
     "rss/fork_exit": {"6.18": "6.1"},
     "vmstat/numa_event": {"6.18-numa_event": "6.18-zone_stat"},
     "vmstat/shepherd": {"6.18-idle": "6.18-busy"},
-    "pcp/autotune": {"6.18": "6.18-fixed-high"},
+    "pcp/autotune": {"6.18": "6.18-fixed-high", "6.18-warm": "6.18"},
     "pcp/drain": {"6.18-full": "6.18-empty"},
     "bdp": {"6.18": "3.2", "2.6.31-rc8": "3.2"},
     "bdp_throttled": {"6.18": "3.2", "6.18-store-if-changed": "6.18"},
@@ -203,12 +203,15 @@ def main():
         "The configuration of this machine's 6.18 (`/proc/config.gz`), x86-64, unless a row "
         "says otherwise: SMP, NUMA and HAVE_CMPXCHG_LOCAL (the cmpxchg forms of vmstat and "
         "percpu_counter); MEMCG=y with MEMCG_V1, SWAP, ZSWAP, THP, NUMA_BALANCING and "
-        "HUGETLB_PAGE (the layout of the `6.18-memcg` rows' per-CPU statistics); CMA not "
-        "set (6.18's zones have no NR_FREE_CMA_PAGES path). Where the emulation differs "
-        "from that configuration, the rows say so: the bdp rows run the root wb only "
-        "(CGROUP_WRITEBACK=y here, but one cgroup); every spinlock is the ticket lock of "
-        "2.6.25-4.1 (6.18 has QUEUED_SPINLOCKS=y: counts are the same, hand-offs under "
-        "contention are not); HZ is 1000 (250 here and in most distributions); "
+        "HUGETLB_PAGE (the layout of the `6.18-memcg` rows' per-CPU statistics). Where the "
+        "emulation differs "
+        "from that configuration, the rows say so: CMA is set, as distributions build 6.18 "
+        "and as the 6.1 rows' zones have it (one choice for the `remote` against `6.18` "
+        "comparisons: zone->flags ends the free areas' last line and zone->lock starts the "
+        "next, and every movable block __rmqueue takes reads NR_FREE_CMA_PAGES), where this "
+        "VM's 6.18 has it off; the bdp rows run the root wb only "
+        "(CGROUP_WRITEBACK=y here, but one cgroup); HZ is 1000 (250 here and in most "
+        "distributions); "
         "PREEMPT_COUNT's and PREEMPT_RCU's per-task counts are not kept (preempt_disable "
         "and rcu_read_lock cost nothing here). Per-CPU operations are x86's: "
         "this_cpu_try_cmpxchg, this_cpu_add and this_cpu_xchg are the cmpxchg, add and xadd "
@@ -216,7 +219,15 @@ def main():
         "%gs), and local_irq_save reads the flags register as the kernel does (pushf), "
         "where cli and sti, privileged in user space, are stood in for by a thread-local "
         "flag: a row that saves and restores interrupts pays pushf and two stores where the "
-        "kernel pays pushf, cli and sti.",
+        "kernel pays pushf, cli and sti. Locks: every 6.18 row takes queued spinlocks "
+        "(QUEUED_SPINLOCKS=y, x86's since 4.2: kernel/qspinlock.c ports 6.18's slow path, "
+        "pending bit and MCS queue, without paravirt), every other row the ticket lock of "
+        "2.6.25-4.1, 6.1's drain row included (its zones are the 2.6-3.x drain machine's; "
+        "6.1 itself has qspinlock). Uncontended both are one locked instruction to take and "
+        "a plain store to release, so the counts are the same; under contention the ticket "
+        "lock has every waiter spin on the lock's line and the queued lock only the first "
+        "two (the others on their own per-CPU node), which changes the times of the rows "
+        "with three or more contenders, not their lock counts.",
         "",
         "### What moved since 2.6.31, and why",
         "",
@@ -254,15 +265,21 @@ def main():
         "",
         "**percpu_counter and rss.** percpu_counter_add_batch gained a cmpxchg fast path "
         "in 6.11 (Mateusz Guzik, <20240528204257.434817-1-mjguzik@gmail.com>); the fold "
-        "and the sum are 2.6.31's. The mm's rss counters moved from 6.1's "
+        "and the sum are 2.6.31's, with interrupts saved around the lock. The mm's rss counters moved from 6.1's "
         "per-task cache, synced into four atomics every 66th fault, to percpu_counters "
         "(6.2): a fault folds under the counter's lock once per batch (max(32, 2 x CPUs)) "
         "instead of one atomic per 66 faults, and every mm now pays at fork and exit for "
-        "per-CPU counters: one allocation zeroed in every CPU's unit, the global "
-        "percpu_counters list lock twice, and check_mm's four sums over every online CPU "
-        "(rss/fork_exit: 4 x CPUs slots, 4096 at 1024 CPUs, against nothing in 6.1) - the "
-        "cost the unixbench spawn report (-19.2% on 128 CPUs) and the later grouping "
-        "patches were about.",
+        "per-CPU counters: one allocation through the per-CPU allocator (pcpu_alloc_mutex "
+        "and pcpu_lock, mm/percpu.c) zeroed in every CPU's unit, the global "
+        "percpu_counters list lock twice, check_mm's four sums over every online CPU, and "
+        "free_percpu's pcpu_lock (rss/fork_exit: 4 x CPUs slots, 4096 at 1024 CPUs, 8 spin "
+        "locks and 10 locked ops, against nothing in 6.1) - the cost the unixbench spawn "
+        "report (-19.2% on 128 CPUs; its profile names __alloc_percpu_gfp and pcpu_alloc) "
+        "and the later grouping patches were about. Not emulated, so the row's time is a "
+        "lower bound of that regression's: the memcg charge and uncharge of the allocation "
+        "(GFP_KERNEL_ACCOUNT: obj_cgroup_charge of 16 bytes x possible CPUs, the page "
+        "counters up the hierarchy once the per-CPU stock is short, MEMCG_PERCPU_B's "
+        "update).",
         "",
         "**per-CPU page lists.** 2.6.38 drained by IPI to every CPU; 6.1 drains remotely "
         "under each pcp->lock; 6.18 keeps that and drains in rounds of batch << 5 pages, "
@@ -275,7 +292,11 @@ def main():
         "burst against the same code with high fixed at high_min). Where high_min is "
         "above what a burst's free_count reaches (batch << 5), as for this machine's one "
         "3 GiB zone split over 2 CPUs, the two rows coincide; with 8 CPUs to a node they "
-        "part (the 1 TiB stand-in table).",
+        "part (the 1 TiB stand-in table). Those two rows start every burst from a cold "
+        "pageset; `6.18-warm` runs the bursts back to back on the pageset the last one "
+        "left, with the CPU's vmstat work each second (decay_pcp_high takes high down by "
+        "an eighth): what a CPU that frees and allocates for longer than a second pays. "
+        "The counts of that row depend on how many seconds the run lasts (not claimed).",
         "",
         "The same drain is also the `6.18` row of drain/empty and drain/swap_cpuset, beside "
         "the seed's variants (the drains section above), through its own zones and lists "
