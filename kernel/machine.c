@@ -40,6 +40,9 @@ void mmscale_kernel_bug(const char *what)
 	abort();
 }
 
+/* The task an emulated thread is, as struct mutex's owner word names it (mutex.h). */
+_Thread_local char mmscale_mutex_task;
+
 void mmscale_no_cpu(void)
 {
 	mmscale_kernel_bug("smp_processor_id() called on a thread that is not an emulated CPU");

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "mmscale/errorf.h"
+#include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/qspinlock.h"
 
@@ -26,7 +27,8 @@ struct mcs_spinlock {
 
 /* kernel/locking/qspinlock.h: a node is its mcs_spinlock (no paravirt reserve). */
 #define _Q_MAX_NODES	4
-#define _Q_PENDING_LOOPS	1
+/* arch/x86/include/asm/qspinlock.h: x86 waits out a pending hand-over longer than 1 loop. */
+#define _Q_PENDING_LOOPS	(1 << 9)
 
 struct qnode {
 	struct mcs_spinlock mcs;
@@ -93,20 +95,50 @@ static __always_inline u32 xchg_tail(struct qspinlock *lock, u32 tail)
 	 * MCS node is properly initialized before updating the tail.
 	 */
 	mmscale_count_inc(MMSCALE_LOCKED_OPS);
+	/*
+	 * acq_rel where the kernel's is relaxed: it relies on the address
+	 * dependency from the old tail to the previous node, which C11 does
+	 * not order; on x86 both are the same xchgw.
+	 */
 	return (u32)atomic_exchange_explicit(&lock->tail, (u16)(tail >> _Q_TAIL_OFFSET),
-					     memory_order_relaxed) << _Q_TAIL_OFFSET;
+					     memory_order_acq_rel) << _Q_TAIL_OFFSET;
 }
 
-/* x86: lock bts of the pending bit, then the word read (here one fetch-or). */
+/*
+ * x86's (arch/x86/include/asm/qspinlock.h): lock bts of the pending bit,
+ * then a plain read of the rest of the word. Only the old pending bit of
+ * the fetch-or is used, so the compiler emits lock btsl, as x86 (a whole
+ * fetch-or result would be a lock cmpxchg loop).
+ */
 static __always_inline u32 queued_fetch_set_pending_acquire(struct qspinlock *lock)
 {
+	u32 val;
+
 	mmscale_count_inc(MMSCALE_LOCKED_OPS);
-	return atomic_fetch_or_explicit(&lock->val, _Q_PENDING_VAL, memory_order_acquire);
+	val = atomic_fetch_or_explicit(&lock->val, _Q_PENDING_VAL, memory_order_acquire) &
+	      _Q_PENDING_VAL;
+	val |= atomic_load_explicit(&lock->val, memory_order_relaxed) & ~_Q_PENDING_MASK;
+	return val;
 }
 
 static __always_inline void set_locked(struct qspinlock *lock)
 {
 	atomic_store_explicit(&lock->locked, _Q_LOCKED_VAL, memory_order_relaxed);
+}
+
+/*
+ * mmscale: a word the queued lock can never hold (a locked or pending byte
+ * above 1, a tail naming no CPU) is a lock some code took as a ticket lock
+ * (spinlock.h: one generation's code per lock): loud, not a wild pointer.
+ */
+static void check_queued_word(u32 val)
+{
+	u32 tail_cpu = (val & _Q_TAIL_CPU_MASK) >> _Q_TAIL_CPU_OFFSET;
+
+	if (unlikely((val & _Q_LOCKED_MASK) > _Q_LOCKED_VAL ||
+		     (val & _Q_PENDING_MASK) > _Q_PENDING_VAL ||
+		     (!tail_cpu && (val & _Q_TAIL_IDX_MASK)) || tail_cpu > nr_cpu_ids))
+		mmscale_kernel_bug("a spinlock taken both as a ticket lock and as a queued lock");
 }
 
 void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
@@ -115,6 +147,8 @@ void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 	unsigned int spins = 0;
 	u32 old, tail;
 	int idx;
+
+	check_queued_word(val);
 
 	/*
 	 * Wait for in-progress pending->locked hand-overs with a bounded

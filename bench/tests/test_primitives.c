@@ -2,6 +2,10 @@
 /* The kernel-style primitives: ticket and queued locks, lists, cpumask, bitops, atomics, percpu. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +214,23 @@ static void test_queued_lock(void)
 	CHECK_EQ_LL(q_order[1], 2);
 	CHECK_EQ_LL(q_order[2], 3);
 	CHECK_EQ_LL(atomic_load(&qlock.val), 0);
+
+	/* A word the ticket lock left (head 1, tail 1) stops the queued lock loudly. */
+	{
+		pid_t child = fork();
+		int status = 0;
+
+		if (child == 0) {
+			if (mmscale_cpu_enter(0, err, sizeof(err)) != 0)
+				_exit(0);
+			atomic_store(&qlock.val, 0x00010001);
+			(void)!freopen("/dev/null", "w", stderr);
+			queued_spin_lock(&qlock);
+			_exit(0);	/* not reached: the slow path refuses the word */
+		}
+		CHECK(child > 0 && waitpid(child, &status, 0) == child);
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	}
 	mmscale_machine_teardown();
 	mmscale_plan_destroy(&p);
 	mmscale_topology_destroy(&t);

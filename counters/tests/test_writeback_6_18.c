@@ -177,7 +177,7 @@ static void test_wb_calc_thresh(void)
 	if (dom_and_bdi_up() != 0)
 		return;
 	/* no share: the floor for an idle device, (thresh - dirty) / 8 */
-	percpu_counter_set(&test_dom.completions.events, 1000);
+	percpu_counter_set_6_18(&test_dom.completions.events, 1000);
 	dtc = bench_dtc();
 	dtc.dirty = 1000;
 	CHECK_EQ_LL(__wb_calc_thresh(&dtc, 25600), (25600 - 1000) / 8);
@@ -188,13 +188,13 @@ static void test_wb_calc_thresh(void)
 	dtc.dirty = 30000;
 	CHECK_EQ_LL(__wb_calc_thresh(&dtc, 25600), 0);
 	/* the whole share, capped by a 10% max_ratio */
-	percpu_counter_set(&test_bdi.wb.completions.events, 1000);
+	percpu_counter_set_6_18(&test_bdi.wb.completions.events, 1000);
 	CHECK_EQ_LL(__wb_calc_thresh(&dtc, 25600), 25600);
 	test_bdi.max_ratio = 10 * BDI_RATIO_SCALE;
 	CHECK_EQ_LL(__wb_calc_thresh(&dtc, 25600), 2560);
 	test_bdi.max_ratio = 100 * BDI_RATIO_SCALE;
 	/* half the share: 12800 */
-	percpu_counter_set(&test_bdi.wb.completions.events, 500);
+	percpu_counter_set_6_18(&test_bdi.wb.completions.events, 500);
 	CHECK_EQ_LL(__wb_calc_thresh(&dtc, 25600), 12800);
 	dom_and_bdi_down();
 }

@@ -23,12 +23,16 @@ struct mutex {
 
 #define DEFINE_MUTEX(name)	struct mutex name = { ATOMIC_LONG_INIT(0) }
 
-/* current, as the owner word holds it: any per-thread address will do. */
+/*
+ * current, as the owner word holds it: the address of a per-thread object,
+ * one for the whole program (kernel/machine.c), so a mutex locked in one
+ * file and unlocked in another has one owner.
+ */
+extern _Thread_local char mmscale_mutex_task;
+
 static inline long mutex_current_task(void)
 {
-	static _Thread_local char task;
-
-	return (long)(uintptr_t)&task;
+	return (long)(uintptr_t)&mmscale_mutex_task;
 }
 
 /* __mutex_trylock: 1 if the lock is now ours, 0 if a task owns it. */

@@ -95,7 +95,7 @@ static __always_inline s8 this_cpu_xchg_s8(s8 *p, s8 new)
 static __always_inline void this_cpu_add_long(long *p, long v)
 {
 #ifdef MMSCALE_LOCAL_CMPXCHG_INSN
-	__asm__ __volatile__("addq %[v], %[var]" : [var] "+m" (*p) : [v] "er" (v) : "memory");
+	__asm__ __volatile__("addq %[v], %[var]" : [var] "+m" (*p) : [v] "er" (v));
 #else
 	WRITE_ONCE(*p, READ_ONCE(*p) + v);
 #endif

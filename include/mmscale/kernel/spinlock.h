@@ -4,9 +4,12 @@
  * 2.6.25 to 4.1 (arch/x86/include/asm/spinlock.h), or, in a file built
  * with MMSCALE_QUEUED_SPINLOCKS (every Linux 6.18 file: CMakeLists.txt),
  * the queued spinlock x86 has used since 4.2 (qspinlock.h). The two share
- * the lock's 4 bytes, and both take 0 for unlocked at init; a lock is only
- * ever taken by one generation's code (a 6.18 header refuses a file built
- * without the define).
+ * the lock's 4 bytes, and both take 0 for unlocked at init; a lock must
+ * only ever be taken by one generation's code (a file of another
+ * generation calls that generation's functions, e.g. 6.18's
+ * percpu_counter_set_6_18, never 2.6.31's on a 6.18 counter). Nothing
+ * checks that at build time; the queued slow path stops loudly on a word
+ * the ticket lock left (kernel/qspinlock.c).
  *
  * The ticket lock: a head and a tail ticket in one word; lock takes a
  * ticket with an atomic add on tail and spins until head reaches it;

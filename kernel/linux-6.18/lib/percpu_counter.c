@@ -210,6 +210,7 @@ bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s6
 				       s32 batch)
 {
 	s32 *pcount = this_cpu_ptr(fbc->counters);
+	unsigned long flags;
 	s64 count;
 	s64 unknown;
 	bool good = false;
@@ -217,6 +218,7 @@ bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s6
 	if (amount == 0)
 		return true;
 
+	local_irq_save(flags);
 	unknown = (s64)((u32)batch * num_online_cpus());	/* 32-bit, as the kernel's */
 	count = READ_ONCE(*pcount);
 
@@ -225,10 +227,11 @@ bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s6
 	    ((amount > 0 && READ_ONCE(fbc->count) + unknown <= limit) ||
 	     (amount < 0 && READ_ONCE(fbc->count) - unknown >= limit))) {
 		WRITE_ONCE(*pcount, (s32)(count + amount));	/* this_cpu_add */
+		local_irq_restore(flags);
 		return true;
 	}
 
-	spin_lock(&fbc->lock);
+	spin_lock(&fbc->lock);	/* raw_ */
 	count = fbc->count + amount;
 
 	/* Skip percpu_counter_sum() when safe */
@@ -267,5 +270,6 @@ bool __percpu_counter_limited_add_6_18(struct percpu_counter *fbc, s64 limit, s6
 	mmscale_count_inc(MMSCALE_FOLDS);
 out:
 	spin_unlock(&fbc->lock);
+	local_irq_restore(flags);
 	return good;
 }

@@ -18,6 +18,12 @@
 
 #define U8_MAX	255
 
+/* mmscale: the hierarchy, [0] the root, [MEMCG_6_18_DEPTH] the task's memcg. */
+static struct mem_cgroup *memcgs[MEMCG_6_18_DEPTH + 1];
+#define root_mem_cgroup		memcgs[0]
+static struct folio **folios;	/* [nr_node_ids_6_18] */
+static int nr_folio_nodes;
+
 /* Subset of node_stat_item for memcg stats (293-333, this machine's config) */
 static const unsigned int memcg_node_stat_items[] = {
 	NR_INACTIVE_ANON,
@@ -239,6 +245,9 @@ static inline struct lruvec *mem_cgroup_lruvec(struct mem_cgroup *memcg, struct 
 	struct mem_cgroup_per_node *mz;
 	struct lruvec *lruvec;
 
+	if (!memcg)
+		memcg = root_mem_cgroup;
+
 	mz = memcg->nodeinfo[pgdat->node_id];
 	lruvec = &mz->lruvec;
 	/*
@@ -269,7 +278,7 @@ void __lruvec_stat_mod_folio(struct folio *folio, enum node_stat_item idx, int v
 	__mod_lruvec_state(lruvec, idx, val);
 }
 
-/* mmscale: the hierarchy, its subsystem and one folio per node. */
+/* mmscale: the memory subsystem, and the set-up of the hierarchy and its folios. */
 
 /*
  * The memory subsystem's css_rstat_flush (mem_cgroup_css_rstat_flush):
@@ -287,16 +296,18 @@ static struct cgroup_subsys memory_cgrp_subsys = {
 	.css_rstat_flush = mem_cgroup_css_rstat_flush,
 };
 
-/* [0] the root, [MEMCG_6_18_DEPTH] the task's memcg. */
-static struct mem_cgroup *memcgs[MEMCG_6_18_DEPTH + 1];
-static struct folio **folios;	/* [nr_node_ids_6_18] */
-static int nr_folio_nodes;
+
+/* memcg_size (5137): struct_size_t(struct mem_cgroup, nodeinfo, nr_node_ids). */
+static size_t memcg_size(void)
+{
+	return sizeof(struct mem_cgroup) + (size_t)nr_folio_nodes * sizeof(struct mem_cgroup_per_node *);
+}
 
 static void free_memcg(struct mem_cgroup *memcg)
 {
 	if (!memcg)
 		return;
-	for (int nid = 0; memcg->nodeinfo && nid < nr_folio_nodes; nid++) {
+	for (int nid = 0; nid < nr_folio_nodes; nid++) {
 		struct mem_cgroup_per_node *pn = memcg->nodeinfo[nid];
 
 		if (!pn)
@@ -304,12 +315,12 @@ static void free_memcg(struct mem_cgroup *memcg)
 		free_percpu(pn->lruvec_stats_percpu);
 		free_on_node(pn, sizeof(*pn));
 	}
-	free(memcg->nodeinfo);
 	free_percpu(memcg->css.rstat_cpu);
+	free(memcg->css.cgroup);
 	free_percpu(memcg->vmstats_percpu);
 	if (memcg->vmstats)
 		free_on_node(memcg->vmstats, sizeof(*memcg->vmstats));
-	free_on_node(memcg, sizeof(*memcg));
+	free_on_node(memcg, memcg_size());
 }
 
 /*
@@ -322,21 +333,21 @@ static void free_memcg(struct mem_cgroup *memcg)
 static struct mem_cgroup *alloc_memcg(struct mem_cgroup *parent, bool leaf, char *err,
 				      size_t errlen)
 {
-	struct mem_cgroup *memcg = alloc_global(sizeof(*memcg), err, errlen);
+	struct mem_cgroup *memcg = alloc_global(memcg_size(), err, errlen);
 
 	if (!memcg)
 		return NULL;
-	memset(memcg, 0, sizeof(*memcg));
+	memset(memcg, 0, memcg_size());
 	memcg->css.ss = &memory_cgrp_subsys;
+	memcg->css.cgroup = calloc(1, sizeof(*memcg->css.cgroup));	/* cgroup_create's */
 	memcg->css.parent = parent ? &parent->css : NULL;
 	memcg->vmstats = alloc_global(sizeof(*memcg->vmstats), err, errlen);
 	memcg->vmstats_percpu = __alloc_percpu(sizeof(struct memcg_vmstats_percpu),
 					       __alignof__(struct memcg_vmstats_percpu));
 	memcg->css.rstat_cpu = __alloc_percpu(sizeof(struct css_rstat_cpu),
 					      __alignof__(struct css_rstat_cpu));
-	memcg->nodeinfo = calloc((size_t)nr_folio_nodes, sizeof(*memcg->nodeinfo));
 	if (!memcg->vmstats || !memcg->vmstats_percpu || !memcg->css.rstat_cpu ||
-	    !memcg->nodeinfo)
+	    !memcg->css.cgroup)
 		goto fail;
 	memset(memcg->vmstats, 0, sizeof(*memcg->vmstats));
 	for (int nid = 0; nid < nr_folio_nodes; nid++) {

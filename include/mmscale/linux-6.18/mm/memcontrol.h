@@ -95,10 +95,18 @@ struct cgroup_subsys {
 	struct llist_head *lhead;	/* __percpu */
 };
 
+struct cgroup;
+
 struct cgroup_subsys_state {
+	struct cgroup *cgroup;			/* PI: the cgroup that this css is attached to */
 	struct cgroup_subsys *ss;
 	struct cgroup_subsys_state *parent;
 	struct css_rstat_cpu *rstat_cpu;	/* __percpu */
+};
+
+/* struct cgroup as far as css_is_self reads it: its own css (cgroup-defs.h). */
+struct cgroup {
+	struct cgroup_subsys_state self;
 };
 
 struct memcg_vmstats_percpu {
@@ -177,7 +185,7 @@ struct mem_cgroup {
 	struct cgroup_subsys_state css;
 	struct memcg_vmstats	*vmstats;
 	struct memcg_vmstats_percpu *vmstats_percpu;	/* __percpu */
-	struct mem_cgroup_per_node **nodeinfo;		/* [nr_node_ids] */
+	struct mem_cgroup_per_node *nodeinfo[];		/* [nr_node_ids], at the end */
 };
 
 /*

@@ -182,7 +182,10 @@ enum zone_type {
  * (64-90) CONFIG_CMA, as distributions build 6.18 (Debian, Ubuntu, Fedora,
  * RHEL; this VM's 6.18 has it off), and as the 6.1 row's zones have it
  * (linux-2.6/mm/mmzone.h): one choice for the comparison. And
- * CONFIG_MEMORY_ISOLATION.
+ * CONFIG_MEMORY_ISOLATION. Not CONFIG_UNACCEPTED_MEMORY (off in this VM's
+ * 6.18; distributions that build TDX or SEV-SNP guest support set it,
+ * which puts 48 bytes, unaccepted_pages and unaccepted_cleanup, between
+ * the free areas and zone->flags, and adds NR_UNACCEPTED).
  */
 enum migratetype {
 	MIGRATE_UNMOVABLE,

@@ -10,10 +10,15 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/linux-6.18/mm/memcontrol.h"
 
+/* include/linux/cgroup.h: a cgroup's own css (the WARN_ON on its ss left out). */
+static inline bool css_is_self(struct cgroup_subsys_state *css)
+{
+	return css == &css->cgroup->self;
+}
+
 static inline bool css_uses_rstat(struct cgroup_subsys_state *css)
 {
-	/* css_is_self(css) ||: a memcg's css is the memory subsystem's, never a cgroup's self. */
-	return css->ss->css_rstat_flush != NULL;
+	return css_is_self(css) || css->ss->css_rstat_flush != NULL;
 }
 
 static struct css_rstat_cpu *css_rstat_cpu(struct cgroup_subsys_state *css, int cpu)
