@@ -117,7 +117,12 @@ static __always_inline u32 queued_fetch_set_pending_acquire(struct qspinlock *lo
 	mmscale_count_inc(MMSCALE_LOCKED_OPS);
 	val = atomic_fetch_or_explicit(&lock->val, _Q_PENDING_VAL, memory_order_acquire) &
 	      _Q_PENDING_VAL;
-	val |= atomic_load_explicit(&lock->val, memory_order_relaxed) & ~_Q_PENDING_MASK;
+	/*
+	 * Acquire where x86's is a plain load: when it is this read that sees
+	 * the owner gone, it must order the critical section after the
+	 * owner's release, as the fetch-or's acquire does when that sees it.
+	 */
+	val |= atomic_load_explicit(&lock->val, memory_order_acquire) & ~_Q_PENDING_MASK;
 	return val;
 }
 
