@@ -76,8 +76,6 @@ static inline struct mcs_spinlock *grab_mcs_node(struct mcs_spinlock *base, int 
 	return &((struct qnode *)base + idx)->mcs;
 }
 
-#define _Q_LOCKED_PENDING_MASK (_Q_LOCKED_MASK | _Q_PENDING_MASK)
-
 static __always_inline void clear_pending(struct qspinlock *lock)
 {
 	atomic_store_explicit(&lock->pending, 0, memory_order_relaxed);

@@ -23,44 +23,95 @@
 
 #define LOCK_THREADS	4
 #define LOCK_ROUNDS	20000
-#define _Q_LOCKED_PENDING_MASK_TEST	(_Q_LOCKED_MASK | _Q_PENDING_MASK)
 
 static spinlock_t test_lock = __SPIN_LOCK_UNLOCKED;
-static unsigned long long protected_count;	/* plain: only the lock protects it */
-static int inside;				/* plain: >1 would mean two holders */
-static int overlap_seen;
-static unsigned long long acquires_counted[LOCK_THREADS];
+static struct qspinlock qlock;
+
+/*
+ * Mutual exclusion under contention, for either lock kind: LOCK_THREADS
+ * contenders, LOCK_ROUNDS acquisitions each, counted where they run.
+ */
+struct lock_contest {
+	void (*lock)(void);
+	void (*unlock)(void);
+	bool on_cpus;	/* each contender as emulated CPU id (the queued lock's slow path needs one) */
+	unsigned long long protected_count;	/* plain: only the lock protects it */
+	int inside;				/* plain: >1 would mean two holders */
+	int overlap_seen;
+	unsigned long long acquires_counted[LOCK_THREADS];
+};
+
+struct contender {
+	struct lock_contest *contest;
+	int id;
+};
 
 static void *lock_worker(void *arg)
 {
-	long id = (long)arg;
+	struct contender *me = arg;
+	struct lock_contest *c = me->contest;
+	char err[256];
 
+	if (c->on_cpus && mmscale_cpu_enter(me->id, err, sizeof(err)) != 0)
+		return NULL;
 	mmscale_counts_reset();
 	for (int i = 0; i < LOCK_ROUNDS; i++) {
-		spin_lock(&test_lock);
-		if (++inside != 1)
-			overlap_seen = 1;
-		protected_count++;
-		inside--;
-		spin_unlock(&test_lock);
+		c->lock();
+		if (++c->inside != 1)
+			c->overlap_seen = 1;
+		c->protected_count++;
+		c->inside--;
+		c->unlock();
 	}
-	acquires_counted[id] = mmscale_this_counts.v[MMSCALE_LOCK_ACQUIRES];
+	c->acquires_counted[me->id] = mmscale_this_counts.v[MMSCALE_LOCK_ACQUIRES];
+	if (c->on_cpus)
+		mmscale_cpu_leave();
 	return NULL;
+}
+
+static void check_contest(struct lock_contest *c)
+{
+	pthread_t th[LOCK_THREADS];
+	struct contender who[LOCK_THREADS];
+
+	for (int i = 0; i < LOCK_THREADS; i++) {
+		who[i] = (struct contender){ c, i };
+		pthread_create(&th[i], NULL, lock_worker, &who[i]);
+	}
+	for (int i = 0; i < LOCK_THREADS; i++)
+		pthread_join(th[i], NULL);
+	CHECK_EQ_LL(c->protected_count, (long long)LOCK_THREADS * LOCK_ROUNDS);
+	CHECK(!c->overlap_seen);
+	for (int i = 0; i < LOCK_THREADS; i++)
+		CHECK_EQ_LL(c->acquires_counted[i], LOCK_ROUNDS);
+}
+
+static void ticket_lock(void)
+{
+	spin_lock(&test_lock);
+}
+
+static void ticket_unlock(void)
+{
+	spin_unlock(&test_lock);
+}
+
+static void queued_lock(void)
+{
+	queued_spin_lock(&qlock);
+}
+
+static void queued_unlock(void)
+{
+	queued_spin_unlock(&qlock);
 }
 
 static void test_ticket_lock(void)
 {
-	pthread_t th[LOCK_THREADS];
+	struct lock_contest c = { .lock = ticket_lock, .unlock = ticket_unlock };
 
 	/* More threads than this machine's PUs: waiters must yield. */
-	for (long i = 0; i < LOCK_THREADS; i++)
-		pthread_create(&th[i], NULL, lock_worker, (void *)i);
-	for (int i = 0; i < LOCK_THREADS; i++)
-		pthread_join(th[i], NULL);
-	CHECK_EQ_LL(protected_count, (long long)LOCK_THREADS * LOCK_ROUNDS);
-	CHECK(!overlap_seen);
-	for (int i = 0; i < LOCK_THREADS; i++)
-		CHECK_EQ_LL(acquires_counted[i], LOCK_ROUNDS);
+	check_contest(&c);
 	CHECK(!spin_is_locked(&test_lock));
 	CHECK(spin_trylock(&test_lock));
 	CHECK(!spin_trylock(&test_lock));
@@ -104,32 +155,6 @@ static void test_ticket_fifo(void)
  * exclusion under contention, and its order: the owner, then the waiter
  * that set pending, then the MCS queue in the order it queued.
  */
-static struct qspinlock qlock;
-static unsigned long long q_protected;
-static int q_inside, q_overlap;
-static unsigned long long q_acquires[LOCK_THREADS];
-
-static void *queued_worker(void *arg)
-{
-	long id = (long)arg;
-	char err[256];
-
-	if (mmscale_cpu_enter((int)id, err, sizeof(err)) != 0)
-		return NULL;
-	mmscale_counts_reset();
-	for (int i = 0; i < LOCK_ROUNDS; i++) {
-		queued_spin_lock(&qlock);
-		if (++q_inside != 1)
-			q_overlap = 1;
-		q_protected++;
-		q_inside--;
-		queued_spin_unlock(&qlock);
-	}
-	q_acquires[id] = mmscale_this_counts.v[MMSCALE_LOCK_ACQUIRES];
-	mmscale_cpu_leave();
-	return NULL;
-}
-
 static _Atomic int q_order[3];
 static _Atomic int q_next;
 
@@ -168,6 +193,7 @@ static bool wait_word(u32 mask, u32 want)
 
 static void test_queued_lock(void)
 {
+	struct lock_contest c = { .lock = queued_lock, .unlock = queued_unlock, .on_cpus = true };
 	struct mmscale_topology t;
 	struct mmscale_plan p;
 	pthread_t th[LOCK_THREADS];
@@ -182,14 +208,7 @@ static void test_queued_lock(void)
 		fprintf(stderr, "%s\n", err);
 		return;
 	}
-	for (long i = 0; i < LOCK_THREADS; i++)
-		pthread_create(&th[i], NULL, queued_worker, (void *)i);
-	for (int i = 0; i < LOCK_THREADS; i++)
-		pthread_join(th[i], NULL);
-	CHECK_EQ_LL(q_protected, (long long)LOCK_THREADS * LOCK_ROUNDS);
-	CHECK(!q_overlap);
-	for (int i = 0; i < LOCK_THREADS; i++)
-		CHECK_EQ_LL(q_acquires[i], LOCK_ROUNDS);
+	check_contest(&c);
 	CHECK_EQ_LL(atomic_load(&qlock.val), 0);
 
 	/* CPU 0 holds it; 1 sets pending (0,1,1), 2 and 3 queue (tail: CPU 3, node 0). */
@@ -198,7 +217,7 @@ static void test_queued_lock(void)
 	CHECK_EQ_LL(atomic_load(&qlock.val), _Q_LOCKED_VAL);
 	CHECK(!queued_spin_trylock(&qlock));
 	pthread_create(&th[1], NULL, queued_waiter, (void *)1L);
-	if (!wait_word(_Q_LOCKED_PENDING_MASK_TEST, _Q_PENDING_VAL | _Q_LOCKED_VAL))
+	if (!wait_word(_Q_LOCKED_PENDING_MASK, _Q_PENDING_VAL | _Q_LOCKED_VAL))
 		return;
 	pthread_create(&th[2], NULL, queued_waiter, (void *)2L);
 	if (!wait_word(_Q_TAIL_MASK, (2U + 1) << _Q_TAIL_CPU_OFFSET))
