@@ -303,6 +303,8 @@ void drain_claim_counts(const struct drain_variant_ops *ops, const struct smp_ge
 	out->v[MMSCALE_IPIS_SENT] = call.ipis;
 	out->v[MMSCALE_IPIS_HANDLED] = call.ipis;
 	out->v[MMSCALE_CALL_FUNCTION_LOCKS] = call.call_function_locks;
+	out->which |= MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS);
+	out->v[MMSCALE_ZONE_LOCKS] = cost.zone_locks;
 }
 
 /*

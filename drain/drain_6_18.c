@@ -20,17 +20,23 @@
  * No call at all. The mutex (a trylock and an unlock: two locked ops), a
  * locked bitop on cpus_with_pcps for every online CPU, then for each CPU
  * with pages drain_pages: every populated zone's drain_pages_zone takes
- * that CPU's pcp->lock once, and a list that holds pages adds zone->lock in
- * free_pcppages_bulk, once while it holds at most batch << 5 pages (as in
- * every machine the claim is checked on: drain/empty's lists are empty,
- * test_drain's hold tens of pages; each further batch << 5 costs one more
- * pcp->lock and zone->lock).
+ * that CPU's pcp->lock once for an empty list, and for a list with pages
+ * once per chunk of batch << CONFIG_PCP_BATCH_SCALE_MAX pages (the count
+ * re-read under the lock, 66eca1021a42), each chunk freed under one
+ * zone->lock hold in free_pcppages_bulk: that hold, irqsave, is the only
+ * section with interrupts off.
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
-	c->locks = (unsigned long)m->cpus_with_pages * m->zones + m->lists_with_pages;
+	unsigned long empty_lists = (unsigned long)m->cpus_with_pages * m->zones -
+				    m->lists_with_pages;
+
+	c->zone_locks = m->list_chunks;
+	c->locks = empty_lists + 2 * m->list_chunks;
 	c->locked_ops = 2 + m->cpus + c->locks;
 	c->call_targets = 0;
+	c->zone_hold_pages_max = m->chunk_pages_max;
+	c->irqoff_pages_max = m->chunk_pages_max;
 }
 
 const struct drain_variant_ops drain_ops_6_18 = {

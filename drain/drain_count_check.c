@@ -22,13 +22,17 @@ static void drain_all_pages(void)
 
 /*
  * on_each_cpu: a call to every other CPU; free_pcppages_bulk, with its
- * zone->lock, only for a list that holds pages.
+ * zone->lock, only for a list that holds pages, which one hold frees
+ * whole; interrupts off for each CPU's whole call.
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = m->lists_with_pages;
 	c->locked_ops = c->locks;
 	c->call_targets = m->cpus - 1;
+	c->zone_locks = c->locks;
+	c->zone_hold_pages_max = m->list_pages_max;
+	c->irqoff_pages_max = m->cpu_pages_max;
 }
 
 const struct drain_variant_ops drain_ops_count_check = {

@@ -39,7 +39,7 @@ static void free_pcppages_bulk_2_6_32(struct zone *zone, int count,
 	int migratetype = 0;
 	int batch_free = 0;
 
-	spin_lock(&zone_lock(zone));
+	spin_lock_zone(zone);
 	zone_clear_flag(zone, ZONE_ALL_UNRECLAIMABLE);
 	zone_pages_scanned(zone) = 0;
 
@@ -71,7 +71,7 @@ static void free_pcppages_bulk_2_6_32(struct zone *zone, int count,
 			mmscale_count_inc(MMSCALE_PAGES_MOVED);
 		} while (--count && --batch_free && !list_empty(list));
 	}
-	spin_unlock(&zone_lock(zone));
+	spin_unlock_zone(zone);
 }
 
 /*
@@ -123,13 +123,18 @@ static void drain_all_pages(void)
  * free_pcppages_bulk for every populated zone, which takes zone->lock
  * whatever the list holds (and frees it all under that one lock) and
  * clears ZONE_ALL_UNRECLAIMABLE with a locked clear_bit: two locked ops
- * per CPU and zone.
+ * per CPU and zone. Interrupts stay off for the whole call on every CPU
+ * (the IPI handler; on_each_cpu's own call on the caller), so one section
+ * frees all of a CPU's pages.
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = (unsigned long)m->cpus * m->zones;
 	c->locked_ops = 2 * c->locks;
 	c->call_targets = m->cpus - 1;
+	c->zone_locks = c->locks;
+	c->zone_hold_pages_max = m->list_pages_max;
+	c->irqoff_pages_max = m->cpu_pages_max;
 }
 
 const struct drain_variant_ops drain_ops_ipi_all = {

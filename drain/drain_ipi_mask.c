@@ -72,6 +72,9 @@ static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 	c->locks = m->lists_with_pages;
 	c->locked_ops = m->cpus + c->locks;
 	c->call_targets = m->cpus_with_pages - m->caller_has_pages;
+	c->zone_locks = c->locks;
+	c->zone_hold_pages_max = m->list_pages_max;	/* one hold per list */
+	c->irqoff_pages_max = m->cpu_pages_max;	/* each CPU's whole call */
 }
 
 const struct drain_variant_ops drain_ops_ipi_mask = {

@@ -46,6 +46,7 @@
 #include "mmscale/kernel/mutex.h"
 #include "mmscale/linux-2.6/mm/page_alloc.h"
 
+#include "drain_6_1.h"
 #include "drain_variants.h"
 
 static DEFINE_MUTEX(pcpu_drain_mutex);
@@ -62,8 +63,8 @@ static void __free_one_page_6_1(struct page *page, struct zone *zone, int migrat
  * Assumes all pages on list are in same zone.
  * count is the number of pages to free.
  */
-static void free_pcppages_bulk_6_1(struct zone *zone, int count,
-				   struct per_cpu_pages *pcp, int pindex)
+void free_pcppages_bulk_6_1(struct zone *zone, int count, struct per_cpu_pages *pcp,
+			    int pindex)
 {
 	int min_pindex = 0;
 	int max_pindex = MIGRATE_PCPTYPES - 1;	/* NR_PCP_LISTS - 1: order 0 only */
@@ -79,7 +80,7 @@ static void free_pcppages_bulk_6_1(struct zone *zone, int count,
 	pindex = pindex - 1;
 
 	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
-	spin_lock(&zone_lock(zone));
+	spin_lock_zone(zone);
 
 	while (count > 0) {
 		struct list_head *list;
@@ -114,16 +115,16 @@ static void free_pcppages_bulk_6_1(struct zone *zone, int count,
 		} while (count > 0 && !list_empty(list));
 	}
 
-	spin_unlock(&zone_lock(zone));
+	spin_unlock_zone(zone);
 }
 
 static void free_one_page(struct zone *zone, struct page *page, int migratetype)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&zone_lock(zone), flags);
+	spin_lock_zone_irqsave(zone, flags);
 	__free_one_page_6_1(page, zone, migratetype);
-	spin_unlock_irqrestore(&zone_lock(zone), flags);
+	spin_unlock_zone_irqrestore(zone, flags);
 }
 
 
@@ -147,18 +148,19 @@ static void drain_pages_zone(unsigned int cpu, struct zone *zone)
 }
 
 /*
- * Drain pcplists of all zones on the indicated processor.
+ * Drain pcplists of all zones on the indicated processor (with the
+ * drain_pages_zone of the row's kernel: 6.1's, or 6.6's in chunks).
  */
-static void drain_pages(unsigned int cpu)
+static void drain_pages(unsigned int cpu, void (*zone_drain)(unsigned int, struct zone *))
 {
 	struct zone *zone;
 
 	for_each_populated_zone(zone) {
-		drain_pages_zone(cpu, zone);
+		zone_drain(cpu, zone);
 	}
 }
 
-static void drain_all_pages(void)
+void __drain_all_pages_6_1(void (*zone_drain)(unsigned int cpu, struct zone *zone))
 {
 	unsigned int cpu;
 	struct zone *zone;
@@ -200,7 +202,7 @@ static void drain_all_pages(void)
 	}
 
 	for_each_cpu(cpu, &cpus_with_pcps) {
-		drain_pages(cpu);
+		drain_pages(cpu, zone_drain);
 	}
 
 	mutex_unlock(&pcpu_drain_mutex);
@@ -323,7 +325,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 	int i, allocated = 0;
 
 	/* Caller must hold IRQ-safe pcp->lock so IRQs are disabled. */
-	spin_lock(&zone_lock(zone));
+	spin_lock_zone(zone);
 	for (i = 0; i < (int)count; ++i) {
 		struct page *page = __rmqueue_6_1(zone, migratetype);
 		if (unlikely(page == NULL))
@@ -347,7 +349,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned long count, struct list_head
 	 * on i.
 	 */
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -i);
-	spin_unlock(&zone_lock(zone));
+	spin_unlock_zone(zone);
 	return allocated;
 }
 
@@ -391,14 +393,14 @@ static struct page *rmqueue_buddy(struct zone *preferred_zone, struct zone *zone
 	struct page *page;
 	unsigned long flags;
 
-	spin_lock_irqsave(&zone_lock(zone), flags);
+	spin_lock_zone_irqsave(zone, flags);
 	page = __rmqueue_6_1(zone, migratetype);
 	if (!page) {
-		spin_unlock_irqrestore(&zone_lock(zone), flags);
+		spin_unlock_zone_irqrestore(zone, flags);
 		return NULL;
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -1);	/* __mod_zone_freepage_state */
-	spin_unlock_irqrestore(&zone_lock(zone), flags);
+	spin_unlock_zone_irqrestore(zone, flags);
 
 	page->where = PAGE_HELD;
 	zone_statistics_6_1(preferred_zone, zone, 1);
@@ -513,26 +515,37 @@ out:
 	return page;
 }
 
+static void drain_all_pages(void)
+{
+	__drain_all_pages_6_1(drain_pages_zone);
+}
+
+const struct drain_machine_2_6 drain_machine_6_1 = {
+	.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
+	.rmqueue = rmqueue,
+	.free_page = free_unref_page,
+	.zone_layout = MM_ZONE_LAYOUT_6_1,
+};
+
 /*
  * No call at all: the caller drains every CPU with pages itself; for each
  * list that holds pages, drain_pages_zone takes pcp->lock and
- * free_pcppages_bulk_6_1 zone->lock under it.
+ * free_pcppages_bulk_6_1 zone->lock under it, and frees the list whole
+ * with interrupts off (pcp->lock's irqsave).
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = 2UL * m->lists_with_pages;
 	c->locked_ops = 2 + m->cpus + c->locks;	/* the mutex, the mask's bitops, the locks */
 	c->call_targets = 0;
+	c->zone_locks = m->lists_with_pages;
+	c->zone_hold_pages_max = m->list_pages_max;
+	c->irqoff_pages_max = m->list_pages_max;
 }
 
 const struct drain_variant_ops drain_ops_remote = {
 	.drain_all_pages = drain_all_pages,
 	.smp = &smp_llist,	/* 6.1 (no IPI here) */
 	.claim = drain_claim,
-	.machine = &(const struct drain_machine_2_6){
-		.free_pcppages_bulk = NULL,	/* its own, called from its own free path */
-		.rmqueue = rmqueue,
-		.free_page = free_unref_page,
-		.zone_layout = MM_ZONE_LAYOUT_6_1,
-	},
+	.machine = &drain_machine_6_1,
 };

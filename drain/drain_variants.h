@@ -47,6 +47,9 @@
 	X(drain_ops_remote, "remote",					\
 	  "per-pcp spinlock; the caller drains remote lists itself, no IPI", \
 	  "443c2accd1b6, Linux 6.1")					\
+	X(drain_ops_6_6_chunked, "6.6-chunked",				\
+	  "6.1's remote drain, a full list freed batch << 5 pages per pcp->lock and zone->lock hold, the count read again under the lock", \
+	  "55f77df7d715 + 66eca1021a42 (6.6-stable, Aug 2024), on 6.1's code") \
 	X(drain_ops_6_18, "6.18",					\
 	  "remote drains under pcp->lock, every zone of a CPU with pages; high orders, auto-tuned high", \
 	  "mm/page_alloc.c of Linux 6.18 (../shared/kernel/6.18)")	\

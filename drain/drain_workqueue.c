@@ -89,13 +89,21 @@ static void drain_all_pages(void)
  * that holds pages. Locked ops: the mutex's cmpxchg to take it and to give
  * it back, a set_bit or clear_bit of the mask for every online CPU, and
  * each lock. (The kernel's queue_work_on and flush_work make more, on the
- * work item and the worker pool, which are not emulated.)
+ * work item and the worker pool, which are not emulated.) One zone->lock
+ * hold per list with pages. Interrupts: the kernel's kworker turns them
+ * off per zone (drain_pages_count_check); the emulated work item runs as
+ * a call, with them off for all its zones (kernel/smp.c), so a section
+ * frees a CPU's pages, the same while they sit in one zone (drain/full's
+ * lists: each CPU's local zone only).
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {
 	c->locks = m->lists_with_pages;
 	c->locked_ops = 2 + m->cpus + c->locks;
 	c->call_targets = m->cpus_with_pages - m->caller_has_pages;
+	c->zone_locks = c->locks;
+	c->zone_hold_pages_max = m->list_pages_max;
+	c->irqoff_pages_max = m->cpu_pages_max;
 }
 
 const struct drain_variant_ops drain_ops_workqueue = {

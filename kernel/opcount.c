@@ -4,9 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmscale/kernel/timekeeping.h"
 #include "mmscale/opcount.h"
 
 _Thread_local struct mmscale_counts mmscale_this_counts;
+
+/* A CPU's open sections and its maxima (hold accounting, mmscale/opcount.h). */
+struct mmscale_holds {
+	uint64_t zone_pages0, zone_ns0, irq_pages0, irq_ns0;
+	uint64_t max[MMSCALE_NR_MAXIMA];	/* written by the CPU, cleared by the collector */
+};
+
+static _Thread_local struct mmscale_holds this_holds;
+int mmscale_hold_accounting;
 
 static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_GLOBAL_READS]		= "global_reads",
@@ -46,14 +56,18 @@ void mmscale_counts_snapshot(struct mmscale_counts *out)
 
 /* One slot per emulated CPU: the counts of the thread that is that CPU now. */
 static struct mmscale_counts *_Atomic *registry;
+static struct mmscale_holds *_Atomic *holds_registry;	/* the same CPUs' hold maxima */
 static int registry_size;
 
 int mmscale_counts_registry_init(int nr_cpus)
 {
 	mmscale_counts_registry_free();
 	registry = calloc((size_t)nr_cpus, sizeof(*registry));
-	if (!registry)
+	holds_registry = calloc((size_t)nr_cpus, sizeof(*holds_registry));
+	if (!registry || !holds_registry) {
+		mmscale_counts_registry_free();
 		return -1;
+	}
 	registry_size = nr_cpus;
 	return 0;
 }
@@ -61,20 +75,26 @@ int mmscale_counts_registry_init(int nr_cpus)
 void mmscale_counts_registry_free(void)
 {
 	free(registry);
+	free(holds_registry);
 	registry = NULL;
+	holds_registry = NULL;
 	registry_size = 0;
 }
 
 void mmscale_counts_register(int cpu)
 {
-	if (cpu >= 0 && cpu < registry_size)
+	if (cpu >= 0 && cpu < registry_size) {
 		atomic_store(&registry[cpu], &mmscale_this_counts);
+		atomic_store(&holds_registry[cpu], &this_holds);
+	}
 }
 
 void mmscale_counts_unregister(int cpu)
 {
-	if (cpu >= 0 && cpu < registry_size)
+	if (cpu >= 0 && cpu < registry_size) {
 		atomic_store(&registry[cpu], NULL);
+		atomic_store(&holds_registry[cpu], NULL);
+	}
 }
 
 void mmscale_counts_sum_all(struct mmscale_counts *out)
@@ -86,4 +106,80 @@ void mmscale_counts_sum_all(struct mmscale_counts *out)
 		for (int i = 0; c && i < MMSCALE_NR_COUNTS; i++)
 			out->v[i] += __atomic_load_n(&c->v[i], __ATOMIC_RELAXED);
 	}
+}
+
+void mmscale_counts_exclude(const struct mmscale_counts *before,
+			    const struct mmscale_counts *after)
+{
+	/* Unsigned: the thread's own counts may pass below 0 and the window's sum still agrees. */
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		mmscale_count_add(c, before->v[c] - after->v[c]);
+}
+
+static uint64_t moved_now(void)
+{
+	return __atomic_load_n(&mmscale_this_counts.v[MMSCALE_PAGES_MOVED], __ATOMIC_RELAXED);
+}
+
+static bool clocked(void)
+{
+	return __atomic_load_n(&mmscale_hold_accounting, __ATOMIC_RELAXED) == MMSCALE_HOLDS_CLOCKED;
+}
+
+/* Only this CPU raises its maxima; the collector clears them between operations. */
+static void raise_max(enum mmscale_max m, uint64_t v)
+{
+	if (v > __atomic_load_n(&this_holds.max[m], __ATOMIC_RELAXED))
+		__atomic_store_n(&this_holds.max[m], v, __ATOMIC_RELAXED);
+}
+
+void mmscale_zone_hold_begin(void)
+{
+	this_holds.zone_pages0 = moved_now();
+	if (clocked())
+		this_holds.zone_ns0 = ktime_get_ns();
+}
+
+void mmscale_zone_hold_end(void)
+{
+	if (clocked())
+		raise_max(MMSCALE_MAX_ZONE_HOLD_NS, ktime_get_ns() - this_holds.zone_ns0);
+	raise_max(MMSCALE_MAX_ZONE_HOLD_PAGES, moved_now() - this_holds.zone_pages0);
+}
+
+void mmscale_irqoff_begin(void)
+{
+	this_holds.irq_pages0 = moved_now();
+	if (clocked())
+		this_holds.irq_ns0 = ktime_get_ns();
+}
+
+void mmscale_irqoff_end(void)
+{
+	if (clocked())
+		raise_max(MMSCALE_MAX_IRQOFF_NS, ktime_get_ns() - this_holds.irq_ns0);
+	raise_max(MMSCALE_MAX_IRQOFF_PAGES, moved_now() - this_holds.irq_pages0);
+}
+
+void mmscale_maxima_collect_all(uint64_t out[MMSCALE_NR_MAXIMA])
+{
+	memset(out, 0, sizeof(uint64_t) * MMSCALE_NR_MAXIMA);
+	for (int cpu = 0; cpu < registry_size; cpu++) {
+		struct mmscale_holds *h = atomic_load(&holds_registry[cpu]);
+
+		for (int m = 0; h && m < MMSCALE_NR_MAXIMA; m++) {
+			uint64_t v = __atomic_exchange_n(&h->max[m], 0, __ATOMIC_RELAXED);
+
+			if (v > out[m])
+				out[m] = v;
+		}
+	}
+}
+
+void mmscale_holds_set_mode(enum mmscale_hold_mode mode)
+{
+	uint64_t ignored[MMSCALE_NR_MAXIMA];
+
+	__atomic_store_n(&mmscale_hold_accounting, (int)mode, __ATOMIC_RELAXED);
+	mmscale_maxima_collect_all(ignored);
 }

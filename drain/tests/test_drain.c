@@ -132,43 +132,23 @@ static int conserved(char *err, size_t errlen)
 	return world() ? world()->conserved(err, errlen) : pages_conserved(0, err, errlen);
 }
 
-/* The machine the lists describe now: the shape a drain's claim is for. */
-static struct drain_shape shape_now(void)
-{
-	struct drain_shape m = { .cpus = num_online_cpus(), .zones = ZONES };
-	struct zone *zone;
-
-	if (world()) {
-		world()->shape(&m);
-		return m;
-	}
-	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		bool has_pages = false;
-
-		for_each_populated_zone(zone)
-			if (zone_pcp(zone, cpu)->pcp.count) {
-				m.lists_with_pages++;
-				has_pages = true;
-			}
-		m.cpus_with_pages += has_pages;
-		if (cpu == (unsigned int)smp_processor_id())
-			m.caller_has_pages = has_pages;
-	}
-	return m;
-}
+/* The knobs start_machine boots with: every one auto but where test_chunks sets them. */
+static long long test_knobs[MM_NR_KNOBS] = MM_KNOBS_ALL_AUTO;
 
 static void start_machine(struct mmscale_partner *partners, const struct drain_variant_ops *ops)
 {
 	struct ipi_config ipi;
 	char err[256];
 
-	if (ops->world) {
-		struct mm_machine_config cfg;
+	struct mm_machine_config cfg;
 
-		mm_config_default(&cfg, 3ULL << 30);	/* drain_mm_machine_setup's machine */
+	mm_config_default(&cfg, 3ULL << 30);	/* drain_mm_machine_setup's machine */
+	memcpy(cfg.knob, test_knobs, sizeof(cfg.knob));
+	if (ops->world) {
 		CHECK_MSG(ops->world->setup(&cfg, err, sizeof(err)) == 0, "%s", err);
 	} else {
-		CHECK(drain_mm_machine_setup(ops, err, sizeof(err)) == 0);
+		cfg.zone_layout = ops->machine->zone_layout;
+		CHECK(mm_machine_setup_config(&cfg, err, sizeof(err)) == 0);
 		CHECK(drain_mm_setup(0, err, sizeof(err)) == 0);
 	}
 	/* The variant's kernel's kernel/smp.c, as a drain/ run has it. */
@@ -200,6 +180,8 @@ static void test_variant(size_t v)
 	struct mmscale_counts before, after;
 	struct mmscale_claim claim = { 0 };
 	struct drain_shape shape;
+	struct drain_cost cost = { 0 };
+	uint64_t maxima[MMSCALE_NR_MAXIMA];
 	char err[256];
 	long on_lists;
 
@@ -217,14 +199,29 @@ static void test_variant(size_t v)
 	CHECK(!all_lists_empty());
 	CHECK(conserved(err, sizeof(err)) == 0);
 	on_lists = pcp_pages_total();
-	shape = shape_now();
+	drain_shape_now(&shape);
 	/* Each CPU allocated from, and freed to, its local zone's list only. */
 	CHECK_EQ_LL(shape.lists_with_pages, CPUS);
 	CHECK_EQ_LL(shape.cpus_with_pages, CPUS);
 	drain_claim_counts(drain_variants[v].ops, drain_variants[v].ops->smp, &shape, &claim);
+	drain_variants[v].ops->claim(&shape, &cost);
+	/* The hold accounting drain/full runs with: pages per hold and per interrupts-off section. */
+	mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
 	mmscale_counts_sum_all(&before);
 	drain_kernel()->drain_all_pages();
 	mmscale_counts_sum_all(&after);
+	mmscale_maxima_collect_all(maxima);
+	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
+	CHECK_MSG(maxima[MMSCALE_MAX_ZONE_HOLD_PAGES] == cost.zone_hold_pages_max &&
+		  maxima[MMSCALE_MAX_IRQOFF_PAGES] == cost.irqoff_pages_max,
+		  "%s with full lists: %llu pages under the longest zone->lock hold, %llu with "
+		  "interrupts off; the row claims %lu and %lu", drain_variants[v].v.name,
+		  (unsigned long long)maxima[MMSCALE_MAX_ZONE_HOLD_PAGES],
+		  (unsigned long long)maxima[MMSCALE_MAX_IRQOFF_PAGES], cost.zone_hold_pages_max,
+		  cost.irqoff_pages_max);
+	/* Lists of 10 x CPU pages (and 5 on CPU 0) are one chunk each: every row frees a list in one hold. */
+	CHECK_EQ_LL(cost.zone_hold_pages_max, shape.list_pages_max);
+	CHECK(claim.which & MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS));
 	/* A vmstat fold of the drain's frees adds two locked atomic adds to the claim. */
 	claim.v[MMSCALE_LOCKED_OPS] += 2 * (after.v[MMSCALE_FOLDS] - before.v[MMSCALE_FOLDS]);
 	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
@@ -294,12 +291,81 @@ static void test_stress(size_t v)
 	drain_kernel_boot(NULL);
 }
 
+/* drain/full's fill, on a CPU: n pages onto its own list. */
+static void fill_my_list_n(void *arg)
+{
+	CHECK_EQ_LL(drain_fill_local((unsigned long)(uintptr_t)arg), (long long)(uintptr_t)arg);
+}
+
+/*
+ * Lists longer than a drain's chunk (batch << CONFIG_PCP_BATCH_SCALE_MAX):
+ * pcp_batch 4 (chunks of 128 pages) and every CPU's list filled with
+ * drain/full's fill to 300 + 10 x CPU pages; one drain, its counts and hold
+ * maxima against the row's claim, which only the rows that drain in
+ * chunks (6.6-chunked, 6.18) split: 3 chunks a list, the largest 128 pages.
+ */
+static void test_chunks(size_t v)
+{
+	struct mmscale_partner partners[CPUS];
+	struct mmscale_counts before, after;
+	struct mmscale_claim claim = { 0 };
+	struct drain_cost cost = { 0 };
+	struct drain_shape shape;
+	uint64_t maxima[MMSCALE_NR_MAXIMA];
+	char err[256];
+
+	atomic_store(&stress, false);
+	test_knobs[MM_KNOB_PCP_BATCH] = 4;
+	test_knobs[MM_KNOB_PCP_HIGH] = 400;
+	start_machine(partners, drain_variants[v].ops);
+	for (int c = 1; c < CPUS; c++)
+		CHECK(smp_call_function_single(c, fill_my_list_n, (void *)(uintptr_t)(300 + 10 * c), 1) == 0);
+	fill_my_list_n((void *)(uintptr_t)300);
+	CHECK(conserved(err, sizeof(err)) == 0);
+	drain_shape_now(&shape);
+	CHECK_EQ_LL(shape.list_pages_max, 330);
+	CHECK_EQ_LL(shape.list_chunks, 3 * CPUS);
+	CHECK_EQ_LL(shape.chunk_pages_max, 128);
+	drain_claim_counts(drain_variants[v].ops, drain_variants[v].ops->smp, &shape, &claim);
+	drain_variants[v].ops->claim(&shape, &cost);
+	mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
+	mmscale_counts_sum_all(&before);
+	drain_kernel()->drain_all_pages();
+	mmscale_counts_sum_all(&after);
+	mmscale_maxima_collect_all(maxima);
+	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
+	claim.v[MMSCALE_LOCKED_OPS] += 2 * (after.v[MMSCALE_FOLDS] - before.v[MMSCALE_FOLDS]);
+	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
+		if (claim.which & MMSCALE_COUNT_BIT(i))
+			CHECK_MSG(after.v[i] - before.v[i] == claim.v[i],
+				  "%s, lists of 300-330 pages: %s %llu, the row claims %llu",
+				  drain_variants[v].v.name, mmscale_count_name(i),
+				  (unsigned long long)(after.v[i] - before.v[i]),
+				  (unsigned long long)claim.v[i]);
+	CHECK_MSG(maxima[MMSCALE_MAX_ZONE_HOLD_PAGES] == cost.zone_hold_pages_max &&
+		  maxima[MMSCALE_MAX_IRQOFF_PAGES] == cost.irqoff_pages_max,
+		  "%s, lists of 300-330 pages: %llu pages under the longest zone->lock hold, %llu "
+		  "with interrupts off; the row claims %lu and %lu", drain_variants[v].v.name,
+		  (unsigned long long)maxima[MMSCALE_MAX_ZONE_HOLD_PAGES],
+		  (unsigned long long)maxima[MMSCALE_MAX_IRQOFF_PAGES], cost.zone_hold_pages_max,
+		  cost.irqoff_pages_max);
+	CHECK_EQ_LL(after.v[MMSCALE_PAGES_DRAINED] - before.v[MMSCALE_PAGES_DRAINED],
+		    300 + 310 + 320 + 330);
+	CHECK(all_lists_empty());
+	CHECK(conserved(err, sizeof(err)) == 0);
+	CHECK(ipi_error()[0] == 0);
+	stop_machine(partners);
+	test_knobs[MM_KNOB_PCP_BATCH] = MM_KNOB_AUTO;
+	test_knobs[MM_KNOB_PCP_HIGH] = MM_KNOB_AUTO;
+}
+
 static void drain_tests(void)
 {
 	printf("C = %d CPUs, Z = %d populated zones:\n", CPUS, ZONES);
 	for (size_t v = 0; v < drain_nr_variants; v++) {
 		test_variant(v);
 		test_stress(v);
+		test_chunks(v);
 	}
 }
 

@@ -101,8 +101,63 @@ void mmscale_counts_snapshot(struct mmscale_counts *out);
 void mmscale_counts_register(int cpu);
 void mmscale_counts_unregister(int cpu);
 void mmscale_counts_sum_all(struct mmscale_counts *out);
+/*
+ * Take what the machine counted between before and after (two
+ * mmscale_counts_sum_all) out of the calling thread's counts, so that a
+ * machine-wide window holds the operation alone: drain/full refills every
+ * CPU's lists between drains, by cross-CPU calls whose counts are not the
+ * drain's. Only while no other CPU counts anything of its own.
+ */
+void mmscale_counts_exclude(const struct mmscale_counts *before,
+			    const struct mmscale_counts *after);
 /* Size the registry for nr_cpus emulated CPUs (the machine setup). */
 int mmscale_counts_registry_init(int nr_cpus);
 void mmscale_counts_registry_free(void);
+
+/*
+ * Hold accounting, for drain/full: how many pages (MMSCALE_PAGES_MOVED) an
+ * emulated CPU moved within one zone->lock hold and within one section
+ * with its interrupts off, and with clocked accounting how long each
+ * lasted; the largest of each per CPU. Off (0) everywhere else: then each
+ * zone->lock acquisition and each interrupts-off transition pays one load
+ * of mmscale_hold_accounting (written only while no emulated CPU runs a
+ * case, so its line stays shared) and a branch not taken. On, the hooks
+ * write the CPU's own thread-local state only: no line another CPU reads
+ * while it runs. The clock reads of clocked accounting sit inside the
+ * holds they time (two ktime_get_ns, tens of ns, per hold and section):
+ * the page counts beside them are exact and cost no clock.
+ */
+enum mmscale_max {
+	MMSCALE_MAX_ZONE_HOLD_PAGES,	/* pages moved in one zone->lock hold */
+	MMSCALE_MAX_IRQOFF_PAGES,	/* pages moved in one interrupts-off section */
+	MMSCALE_MAX_ZONE_HOLD_NS,	/* clocked: the longest zone->lock hold */
+	MMSCALE_MAX_IRQOFF_NS,		/* clocked: the longest interrupts-off section */
+	MMSCALE_NR_MAXIMA
+};
+
+enum mmscale_hold_mode {
+	MMSCALE_HOLDS_OFF,
+	MMSCALE_HOLDS_PAGES,		/* the page maxima */
+	MMSCALE_HOLDS_CLOCKED,		/* and the time maxima */
+};
+
+extern int mmscale_hold_accounting;	/* enum mmscale_hold_mode */
+
+static __always_inline bool mmscale_holds_counted(void)
+{
+	return unlikely(__atomic_load_n(&mmscale_hold_accounting, __ATOMIC_RELAXED) != 0);
+}
+
+/* The hooks: zone->lock taken (after the acquisition) and about to be released. */
+void mmscale_zone_hold_begin(void);
+void mmscale_zone_hold_end(void);
+/* Interrupts going off on an emulated CPU whose were on, and back on. */
+void mmscale_irqoff_begin(void);
+void mmscale_irqoff_end(void);
+
+/* Set the mode (no emulated CPU running a case); any mode clears every CPU's maxima. */
+void mmscale_holds_set_mode(enum mmscale_hold_mode mode);
+/* The largest of each over every registered CPU, then cleared (between operations). */
+void mmscale_maxima_collect_all(uint64_t out[MMSCALE_NR_MAXIMA]);
 
 #endif /* MMSCALE_OPCOUNT_H */

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "compiler.h"
 #include "machine.h"
+#include "../opcount.h"
 
 /* Set when a thread becomes emulated CPU n (machine_cpu_enter). */
 extern _Thread_local int mmscale_this_cpu;
@@ -79,9 +80,15 @@ void mmscale_run_pending_ipis(void);
 #define irqs_disabled()			(mmscale_irqs_off != 0)
 #define arch_irqs_disabled_flags(flags)	(!((flags) & X86_EFLAGS_IF))
 
+/*
+ * Each transition from on to off and back also tells drain/full's hold
+ * accounting (mmscale/opcount.h), off everywhere else: a load and a branch.
+ */
 #define local_irq_save(flags) do {					\
 	(flags) = (native_save_fl() & ~X86_EFLAGS_IF) |			\
 		  (mmscale_irqs_off ? 0 : X86_EFLAGS_IF);		\
+	if (mmscale_holds_counted() && ((flags) & X86_EFLAGS_IF))	\
+		mmscale_irqoff_begin();					\
 	mmscale_irqs_off = 1;						\
 	barrier();							\
 } while (0)
@@ -89,15 +96,24 @@ void mmscale_run_pending_ipis(void);
 #define local_irq_restore(flags) do {					\
 	barrier();							\
 	if (!arch_irqs_disabled_flags(flags)) {				\
+		if (mmscale_holds_counted())				\
+			mmscale_irqoff_end();				\
 		mmscale_irqs_off = 0;					\
 		if (unlikely(mmscale_ipi_pending))			\
 			mmscale_run_pending_ipis();			\
 	}								\
 } while (0)
 
-#define local_irq_disable()	do { mmscale_irqs_off = 1; barrier(); } while (0)
+#define local_irq_disable()	do {					\
+	if (mmscale_holds_counted() && !mmscale_irqs_off)		\
+		mmscale_irqoff_begin();					\
+	mmscale_irqs_off = 1;						\
+	barrier();							\
+} while (0)
 #define local_irq_enable()	do {					\
 	barrier();							\
+	if (mmscale_holds_counted() && mmscale_irqs_off)		\
+		mmscale_irqoff_end();					\
 	mmscale_irqs_off = 0;						\
 	if (unlikely(mmscale_ipi_pending))				\
 		mmscale_run_pending_ipis();				\

@@ -28,7 +28,37 @@ struct drain_shape {
 	unsigned int lists_with_pages;
 	unsigned int cpus_with_pages;
 	bool caller_has_pages;
+	/*
+	 * The pages: the most on one list, and on one CPU's lists together;
+	 * and each list with pages cut into chunks of its batch <<
+	 * DRAIN_CHUNK_SHIFT pages, as drain_pages_zone frees it since 6.6's
+	 * stable backport of 55f77df7d715 (6.10): the chunks of every list
+	 * together and the largest chunk.
+	 */
+	unsigned long list_pages_max;
+	unsigned long cpu_pages_max;
+	unsigned long list_chunks;
+	unsigned long chunk_pages_max;
 };
+
+/* CONFIG_PCP_BATCH_SCALE_MAX, its default (mm/Kconfig: 5, range 0-6). */
+#define DRAIN_CHUNK_SHIFT	5
+
+/* A list of pages pages, batch its pcp->batch, added to m's page figures (the world's shape). */
+static inline void drain_shape_add_list(struct drain_shape *m, unsigned long pages,
+					unsigned long batch)
+{
+	unsigned long chunk = batch << DRAIN_CHUNK_SHIFT;
+
+	if (!pages)
+		return;
+	m->lists_with_pages++;
+	if (pages > m->list_pages_max)
+		m->list_pages_max = pages;
+	m->list_chunks += (pages + chunk - 1) / chunk;
+	if ((pages < chunk ? pages : chunk) > m->chunk_pages_max)
+		m->chunk_pages_max = pages < chunk ? pages : chunk;
+}
 
 struct drain_world {
 	/*
@@ -51,6 +81,15 @@ struct drain_world {
 	/* Tests: the lists as they are now, and the pages on them. */
 	void (*shape)(struct drain_shape *m);
 	unsigned long (*pages_on_lists)(void);
+	/*
+	 * drain/full: the calling CPU puts n order-0 pages of its local zone
+	 * on its own list, as n frees would with the list never reaching
+	 * high (under zone->lock, NR_FREE_PAGES lowered as rmqueue_bulk
+	 * does); the pages it put there. list_high: the pages a CPU's list
+	 * holds "full", its kernel's high at boot (6.18: high_min).
+	 */
+	unsigned long (*fill_local)(unsigned long n);
+	unsigned long (*list_high)(unsigned int cpu);
 };
 
 /*
@@ -68,6 +107,14 @@ struct drain_cost {
 	unsigned long locks;
 	unsigned long locked_ops;
 	unsigned int call_targets;
+	/*
+	 * Of the locks, zone->lock's; the most pages one zone->lock hold
+	 * frees, and one section with interrupts off on any CPU (drain/full
+	 * claims them).
+	 */
+	unsigned long zone_locks;
+	unsigned long zone_hold_pages_max;
+	unsigned long irqoff_pages_max;
 };
 
 struct smp_generation;		/* mmscale/kernel/smp.h */
@@ -117,6 +164,11 @@ unsigned int drain_populated_zones(const struct drain_variant_ops *ops);
  */
 void *drain_alloc_local(void);
 void drain_free_local(void *page);
+/* drain/full: the booted variant's world's fill_local and list_high, or the 2.6.x machine's. */
+unsigned long drain_fill_local(unsigned long n);
+unsigned long drain_list_high(unsigned int cpu);
+/* The lists of the booted variant's kernel as they are now. */
+void drain_shape_now(struct drain_shape *m);
 
 /* Linux 6.18's world (kernel/linux-6.18/world/drain.c) and its drain_all_pages(NULL). */
 extern const struct drain_world drain_world_6_18;

@@ -80,7 +80,7 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 	int batch_free = 0;
 	int to_free = count;
 
-	spin_lock(&zone_lock(zone));
+	spin_lock_zone(zone);
 	zone_all_unreclaimable(zone) = 0;
 	zone_pages_scanned(zone) = 0;
 
@@ -118,7 +118,7 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp)
 		} while (--to_free && --batch_free && !list_empty(list));
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, count);
-	spin_unlock(&zone_lock(zone));
+	spin_unlock_zone(zone);
 }
 
 /*
@@ -131,7 +131,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 {
 	int i;
 
-	spin_lock(&zone_lock(zone));
+	spin_lock_zone(zone);
 	for (i = 0; i < (int)count; ++i) {
 		struct page *page = __rmqueue(zone, order, migratetype);
 		if (unlikely(page == NULL))
@@ -156,7 +156,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 		mmscale_count_inc(MMSCALE_PAGES_MOVED);
 	}
 	__mod_zone_page_state(zone, NR_FREE_PAGES, -(i << order));
-	spin_unlock(&zone_lock(zone));
+	spin_unlock_zone(zone);
 	return i;
 }
 
@@ -319,6 +319,73 @@ void drain_free_local(void *page)
 		running_variant->world->free_local(page);
 	else
 		free_local_page(page);
+}
+
+/*
+ * drain/full's fill on the 2.6.x machine (every row but 6.18's): n pages
+ * of this CPU's local zone onto its MIGRATE_MOVABLE list, at its head as
+ * free_hot_cold_page puts a hot page, under zone->lock with NR_FREE_PAGES
+ * lowered as rmqueue_bulk does, so that pages_conserved holds with the
+ * lists full. Not a kernel path: its counts are the caller's to exclude.
+ */
+static unsigned long fill_local_2_6(unsigned long n)
+{
+	struct zone *zone = local_zone(smp_processor_id());
+	struct per_cpu_pages *pcp = &zone_this_pcp(zone)->pcp;
+	unsigned long flags, i;
+
+	spin_lock_zone_irqsave(zone, flags);
+	for (i = 0; i < n; i++) {
+		struct page *page = __rmqueue(zone, 0, MIGRATE_MOVABLE);
+
+		if (!page)
+			break;
+		set_page_private(page, MIGRATE_MOVABLE);
+		page->where = smp_processor_id();
+		list_add(&page->lru, &pcp->lists[MIGRATE_MOVABLE]);
+	}
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -(long)i);
+	WRITE_ONCE(pcp->count, pcp->count + (int)i);
+	spin_unlock_zone_irqrestore(zone, flags);
+	return i;
+}
+
+unsigned long drain_fill_local(unsigned long n)
+{
+	return running_variant->world ? running_variant->world->fill_local(n) : fill_local_2_6(n);
+}
+
+unsigned long drain_list_high(unsigned int cpu)
+{
+	if (running_variant->world)
+		return running_variant->world->list_high(cpu);
+	return (unsigned long)zone_pcp(local_zone((int)cpu), cpu)->pcp.high;
+}
+
+void drain_shape_now(struct drain_shape *m)
+{
+	struct zone *zone;
+	unsigned int cpu;
+
+	if (running_variant->world) {
+		running_variant->world->shape(m);
+		return;
+	}
+	*m = (struct drain_shape){ .cpus = num_online_cpus(), .zones = (unsigned int)nr_populated_zones() };
+	for_each_online_cpu(cpu) {
+		unsigned long on_cpu = 0;
+
+		for_each_populated_zone(zone) {
+			struct per_cpu_pages *pcp = &zone_pcp(zone, cpu)->pcp;
+
+			drain_shape_add_list(m, (unsigned long)pcp->count, (unsigned long)pcp->batch);
+			on_cpu += (unsigned long)pcp->count;
+		}
+		m->cpus_with_pages += on_cpu != 0;
+		m->cpu_pages_max = max(m->cpu_pages_max, on_cpu);
+		if (cpu == (unsigned int)smp_processor_id())
+			m->caller_has_pages = on_cpu != 0;
+	}
 }
 
 unsigned int drain_populated_zones(const struct drain_variant_ops *ops)

@@ -65,17 +65,27 @@ static struct page **pools;
 static unsigned long *pool_sizes;
 static int nr_pools;
 
-/* zone->lock, counted apart from the pcp locks. */
-static inline void zone_lock(struct zone *zone)
-{
-	spin_lock(&zone->lock);		/* spin_lock_irqsave */
-	mmscale_count_inc(MMSCALE_ZONE_LOCKS);
-}
+/*
+ * spin_lock_irqsave(&zone->lock, flags), as 6.18 takes zone->lock on every
+ * path here (free_pcppages_bulk 1459, free_one_page 1541, rmqueue_bulk
+ * 2526, rmqueue_buddy 3165: the trylock forms are ALLOC_TRYLOCK's, never
+ * an order-0 page's here); since the pcp lock stopped disabling interrupts
+ * (6.2), zone->lock's hold is a drain's interrupts-off section. Counted
+ * apart from the pcp locks, and each hold told to drain/full's hold
+ * accounting (mmscale/opcount.h).
+ */
+#define zone_lock_irqsave(zone, flags) do {				\
+	spin_lock_irqsave(&(zone)->lock, flags);			\
+	mmscale_count_inc(MMSCALE_ZONE_LOCKS);				\
+	if (mmscale_holds_counted())					\
+		mmscale_zone_hold_begin();				\
+} while (0)
 
-static inline void zone_unlock(struct zone *zone)
-{
-	spin_unlock(&zone->lock);
-}
+#define zone_unlock_irqrestore(zone, flags) do {			\
+	if (mmscale_holds_counted())					\
+		mmscale_zone_hold_end();				\
+	spin_unlock_irqrestore(&(zone)->lock, flags);			\
+} while (0)
 
 unsigned int order_to_pindex_6_18(int migratetype, int order)
 {
@@ -153,6 +163,7 @@ static void __free_one_page(struct page *page, struct zone *zone, unsigned int o
 void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp,
 			int pindex)
 {
+	unsigned long flags;
 	unsigned int order;
 	struct page *page;
 
@@ -165,7 +176,7 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp,
 	/* Ensure requested pindex is drained first. */
 	pindex = pindex - 1;
 
-	zone_lock(zone);
+	zone_lock_irqsave(zone, flags);
 
 	while (count > 0) {
 		struct list_head *list;
@@ -196,15 +207,15 @@ void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp,
 		} while (count > 0 && !list_empty(list));
 	}
 
-	zone_unlock(zone);
+	zone_unlock_irqrestore(zone, flags);
 }
 
 static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long count,
 			struct list_head *list, int migratetype)
 {
-	unsigned long i;
+	unsigned long flags, i;
 
-	zone_lock(zone);
+	zone_lock_irqsave(zone, flags);
 	for (i = 0; i < count; ++i) {
 		struct page *page = __rmqueue(zone, order, migratetype);
 
@@ -215,7 +226,7 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, unsigned long cou
 		list_add_tail(&page->pcp_list, list);
 		mmscale_count_add(MMSCALE_PAGES_MOVED, 1UL << order);
 	}
-	zone_unlock(zone);
+	zone_unlock_irqrestore(zone, flags);
 
 	return (int)i;
 }
@@ -486,10 +497,12 @@ static void free_frozen_page_commit(struct zone *zone, struct per_cpu_pages *pcp
 /* free_one_page: straight to the buddy under zone->lock. */
 static void free_one_page(struct zone *zone, struct page *page, unsigned int order)
 {
-	zone_lock(zone);
+	unsigned long flags;
+
+	zone_lock_irqsave(zone, flags);
 	__free_one_page(page, zone, order, page->migratetype);
 	mmscale_count_add(MMSCALE_PAGES_MOVED, 1UL << order);
-	zone_unlock(zone);
+	zone_unlock_irqrestore(zone, flags);
 }
 
 /*
@@ -588,13 +601,14 @@ static struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int
 /* rmqueue_buddy (3151-3195): one block from the buddy under zone->lock. */
 static struct page *rmqueue_buddy(struct zone *zone, unsigned int order, int migratetype)
 {
+	unsigned long flags;
 	struct page *page;
 
-	zone_lock(zone);
+	zone_lock_irqsave(zone, flags);
 	page = __rmqueue(zone, order, migratetype);
 	if (page)
 		mmscale_count_add(MMSCALE_PAGES_MOVED, 1UL << order);
-	zone_unlock(zone);
+	zone_unlock_irqrestore(zone, flags);
 	return page;
 }
 

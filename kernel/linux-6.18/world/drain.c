@@ -20,6 +20,9 @@
 
 #define POOL_BASE_PAGES	1024
 
+/* The chunks a drain's claim counts (struct drain_shape) are 6.18's. */
+BUILD_BUG_ON(DRAIN_CHUNK_SHIFT != CONFIG_PCP_BATCH_SCALE_MAX);
+
 static int world_setup(const struct mm_machine_config *cfg, char *err, size_t errlen)
 {
 	const struct pcp_6_18_config pc = {
@@ -94,17 +97,46 @@ static void world_shape(struct drain_shape *m)
 
 	*m = (struct drain_shape){ .cpus = num_online_cpus(), .zones = nr_populated_zones_6_18() };
 	for_each_online_cpu(cpu) {
-		bool has_pages = false;
+		unsigned long on_cpu = 0;
 
-		for_each_populated_zone(zone)
-			if (per_cpu_ptr(zone->per_cpu_pageset, cpu)->count) {
-				m->lists_with_pages++;
-				has_pages = true;
-			}
-		m->cpus_with_pages += has_pages;
+		for_each_populated_zone(zone) {
+			struct per_cpu_pages *pcp = per_cpu_ptr(zone->per_cpu_pageset, cpu);
+
+			drain_shape_add_list(m, (unsigned long)pcp->count, (unsigned long)pcp->batch);
+			on_cpu += (unsigned long)pcp->count;
+		}
+		m->cpus_with_pages += on_cpu != 0;
+		if (on_cpu > m->cpu_pages_max)
+			m->cpu_pages_max = on_cpu;
 		if (cpu == (unsigned int)smp_processor_id())
-			m->caller_has_pages = has_pages;
+			m->caller_has_pages = on_cpu != 0;
 	}
+}
+
+/*
+ * drain/full's fill: n order-0 blocks onto this CPU's own list
+ * (pcp_6_18_fill, where a free puts them), with NR_FREE_PAGES lowered by
+ * the CPU's own vmstat diff under zone->lock's interrupts-off, as
+ * rmqueue_bulk's __rmqueue accounts them, so that world_conserved holds
+ * with the lists full. Not a kernel path: its counts are the caller's to
+ * exclude.
+ */
+static unsigned long world_fill_local(unsigned long n)
+{
+	struct zone *zone = local_zone_6_18(smp_processor_id());
+	unsigned long flags, filled;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	filled = pcp_6_18_fill(zone, (unsigned int)smp_processor_id(), 0, n);
+	__mod_zone_page_state(zone, NR_FREE_PAGES, -(long)filled);
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return filled;
+}
+
+/* A list "full": high_min, the high 6.18 boots with (6.1's formula), before any tuning. */
+static unsigned long world_list_high(unsigned int cpu)
+{
+	return (unsigned long)local_zone_6_18((int)cpu)->pageset_high_min;
 }
 
 static unsigned long world_pages_on_lists(void)
@@ -131,4 +163,6 @@ const struct drain_world drain_world_6_18 = {
 	.free_local = world_free_local,
 	.shape = world_shape,
 	.pages_on_lists = world_pages_on_lists,
+	.fill_local = world_fill_local,
+	.list_high = world_list_high,
 };

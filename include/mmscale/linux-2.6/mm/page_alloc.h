@@ -45,6 +45,37 @@ BUILD_BUG_ON(sizeof(struct page) != 64);
 #define page_private(page)		((page)->private)
 #define set_page_private(page, v)	((page)->private = (v))
 
+/*
+ * spin_lock(&zone->lock) and spin_unlock(&zone->lock), as every 2.6.32-6.1
+ * path on this machine takes it: counted apart from the pcp locks
+ * (MMSCALE_ZONE_LOCKS, so that a drain's zone->lock holds are exact for
+ * every row), and each hold told to drain/full's hold accounting
+ * (mmscale/opcount.h; a load and a branch when it is off).
+ */
+static __always_inline void spin_lock_zone(struct zone *zone)
+{
+	spin_lock(&zone_lock(zone));
+	mmscale_count_inc(MMSCALE_ZONE_LOCKS);
+	if (mmscale_holds_counted())
+		mmscale_zone_hold_begin();
+}
+
+static __always_inline void spin_unlock_zone(struct zone *zone)
+{
+	if (mmscale_holds_counted())
+		mmscale_zone_hold_end();
+	spin_unlock(&zone_lock(zone));
+}
+
+#define spin_lock_zone_irqsave(zone, flags)	do {			\
+	local_irq_save(flags);						\
+	spin_lock_zone(zone);						\
+} while (0)
+#define spin_unlock_zone_irqrestore(zone, flags) do {			\
+	spin_unlock_zone(zone);						\
+	local_irq_restore(flags);					\
+} while (0)
+
 typedef unsigned int gfp_t;
 #define __GFP_COLD	0x100u
 
