@@ -516,8 +516,16 @@ static int register_one(const struct mmscale_plan *p, const struct mmscale_case 
 			continue;
 		}
 		for (size_t r = 0; r < c->nr_args_rows; r++) {
+			char why[200];
+
 			if (c->cpus == MMSCALE_CPUS_ARG0_ONLINE && (c->args[r][0] > p->nr_cpus || c->args[r][0] <= threads[i]))
 				continue;
+			if (c->args_available && !c->args_available(p, c->args[r], why, sizeof(why))) {
+				/* One note for the case, not one for each of its variants. */
+				if (i == 0 && (!v || v == mmscale_case_variant(c, 0)))
+					mmscale_notice("%s: %s: not registered", c->name, why);
+				continue;
+			}
 			if (register_row(p, c, v, name, threads[i], c->args[r], err, errlen))
 				return -1;
 			registered++;

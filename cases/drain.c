@@ -14,6 +14,8 @@
  * published from the machine-wide sums.
  */
 #define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +53,7 @@ enum partner_loop {
 	PARTNER_IDLE,		/* answer calls; spin or sleep per the mechanism */
 	PARTNER_VICTIM,		/* count work units, interrupt points between them */
 	PARTNER_BUSY,		/* spin without ever looking at the queue: signals only */
+	PARTNER_VICTIM_CLOCKED,	/* a victim that keeps its largest gap between units */
 };
 
 struct drain_run {
@@ -74,6 +77,19 @@ struct drain_run {
 	 */
 	u64 *drain_ns;
 	bool leak_page;
+	/*
+	 * drain/full: the pages each CPU's list holds before every drain, the
+	 * lists as the claim sees them then and the row's claim on them; a
+	 * clocked victim's largest gap (ns) since the caller last took it, and
+	 * its mark that a refill ran since its last unit (that gap is not a
+	 * drain's); a fill that fell short.
+	 */
+	unsigned long fill_pages;
+	struct drain_shape full_shape;
+	struct drain_cost full_cost;
+	u64 *gap_max;
+	int *refilled;
+	_Atomic unsigned int fill_short_cpu;	/* CPU + 1, or 0 */
 };
 
 /* One unit of a victim's work: a dependent multiply-add chain it cannot skip. */
@@ -102,6 +118,29 @@ static void partner_main(void *arg)
 		cpu_set_activity("victim loop");
 		while (!atomic_load_explicit(&dr->pool.stop, memory_order_relaxed)) {
 			x = victim_unit(x);
+			WRITE_ONCE(*units, *units + 1);
+			ipi_interrupt_point();
+		}
+		break;
+	}
+	case PARTNER_VICTIM_CLOCKED: {
+		u64 *units = this_cpu_ptr(dr->units);
+		u64 *gap_max = this_cpu_ptr(dr->gap_max);
+		int *refilled = this_cpu_ptr(dr->refilled);
+		u64 prev = ktime_get_ns();
+
+		cpu_set_activity("victim loop, clocked");
+		while (!atomic_load_explicit(&dr->pool.stop, memory_order_relaxed)) {
+			u64 now;
+
+			x = victim_unit(x);
+			now = ktime_get_ns();
+			/* A gap that held a refill is the bench's, not a drain's. */
+			if (__atomic_load_n(refilled, __ATOMIC_RELAXED))
+				__atomic_store_n(refilled, 0, __ATOMIC_RELAXED);
+			else if (now - prev > __atomic_load_n(gap_max, __ATOMIC_RELAXED))
+				__atomic_store_n(gap_max, now - prev, __ATOMIC_RELAXED);
+			prev = now;
 			WRITE_ONCE(*units, *units + 1);
 			ipi_interrupt_point();
 		}
@@ -192,7 +231,11 @@ static int drain_setup_machine(struct mmscale_run *run, int nr_threads,
 	dr->ipi_up = true;
 	drain_kernel_boot(ops);
 	dr->units = alloc_percpu(u64);
-	if (!dr->units) {
+	if (loop == PARTNER_VICTIM_CLOCKED) {
+		dr->gap_max = alloc_percpu(u64);
+		dr->refilled = alloc_percpu(int);
+	}
+	if (!dr->units || (loop == PARTNER_VICTIM_CLOCKED && (!dr->gap_max || !dr->refilled))) {
 		mmscale_errorf(err, errlen, "per-CPU units full");
 		goto fail;
 	}
@@ -231,7 +274,10 @@ static int drain_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		status = -1;
 	if (dr->world_up && dr->world->conserved(err, errlen) != 0)
 		status = -1;
+	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
 	free_percpu(dr->units);
+	free_percpu(dr->gap_max);
+	free_percpu(dr->refilled);
 	free(dr->drain_ns);
 	if (dr->ipi_up)
 		ipi_teardown();
@@ -488,6 +534,260 @@ static void swap_machine_figures(struct mmscale_state *st, struct mmscale_run *r
 	mmscale_counter_set(st, "drains_skipped", (double)machine->v[MMSCALE_DRAINS_SKIPPED], 0);
 }
 
+/*
+ * drain/full: drain_all_pages with every online CPU's local list full
+ * (args[0] percent of its kernel's high: drain_list_high), the other CPUs
+ * idle, or (args[1]) running a clocked victim loop. Before every drain
+ * each CPU fills its own list, as its own frees would leave it, so that
+ * its lines and pages are in its own cache, not the caller's; the
+ * refill's calls and locks are taken out of the counts
+ * (mmscale_counts_exclude) and its time out of the timing. Beside the
+ * exact counts per drain, the hold accounting (mmscale/opcount.h): the
+ * pages freed under the longest zone->lock hold and in the longest
+ * section with interrupts off, on any CPU, checked against the row's
+ * claim after every drain; with victims, also clocked, with the longest
+ * gap a victim saw between two work units, per drain.
+ */
+static void fill_mine(void *arg)
+{
+	struct drain_run *dr = arg;
+	unsigned int none = 0;
+
+	if (drain_fill_local(dr->fill_pages) != dr->fill_pages)
+		atomic_compare_exchange_strong(&dr->fill_short_cpu, &none,
+					       (unsigned int)smp_processor_id() + 1);
+	if (dr->refilled)
+		__atomic_store_n(this_cpu_ptr(dr->refilled), 1, __ATOMIC_RELAXED);
+}
+
+/* Every online CPU fills its own list; the calls' counts are not the drain's. */
+static int full_refill(struct drain_run *dr, char *err, size_t errlen)
+{
+	struct mmscale_counts before, after;
+	unsigned int short_cpu;
+	int ret;
+
+	mmscale_counts_sum_all(&before);
+	ret = smp_call_function(fill_mine, dr, 1);
+	fill_mine(dr);
+	mmscale_counts_sum_all(&after);
+	mmscale_counts_exclude(&before, &after);
+	if (ret != 0 || ipi_error()[0])
+		return mmscale_errorf(err, errlen, "refilling the lists: %s",
+				      ipi_error()[0] ? ipi_error() : "the call failed");
+	short_cpu = atomic_exchange(&dr->fill_short_cpu, 0);
+	if (short_cpu)
+		return mmscale_errorf(err, errlen, "CPU %u's list took fewer than %lu pages: its "
+				      "zone's pool ran out", short_cpu - 1, dr->fill_pages);
+	return 0;
+}
+
+/* The first fill: the lists the claim is for, from the machine as it is then. */
+static int full_first_fill(struct drain_run *dr, const struct drain_variant_ops *ops,
+			   char *err, size_t errlen)
+{
+	if (full_refill(dr, err, errlen) != 0)
+		return -1;
+	drain_shape_now(&dr->full_shape);
+	ops->claim(&dr->full_shape, &dr->full_cost);
+	return 0;
+}
+
+/*
+ * A clocked victim has finished a work unit since now, and has seen the
+ * refill mark if one was set: the gap that held the last drain (or
+ * refill) is closed and in its gap_max (or dropped).
+ */
+static void victims_settle(struct drain_run *dr)
+{
+	for (unsigned int cpu = 1; cpu < dr->online; cpu++) {
+		u64 u0 = READ_ONCE(*per_cpu_ptr(dr->units, cpu));
+		unsigned int spins = 0;
+
+		while (READ_ONCE(*per_cpu_ptr(dr->units, cpu)) == u0 ||
+		       __atomic_load_n(per_cpu_ptr(dr->refilled, cpu), __ATOMIC_RELAXED))
+			spin_wait_step(&spins);
+	}
+}
+
+/* The largest gap any victim saw since the last take, each victim's cleared. */
+static u64 victims_gap_take(struct drain_run *dr)
+{
+	u64 gap = 0;
+
+	for (unsigned int cpu = 1; cpu < dr->online; cpu++)
+		gap = max(gap, __atomic_exchange_n(per_cpu_ptr(dr->gap_max, cpu), 0,
+						   __ATOMIC_RELAXED));
+	return gap;
+}
+
+/*
+ * Clocked victims each need a PU of their own: on a plan whose emulated
+ * CPUs outnumber its PUs (a stand-in) every drain would wait for the
+ * scheduler to run each victim once, and their gaps would be time slices.
+ */
+static bool full_args_available(const struct mmscale_plan *p, const int64_t *args, char *why,
+				size_t whylen)
+{
+	if (!args[1] || !mmscale_plan_oversubscribed(p, p->nr_cpus))
+		return true;
+	snprintf(why, whylen, "the victims:1 rows need a PU per emulated CPU, and %d CPUs on "
+		 "%d PUs are oversubscribed (victims:0 runs)", p->nr_cpus,
+		 mmscale_topology_stand_in(p->topo) ? p->topo->nr_real_pus : p->nr_pus_used);
+	return false;
+}
+
+static int full_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	const struct drain_variant_ops *ops = drain_row(run)->ops;
+	bool clocked = run->args[1] != 0;
+	unsigned long high = ULONG_MAX;
+	struct drain_run *dr;
+	unsigned int cpu;
+	char ignored[8];
+
+	if (drain_setup_machine(run, nr_threads, mmscale_params.ipi, ops, ops->smp,
+				clocked ? PARTNER_VICTIM_CLOCKED : PARTNER_IDLE, err, errlen) != 0)
+		return -1;
+	dr = run->data;
+	dr->drain_ns = calloc(3 * MAX_DRAINS, sizeof(*dr->drain_ns));
+	if (!dr->drain_ns) {
+		drain_teardown(run, ignored, sizeof(ignored));
+		return mmscale_errorf(err, errlen, "out of memory");
+	}
+	/* Every list the same: the least high of any CPU's. */
+	for_each_online_cpu(cpu)
+		high = min(high, drain_list_high(cpu));
+	dr->fill_pages = high * (unsigned long)run->args[0] / 100;
+	mmscale_holds_set_mode(clocked ? MMSCALE_HOLDS_CLOCKED : MMSCALE_HOLDS_PAGES);
+	return 0;
+}
+
+/* The figures of the drain just made (timing paused), then the lists full again. */
+static int full_between(struct drain_run *dr, long drain, u64 seen[MMSCALE_NR_MAXIMA],
+			char *err, size_t errlen)
+{
+	u64 m[MMSCALE_NR_MAXIMA];
+	bool clocked = dr->loop == PARTNER_VICTIM_CLOCKED;
+
+	if (clocked)
+		victims_settle(dr);
+	mmscale_maxima_collect_all(m);
+	for (int i = 0; i < MMSCALE_NR_MAXIMA; i++)
+		seen[i] = max(seen[i], m[i]);
+	if (!mmscale_params.claims_report &&
+	    (m[MMSCALE_MAX_ZONE_HOLD_PAGES] != dr->full_cost.zone_hold_pages_max ||
+	     m[MMSCALE_MAX_IRQOFF_PAGES] != dr->full_cost.irqoff_pages_max))
+		return mmscale_errorf(err, errlen, "drain %ld: %llu pages under the longest "
+				      "zone->lock hold and %llu with interrupts off, the row "
+				      "claims %lu and %lu", drain + 1,
+				      (unsigned long long)m[MMSCALE_MAX_ZONE_HOLD_PAGES],
+				      (unsigned long long)m[MMSCALE_MAX_IRQOFF_PAGES],
+				      dr->full_cost.zone_hold_pages_max,
+				      dr->full_cost.irqoff_pages_max);
+	if (clocked && drain < MAX_DRAINS) {
+		dr->drain_ns[drain] = m[MMSCALE_MAX_ZONE_HOLD_NS];
+		dr->drain_ns[MAX_DRAINS + drain] = m[MMSCALE_MAX_IRQOFF_NS];
+		dr->drain_ns[2 * MAX_DRAINS + drain] = victims_gap_take(dr);
+	}
+	if (full_refill(dr, err, errlen) != 0)
+		return -1;
+	/* The refill's holds, sections and gaps are not the next drain's. */
+	if (clocked) {
+		victims_settle(dr);
+		victims_gap_take(dr);
+	}
+	mmscale_maxima_collect_all(m);
+	return 0;
+}
+
+/* p99 and max (us) of the first kept of a drain-indexed array, as name_p99/_max. */
+static void full_publish_us(struct mmscale_state *st, const char *name, u64 *ns, long kept)
+{
+	char key[64];
+
+	qsort(ns, (size_t)kept, sizeof(*ns), cmp_u64);
+	snprintf(key, sizeof(key), "%s_p99", name);
+	mmscale_counter_set(st, key, (double)ns[kept * 99 / 100] / 1e3, 0);
+	snprintf(key, sizeof(key), "%s_max", name);
+	mmscale_counter_set(st, key, (double)ns[kept - 1] / 1e3, 0);
+}
+
+static void full_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct drain_run *dr = run->data;
+	const struct drain_variant_ops *ops = drain_row(run)->ops;
+	u64 seen[MMSCALE_NR_MAXIMA] = { 0 };
+	long drains = 0;
+	char err[256];
+
+	ipi_cpu_online();
+	cpu_set_activity("drain/full: filling the lists");
+	if (!dr->full_shape.cpus && full_first_fill(dr, ops, err, sizeof(err)) != 0)
+		mmscale_skip_with_error(st, err);
+	cpu_set_activity("calling drain_all_pages on full lists");
+	while (mmscale_keep_running(st)) {
+		ops->drain_all_pages();
+		mmscale_pause_timing(st);
+		if (ipi_failed(st))
+			break;
+		if (full_between(dr, drains, seen, err, sizeof(err)) != 0) {
+			mmscale_skip_with_error(st, err);
+			break;
+		}
+		drains++;
+		mmscale_resume_timing(st);
+	}
+	if (!mmscale_error_occurred(st) && drains > 0) {
+		long kept = min(drains, (long)MAX_DRAINS);
+
+		mmscale_counter_set(st, "list_pages", (double)dr->fill_pages, 0);
+		mmscale_counter_set(st, "zone_hold_pages_max", (double)seen[MMSCALE_MAX_ZONE_HOLD_PAGES], 0);
+		mmscale_counter_set(st, "irqoff_pages_max", (double)seen[MMSCALE_MAX_IRQOFF_PAGES], 0);
+		if (dr->loop == PARTNER_VICTIM_CLOCKED) {
+			full_publish_us(st, "zone_hold_us", dr->drain_ns, kept);
+			full_publish_us(st, "irqoff_us", dr->drain_ns + MAX_DRAINS, kept);
+			full_publish_us(st, "victim_gap_us", dr->drain_ns + 2 * MAX_DRAINS, kept);
+		}
+	}
+	ipi_cpu_offline();
+}
+
+/* One drain of the full lists, then the lists full again (test_claims: the claim after it). */
+static void full_one_op(struct mmscale_run *run)
+{
+	struct drain_run *dr = run->data;
+	const struct drain_variant_ops *ops = drain_row(run)->ops;
+	char err[256];
+
+	ipi_cpu_online();
+	if (!dr->full_shape.cpus && full_first_fill(dr, ops, err, sizeof(err)) != 0)
+		fprintf(stderr, "drain/full: %s\n", err);
+	ops->drain_all_pages();
+	if (full_refill(dr, err, sizeof(err)) != 0)
+		fprintf(stderr, "drain/full: %s\n", err);
+	ipi_cpu_offline();
+}
+
+/*
+ * The row's claim for one drain of the lists as the first fill left them
+ * (its locked ops are left out: the frees' vmstat folds add theirs), and
+ * the pages it drains: every online CPU's full list, worked out from the
+ * fill asked for, so that a list left short fails the claim.
+ */
+static bool full_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct drain_run *dr = run->data;
+
+	if (!dr || !dr->full_shape.cpus)
+		return false;
+	drain_claim_counts(drain_row(run)->ops, ipi_generation(), &dr->full_shape, out);
+	out->which &= ~MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS);
+	out->which |= MMSCALE_COUNT_BIT(MMSCALE_PAGES_DRAINED);
+	out->v[MMSCALE_PAGES_DRAINED] = (u64)dr->online * dr->fill_pages;
+	return true;
+}
+
 /* ipi/: one call to CPU 1, or to every other CPU, that does nothing. */
 static void ipi_nop(void *info)
 {
@@ -564,6 +864,8 @@ static const int64_t cpus_args[][MMSCALE_MAX_ARGS] = { MMSCALE_CPU_COUNT_ROWS };
 static const char *const cpus_arg_names[] = { "cpus" };
 
 static const int64_t swap_args[][MMSCALE_MAX_ARGS] = { { 256, 1 }, { 256, 0 } };
+static const int64_t full_args[][MMSCALE_MAX_ARGS] = { { 100, 0 }, { 100, 1 } };
+static const char *const full_arg_names[] = { "fill_pct", "victims" };
 static const char *const swap_arg_names[] = { "drain_every", "victims" };
 
 /* The tables of the drain variants (scripts/quick_tables.py), in order. */
@@ -587,6 +889,24 @@ static const struct mmscale_metric swap_metrics[] = {
 	  "cpuset's allocations and frees included (exact)", true },
 	{ "locks_per_drain", "spin_lock acquisitions per drain (zone->lock; remote: every "
 	  "allocation's and free's pcp->lock too), machine-wide (exact)", true },
+};
+
+static const struct mmscale_metric full_metrics[] = {
+	{ "time", "ns per drain of full lists (lower is better)", false },
+	{ "zone_locks", "zone->lock acquisitions per drain, machine-wide (exact)", true },
+	{ "lock_acquires", "spin_lock acquisitions per drain: zone->lock, and pcp->lock where "
+	  "the kernel has one (exact)", true },
+	{ "zone_hold_pages_max", "pages freed under the longest zone->lock hold of a drain "
+	  "(exact: every drain alike)", true },
+	{ "irqoff_pages_max", "pages freed in the longest interrupts-off section of a drain, "
+	  "any CPU (exact)", true },
+	{ "zone_hold_us_p99", "the longest zone->lock hold of a drain, p99 over drains, us "
+	  "(victims:1, clocked)", false },
+	{ "irqoff_us_p99", "the longest interrupts-off section of a drain, p99 over drains, us "
+	  "(victims:1, clocked)", false },
+	{ "victim_gap_us_p99", "a victim's longest gap between two work units in a drain, p99 "
+	  "over drains, us (victims:1)", false },
+	{ "ipis_sent", "IPIs sent per drain (exact)", true },
 };
 
 #define DRAIN_COUNTS (MMSCALE_COUNT_BIT(MMSCALE_IPIS_SENT) | MMSCALE_COUNT_BIT(MMSCALE_IPIS_HANDLED) | \
@@ -626,6 +946,20 @@ static const struct mmscale_case drain_cases[] = {
 		.cpus = MMSCALE_CPUS_WHOLE_PLAN,
 		.iterations = swap_iterations,
 		.machine_figures = swap_machine_figures,
+	},
+	{
+		.name = "drain/full",
+		.summary = "drain_all_pages with every CPU's list full (each filled by its own CPU): "
+			   "the holds and interrupts-off sections a drain makes, the other CPUs idle "
+			   "or a clocked victim loop",
+		DRAIN_RUN(full_setup, full_body, MMSCALE_THREADS_ONE,
+			  DRAIN_COUNTS | MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS) |
+			  MMSCALE_COUNT_BIT(MMSCALE_PAGES_DRAINED)),
+		MMSCALE_CLAIM(full_claim, full_one_op),
+		MMSCALE_VARIANT_ROWS(drain_variants), MMSCALE_METRICS(full_metrics),
+		MMSCALE_ARGS(full_args, full_arg_names),
+		.args_available = full_args_available,
+		.cpus = MMSCALE_CPUS_WHOLE_PLAN,
 	},
 	{
 		.name = "ipi/unicast",

@@ -35,6 +35,8 @@
  * variant makes exact counts, its claim; a body gets its row back with
  * container_of(run->v, struct <family>_variant, v).
  */
+struct mmscale_plan;		/* mmscale/topology.h */
+
 struct mmscale_variant {
 	const char *name;	/* "2.6.31-rc8", "spin", ... */
 	const char *summary;	/* one line */
@@ -162,6 +164,13 @@ struct mmscale_case {
 	 * at all (a kernel feature it lacks): not registered, said in one note.
 	 */
 	bool (*available)(char *why, size_t whylen);
+	/*
+	 * Optional: false, with why, where this plan cannot run an argument
+	 * row (drain/full's clocked victims need a PU each): that row not
+	 * registered, said in one note.
+	 */
+	bool (*args_available)(const struct mmscale_plan *p, const int64_t *args, char *why,
+			       size_t whylen);
 	/* Optional: a fixed iteration count per thread (one pass of a workload). */
 	int64_t (*iterations)(const struct mmscale_run *run);
 	/*
