@@ -663,6 +663,18 @@ static int full_setup(struct mmscale_run *run, int nr_threads, char *err, size_t
 	return 0;
 }
 
+/* After a fill: its holds, sections and victim gaps are not the next drain's. */
+static void full_quiesce(struct drain_run *dr)
+{
+	u64 m[MMSCALE_NR_MAXIMA];
+
+	if (dr->loop == PARTNER_VICTIM_CLOCKED) {
+		victims_settle(dr);
+		victims_gap_take(dr);
+	}
+	mmscale_maxima_collect_all(m);
+}
+
 /* The figures of the drain just made (timing paused), then the lists full again. */
 static int full_between(struct drain_run *dr, long drain, u64 seen[MMSCALE_NR_MAXIMA],
 			char *err, size_t errlen)
@@ -692,12 +704,7 @@ static int full_between(struct drain_run *dr, long drain, u64 seen[MMSCALE_NR_MA
 	}
 	if (full_refill(dr, err, errlen) != 0)
 		return -1;
-	/* The refill's holds, sections and gaps are not the next drain's. */
-	if (clocked) {
-		victims_settle(dr);
-		victims_gap_take(dr);
-	}
-	mmscale_maxima_collect_all(m);
+	full_quiesce(dr);
 	return 0;
 }
 
@@ -725,6 +732,8 @@ static void full_body(struct mmscale_state *st, struct mmscale_run *run)
 	cpu_set_activity("drain/full: filling the lists");
 	if (!dr->full_shape.cpus && full_first_fill(dr, ops, err, sizeof(err)) != 0)
 		mmscale_skip_with_error(st, err);
+	else
+		full_quiesce(dr);	/* and whatever the CPUs did since setup */
 	cpu_set_activity("calling drain_all_pages on full lists");
 	while (mmscale_keep_running(st)) {
 		ops->drain_all_pages();

@@ -8,8 +8,8 @@
  * ../shared/kernel/patches/g-stable-6.6-038-121-*) and Li Zhijian's fix
  * 66eca1021a42 ("mm/page_alloc: Fix pcp->count race between
  * drain_pages_zone() vs __rmqueue_pcplist()", 6.11, its v3
- * <20240723064428.1179519-1-lizhijian@fujitsu.com>, g-v3-*; a
- * Stable-dep-of the first): a full list is freed batch <<
+ * <20240723064428.1179519-1-lizhijian@fujitsu.com>, g-v3-*; the first
+ * came to 6.6-stable as its Stable-dep-of): a full list is freed batch <<
  * CONFIG_PCP_BATCH_SCALE_MAX pages at a time, pcp->lock and zone->lock
  * dropped between chunks, the count read again under the lock each time,
  * so an empty list on a drained CPU still costs one pcp->lock. Shorter
@@ -18,8 +18,10 @@
  * Everything else is 6.1's code (drain/drain_6_1.h): its allocator paths,
  * free_pcppages_bulk and __drain_all_pages, and 6.1's locking, where
  * pcp->lock is taken irqsave and zone->lock plainly under it; 6.6 takes
- * pcp->lock plainly and zone->lock irqsave (the stable diff's context), so
- * a chunk is one interrupts-off section either way. 6.6 has no pcp->high
+ * pcp->lock plainly (the stable diff's context line) and zone->lock irqsave
+ * inside free_pcppages_bulk (as 6.18 does, its page_alloc.c 1459; the
+ * diff does not show that function), so a chunk is one interrupts-off
+ * section either way. 6.6 has no pcp->high
  * tuning (51a755c56dc0 is 6.7): 6.1's fixed high is 6.6's. The ticket
  * lock, as on the rest of the 2.6.x machine (6.6 has qspinlock).
  */

@@ -94,7 +94,9 @@ static void drain_all_pages(void)
  * off per zone (drain_pages_count_check); the emulated work item runs as
  * a call, with them off for all its zones (kernel/smp.c), so a section
  * frees a CPU's pages, the same while they sit in one zone (drain/full's
- * lists: each CPU's local zone only).
+ * lists: each CPU's local zone only). The caller's own drain runs directly,
+ * a zone at a time: for a caller with the most pages, in two zones, the
+ * claim's section would be too long (no case builds that shape).
  */
 static void drain_claim(const struct drain_shape *m, struct drain_cost *c)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Exact operation counts: see include/mmscale/opcount.h. */
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +10,21 @@
 
 _Thread_local struct mmscale_counts mmscale_this_counts;
 
-/* A CPU's open sections and its maxima (hold accounting, mmscale/opcount.h). */
+/*
+ * A CPU's open sections and its maxima (hold accounting, mmscale/opcount.h).
+ * open has a bit per kind of section the CPU is in, set when one begins
+ * while accounting is on and cleared (release) once its maxima are raised:
+ * the collector waits for it to clear, so that a section still closing when
+ * the operation returned (an IPI target's local_irq_restore runs after its
+ * call has completed) is counted in it, and a section that began while
+ * accounting was off is never measured from a stale start.
+ */
+#define OPEN_ZONE_HOLD	1
+#define OPEN_IRQOFF	2
+
 struct mmscale_holds {
 	uint64_t zone_pages0, zone_ns0, irq_pages0, irq_ns0;
+	int open;				/* OPEN_* bits: the CPU's, read by the collector */
 	uint64_t max[MMSCALE_NR_MAXIMA];	/* written by the CPU, cleared by the collector */
 };
 
@@ -133,18 +146,38 @@ static void raise_max(enum mmscale_max m, uint64_t v)
 		__atomic_store_n(&this_holds.max[m], v, __ATOMIC_RELAXED);
 }
 
+static void section_open(int bit)
+{
+	__atomic_store_n(&this_holds.open, this_holds.open | bit, __ATOMIC_RELAXED);
+}
+
+/* Whether this section began while accounting was on; if so, it is closed after the call. */
+static bool section_began(int bit)
+{
+	return this_holds.open & bit;
+}
+
+static void section_close(int bit)
+{
+	__atomic_store_n(&this_holds.open, this_holds.open & ~bit, __ATOMIC_RELEASE);
+}
+
 void mmscale_zone_hold_begin(void)
 {
 	this_holds.zone_pages0 = moved_now();
 	if (clocked())
 		this_holds.zone_ns0 = ktime_get_ns();
+	section_open(OPEN_ZONE_HOLD);
 }
 
 void mmscale_zone_hold_end(void)
 {
+	if (!section_began(OPEN_ZONE_HOLD))
+		return;
 	if (clocked())
 		raise_max(MMSCALE_MAX_ZONE_HOLD_NS, ktime_get_ns() - this_holds.zone_ns0);
 	raise_max(MMSCALE_MAX_ZONE_HOLD_PAGES, moved_now() - this_holds.zone_pages0);
+	section_close(OPEN_ZONE_HOLD);
 }
 
 void mmscale_irqoff_begin(void)
@@ -152,13 +185,17 @@ void mmscale_irqoff_begin(void)
 	this_holds.irq_pages0 = moved_now();
 	if (clocked())
 		this_holds.irq_ns0 = ktime_get_ns();
+	section_open(OPEN_IRQOFF);
 }
 
 void mmscale_irqoff_end(void)
 {
+	if (!section_began(OPEN_IRQOFF))
+		return;
 	if (clocked())
 		raise_max(MMSCALE_MAX_IRQOFF_NS, ktime_get_ns() - this_holds.irq_ns0);
 	raise_max(MMSCALE_MAX_IRQOFF_PAGES, moved_now() - this_holds.irq_pages0);
+	section_close(OPEN_IRQOFF);
 }
 
 void mmscale_maxima_collect_all(uint64_t out[MMSCALE_NR_MAXIMA])
@@ -167,6 +204,9 @@ void mmscale_maxima_collect_all(uint64_t out[MMSCALE_NR_MAXIMA])
 	for (int cpu = 0; cpu < registry_size; cpu++) {
 		struct mmscale_holds *h = atomic_load(&holds_registry[cpu]);
 
+		/* Its sections of the operation just made close in a moment. */
+		while (h && __atomic_load_n(&h->open, __ATOMIC_ACQUIRE))
+			sched_yield();
 		for (int m = 0; h && m < MMSCALE_NR_MAXIMA; m++) {
 			uint64_t v = __atomic_exchange_n(&h->max[m], 0, __ATOMIC_RELAXED);
 
@@ -180,6 +220,8 @@ void mmscale_holds_set_mode(enum mmscale_hold_mode mode)
 {
 	uint64_t ignored[MMSCALE_NR_MAXIMA];
 
+	/* Sections open now close (and are dropped) before the hooks stop or start. */
+	mmscale_maxima_collect_all(ignored);
 	__atomic_store_n(&mmscale_hold_accounting, (int)mode, __ATOMIC_RELAXED);
 	mmscale_maxima_collect_all(ignored);
 }

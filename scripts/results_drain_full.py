@@ -105,9 +105,10 @@ def main():
         "figures per drain: the pages on each list (`list_pages`: the generation's high, or "
         "`--set pcp_high`), pages drained, IPIs, zone->lock and all spin lock acquisitions, "
         "and, from the emulation's own lock and interrupt accounting, the pages freed under "
-        "the longest zone->lock hold and in the longest interrupts-off section on any CPU; "
-        "every drain of a run checks them against the row's claim. Exact means the same on "
-        "any machine: they carry no interval.",
+        "the longest zone->lock hold and in the longest interrupts-off section on any CPU. "
+        "A run checks its counts against the row's claim (claim x drains) and the two hold "
+        "maxima after every drain (scripts/ab's runs report a difference instead). Exact "
+        "means the same on any machine: they carry no interval.",
         "",
         f"Run on: {machine()}.",
         "",

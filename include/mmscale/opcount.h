@@ -155,9 +155,16 @@ void mmscale_zone_hold_end(void);
 void mmscale_irqoff_begin(void);
 void mmscale_irqoff_end(void);
 
-/* Set the mode (no emulated CPU running a case); any mode clears every CPU's maxima. */
+/*
+ * Set the mode between operations; it clears every CPU's maxima. A section
+ * that began while accounting was off is not measured.
+ */
 void mmscale_holds_set_mode(enum mmscale_hold_mode mode);
-/* The largest of each over every registered CPU, then cleared (between operations). */
+/*
+ * The largest of each over every registered CPU, then cleared (between
+ * operations): it waits for each CPU's open sections to close first (an
+ * IPI target still leaving its handler when the caller's call returned).
+ */
 void mmscale_maxima_collect_all(uint64_t out[MMSCALE_NR_MAXIMA]);
 
 #endif /* MMSCALE_OPCOUNT_H */

@@ -44,7 +44,12 @@ struct drain_shape {
 /* CONFIG_PCP_BATCH_SCALE_MAX, its default (mm/Kconfig: 5, range 0-6). */
 #define DRAIN_CHUNK_SHIFT	5
 
-/* A list of pages pages, batch its pcp->batch, added to m's page figures (the world's shape). */
+/*
+ * A list of pages pages, batch its pcp->batch, added to m's page figures
+ * (the world's shape). Order-0 lists: a chunk of higher-order blocks can
+ * pass batch << DRAIN_CHUNK_SHIFT pages by a block (free_pcppages_bulk
+ * frees whole blocks), which these figures do not follow.
+ */
 static inline void drain_shape_add_list(struct drain_shape *m, unsigned long pages,
 					unsigned long batch)
 {
