@@ -17,6 +17,8 @@
 
 #include "counters.h"
 #include "counters_6_18.h"
+#include "mmscale/linux-2.6/mm/page_alloc.h"
+#include "mmscale/mm/numa_stat.h"
 #include "mmscale/linux-6.18/lib/percpu_counter.h"
 #include "../counters/iol_bdp.h"
 #include "../counters/wb_machine-6.18.h"
@@ -179,6 +181,11 @@ int counters_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		refresh_cpu_vm_stats((int)cpu);
 	if (cr->world && writeback_world_check(cr->world, err, errlen) != 0)
 		status = -1;
+	if (cr->numa_stat_4_14) {
+		if (numa_stat_4_14_check(atomic_load(&cr->numa_allocs), err, errlen) != 0)
+			status = -1;
+		numa_stat_4_14_teardown();
+	}
 	if (cr->iol && iol_bdp_teardown(err, errlen) != 0)
 		status = -1;
 	writeback_world_destroy(cr->world);
@@ -458,6 +465,97 @@ static bool mod_claim_ops(const struct mmscale_run *run, uint64_t nr_ops,
 	return true;
 }
 
+/*
+ * vmstat/numa_stat: one order-0 allocation's zone_statistics per call, from
+ * the calling CPU's own node (NUMA_HIT and NUMA_LOCAL, each a per-CPU diff
+ * that folds into the zone's and the global counter past its threshold):
+ * Kemi Wang's 2017 comparison. 4.13: zone_statistics and __inc_zone_state
+ * as 2.6.38 and 2.6.31 have them on the 2.6.x machine (4.13.9's are the same
+ * arithmetic in this_cpu ops: page_alloc.c 2740-2756, vmstat.c 303-317): s8
+ * diffs at the zone's stat_threshold, half of it overstepped. 4.14: u16
+ * diffs at NUMA_STATS_THRESHOLD (65533), no overstep (kernel/linux-4.14/mm/vmstat.c).
+ * The vmstat work's once-a-second fold of these diffs, which both kernels
+ * run, is not: a run is the stretch between two.
+ */
+struct numa_stat_variant {
+	struct mmscale_variant v;
+	bool linux_4_14;
+};
+
+static int numa_stat_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	struct counters_run *cr;
+
+	if (counters_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	if (!container_of(run->v, struct numa_stat_variant, v)->linux_4_14)
+		return 0;
+	cr = run->data;
+	if (numa_stat_4_14_setup(err, errlen) != 0)
+		return counters_setup_failed(run);
+	cr->numa_stat_4_14 = true;
+	return 0;
+}
+
+static void numa_stat_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+	bool linux_4_14 = container_of(run->v, struct numa_stat_variant, v)->linux_4_14;
+	struct zone *zone = local_zone(smp_processor_id());	/* the 2.6.x machine's */
+	uint64_t allocs = 0;
+
+	while (mmscale_keep_running_batch(st, MOD_BATCH)) {
+		if (linux_4_14)
+			for (int i = 0; i < MOD_BATCH; i++)
+				numa_stat_4_14_local_alloc();
+		else
+			for (int i = 0; i < MOD_BATCH; i++)
+				zone_statistics(zone, zone);
+		allocs += MOD_BATCH;
+	}
+	atomic_fetch_add(&cr->numa_allocs, allocs);
+}
+
+static void numa_stat_one_op(struct mmscale_run *run)
+{
+	struct counters_run *cr = run->data;
+
+	if (container_of(run->v, struct numa_stat_variant, v)->linux_4_14)
+		numa_stat_4_14_local_alloc();
+	else
+		zone_statistics(local_zone(smp_processor_id()), local_zone(smp_processor_id()));
+	atomic_fetch_add(&cr->numa_allocs, 1);
+}
+
+/*
+ * nr_ops local allocations from fresh diffs, two items each: 4.13's folds
+ * as vmstat/mod's inc row counts them (first at t + 1, then every t + 1 +
+ * t / 2; none at an s8's 127, where the diff wraps), 4.14's every 65534th;
+ * two locked adds (zone and global) per fold, and no global read.
+ */
+static bool numa_stat_claim_ops(const struct mmscale_run *run, uint64_t nr_ops,
+				struct mmscale_claim *out)
+{
+	int knob = mm_config()->stat_threshold;
+	uint64_t folds, t, period;
+
+	if (container_of(run->v, struct numa_stat_variant, v)->linux_4_14) {
+		folds = numa_stat_4_14_folds(nr_ops);
+	} else {
+		t = knob != MM_KNOB_AUTO ? (uint64_t)knob :
+			(uint64_t)zone_this_pcp(local_zone(smp_processor_id()))->stat_threshold;
+		period = t + 1 + t / 2;
+		folds = t == MM_STAT_THRESHOLD_MAX || nr_ops < t + 1 ? 0 :
+			2 * (1 + (nr_ops - (t + 1)) / period);
+	}
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_FOLDS) | MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS) |
+		     MMSCALE_COUNT_BIT(MMSCALE_GLOBAL_READS);
+	out->v[MMSCALE_FOLDS] = folds;
+	out->v[MMSCALE_LOCKED_OPS] = 2 * folds;
+	out->v[MMSCALE_GLOBAL_READS] = 0;
+	return true;
+}
+
 /* percpu/read_vs_sum: the bdi_stat read against the exact sum over every CPU. */
 static s64 percpu_read(struct percpu_counter *fbc)
 {
@@ -591,6 +689,15 @@ static const struct mod_variant mod_variants[] = {
 	  vmstat_6_18_lruvec_mod, true, true, false, false },
 };
 
+static const struct numa_stat_variant numa_stat_variants[] = {
+	{ { "4.13", "zone_statistics: NUMA_HIT and NUMA_LOCAL as zone items, s8 per-CPU diffs "
+	    "at the zone's stat_threshold with a half-threshold overstep",
+	    "mm/page_alloc.c, mm/vmstat.c 4.13.9 (2.6.38's and 2.6.31's code)" }, false },
+	{ { "4.14", "zone_statistics: NUMA items apart, u16 per-CPU diffs folded past "
+	    "NUMA_STATS_THRESHOLD (65533), no overstep",
+	    "3a321d2a3dde + 1d90ca897cb0 (Kemi Wang), v4.14" }, true },
+};
+
 static const struct percpu_read_variant percpu_variants[] = {
 	{ { "read", "percpu_counter_read_positive: one shared load (bdi_stat)",
 	    "lib/percpu_counter.c 2.6.31" },
@@ -611,6 +718,12 @@ static const struct mmscale_metric global_read_metrics[] = { METRIC_TIME, METRIC
 static const struct mmscale_metric mod_metrics[] = {
 	METRIC_TIME,
 	{ "folds", "folds into shared counters per operation (exact)", true },
+};
+static const struct mmscale_metric numa_stat_metrics[] = {
+	METRIC_TIME,
+	{ "folds", "folds into the zone's and the global NUMA counters per allocation (exact)",
+	  true },
+	{ "locked_ops", "locked read-modify-writes per allocation (exact)", true },
 };
 static const int64_t global_read_args[][MMSCALE_MAX_ARGS] = {
 	{ 4, 0 }, { 4, 1 }, { 8, 0 }, { 8, 1 },
@@ -634,6 +747,15 @@ static const struct mmscale_case counter_cases[] = {
 		COUNTERS_RUN(mod_setup, mod_body, COUNTS_VMSTAT),
 		MMSCALE_CLAIM_OPS(mod_claim_ops, mod_one_op),
 		MMSCALE_VARIANT_ROWS(mod_variants), MMSCALE_METRICS(mod_metrics),
+	},
+	{
+		.name = "vmstat/numa_stat",
+		.summary = "one local allocation's zone_statistics per call (NUMA_HIT, NUMA_LOCAL): "
+			   "4.13's s8 zone diffs against 4.14's u16 NUMA diffs at 65533",
+		COUNTERS_RUN(numa_stat_setup, numa_stat_body,
+			     COUNTS_VMSTAT | MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS)),
+		MMSCALE_CLAIM_OPS(numa_stat_claim_ops, numa_stat_one_op),
+		MMSCALE_VARIANT_ROWS(numa_stat_variants), MMSCALE_METRICS(numa_stat_metrics),
 	},
 	{
 		.name = "percpu/read_vs_sum",

@@ -20,6 +20,8 @@ struct counters_run {
 	_Atomic bool stop;
 	int nr_threads;
 	bool iol;		/* the IO-less kernels' state (iol_bdp_setup) */
+	bool numa_stat_4_14;	/* 4.14's NUMA statistics (mmscale/mm/numa_stat.h) */
+	_Atomic uint64_t numa_allocs;	/* vmstat/numa_stat: local allocations made, for its check */
 	bool vmstat_6_18;	/* the 6.18 vmstat world too (cases/counters_6_18.h) */
 	bool wb_6_18;		/* 6.18's writeback state on it (counters/wb_machine-6.18.h) */
 	bool memcg_6_18;	/* 6.18's memcg hierarchy on it (linux-6.18/mm/memcontrol.h) */
