@@ -5,9 +5,11 @@
  * zone->lock acquisitions and pages moved, against the same code with a
  * fixed high), and __drain_all_pages, which drains every CPU's lists from
  * the caller under their pcp->lock, with no IPI (pcp/drain: every list
- * empty, or every CPU's local list at high_min).
+ * empty, or every CPU's local list at high_min), and the vmstat work's
+ * decay of a full list, 6.18.0's against 6.18.7's batched one (pcp/decay).
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "mmscale/case.h"
@@ -17,6 +19,7 @@
 #include "mmscale/linux-6.18/mm/vmstat.h"
 #include "mmscale/mm/config.h"
 #include "mmscale/params.h"
+#include "mmscale/opcount.h"
 
 #include "counters_6_18.h"
 
@@ -24,6 +27,13 @@ struct pcp_run {
 	struct page **held;	/* pcp/autotune: the blocks the burst frees */
 	unsigned long nr_held;
 	struct zone *zone;
+	unsigned long list_pages;	/* pcp/decay: the list before each decay */
+};
+
+struct decay_variant {
+	struct mmscale_variant v;
+	bool (*decay)(struct zone *zone, struct per_cpu_pages *pcp);
+	bool batched;	/* 6.18.7: a batch per lock hold */
 };
 
 struct autotune_variant {
@@ -241,6 +251,152 @@ static bool drain_claim(const struct mmscale_run *run, struct mmscale_claim *out
 	return true;
 }
 
+/*
+ * pcp/decay: one vmstat tick's decay_pcp_high on CPU 0's list of its local
+ * zone, full: list_pages order-0 pages (args[0]; 0: the zone's high_max,
+ * where auto-tuning takes a list that frees in bursts; capped at high_max)
+ * and pcp->high tuned up to as many, as a burst of frees leaves it (put
+ * there between operations, timing paused). high then falls to
+ * max3(count - batch << 5, high - high / 8, high_min) and what is over it
+ * is freed: under one pcp->lock and zone->lock in 6.18.0, a batch per
+ * hold in 6.18.7 (Joshua Hahn's 3/4). The hold accounting
+ * (mmscale/opcount.h) gives the pages under the longest zone->lock hold,
+ * checked against the row's claim after every operation.
+ */
+static int decay_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	struct pcp_6_18_config pc = {
+		.orders = { 0 }, .nr_orders = 1, .free_high_batch = true, .room_for_lists = true,
+	};
+	struct pcp_run *pr;
+	struct zone *zone;
+
+	(void)nr_threads;
+	if (world_up(run, &pc, err, errlen) != 0)
+		return -1;
+	pr = run->data;
+	zone = pr->zone = local_zone_6_18(0);	/* the measured thread is CPU 0 */
+	pr->list_pages = run->args[0] ? min((unsigned long)run->args[0],
+					    (unsigned long)zone->pageset_high_max) :
+			 (unsigned long)zone->pageset_high_max;
+	mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
+	return 0;
+}
+
+static int decay_down(struct mmscale_run *run, char *err, size_t errlen)
+{
+	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
+	return world_down(run, err, errlen);
+}
+
+/* The list full, high tuned up to it: bookkeeping, not the operation. */
+static void decay_prepare(struct pcp_run *pr)
+{
+	struct per_cpu_pages *pcp = per_cpu_ptr(pr->zone->per_cpu_pageset, 0);
+
+	pcp_6_18_reset(pr->zone, 0);
+	pcp_6_18_fill(pr->zone, 0, 0, pr->list_pages);
+	pcp->high = (int)pcp->count;
+}
+
+static void decay_one_op(struct mmscale_run *run)
+{
+	struct pcp_run *pr = run->data;
+	u64 maxima[MMSCALE_NR_MAXIMA];
+
+	decay_prepare(pr);
+	mmscale_maxima_collect_all(maxima);
+	container_of(run->v, struct decay_variant, v)->decay(pr->zone,
+		per_cpu_ptr(pr->zone->per_cpu_pageset, 0));
+}
+
+/*
+ * What is over the decayed high, from the list as decay_prepare leaves it
+ * (count = high = list_pages): 6.18.0 frees it in one hold, 6.18.7 in
+ * ceil(to_drain / batch) of at most batch pages.
+ */
+static void decay_cost(const struct mmscale_run *run, u64 *holds, u64 *pages, u64 *hold_max)
+{
+	const struct pcp_run *pr = run->data;
+	const struct per_cpu_pages *pcp = per_cpu_ptr(pr->zone->per_cpu_pageset, 0);
+	long n = (long)pr->list_pages, batch = pcp->batch, high;
+	long to_drain;
+
+	high = max(max(n - (batch << CONFIG_PCP_BATCH_SCALE_MAX), n - (n >> 3)),
+		   (long)pcp->high_min);	/* max3 */
+	to_drain = n > high ? n - high : 0;
+	*pages = (u64)to_drain;
+	if (container_of(run->v, struct decay_variant, v)->batched) {
+		*holds = (u64)((to_drain + batch - 1) / batch);
+		*hold_max = (u64)min(to_drain, batch);
+	} else {
+		*holds = to_drain > 0;
+		*hold_max = (u64)to_drain;
+	}
+}
+
+static void decay_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct pcp_run *pr = run->data;
+	bool (*decay)(struct zone *, struct per_cpu_pages *) =
+		container_of(run->v, struct decay_variant, v)->decay;
+	struct per_cpu_pages *pcp = per_cpu_ptr(pr->zone->per_cpu_pageset, 0);
+	u64 holds, pages, hold_max, maxima[MMSCALE_NR_MAXIMA], seen = 0;
+
+	decay_cost(run, &holds, &pages, &hold_max);
+	decay_prepare(pr);
+	mmscale_maxima_collect_all(maxima);
+	while (mmscale_keep_running(st)) {
+		decay(pr->zone, pcp);
+		mmscale_pause_timing(st);
+		mmscale_maxima_collect_all(maxima);
+		seen = max(seen, maxima[MMSCALE_MAX_ZONE_HOLD_PAGES]);
+		if (!mmscale_params.claims_report &&
+		    maxima[MMSCALE_MAX_ZONE_HOLD_PAGES] != hold_max) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "%llu pages under the longest zone->lock hold, "
+				 "the row claims %llu",
+				 (unsigned long long)maxima[MMSCALE_MAX_ZONE_HOLD_PAGES],
+				 (unsigned long long)hold_max);
+			mmscale_skip_with_error(st, msg);
+			break;
+		}
+		decay_prepare(pr);
+		mmscale_maxima_collect_all(maxima);
+		mmscale_resume_timing(st);
+	}
+	mmscale_counter_set(st, "list_pages", (double)pr->list_pages, 0);
+	mmscale_counter_set(st, "zone_hold_pages_max", (double)seen, 0);
+}
+
+static bool decay_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	u64 holds, pages, hold_max;
+
+	decay_cost(run, &holds, &pages, &hold_max);
+	out->which = MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS) |
+		     MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES) |
+		     MMSCALE_COUNT_BIT(MMSCALE_PAGES_MOVED);
+	out->v[MMSCALE_ZONE_LOCKS] = holds;
+	out->v[MMSCALE_LOCK_ACQUIRES] = 2 * holds;	/* pcp->lock, then zone->lock */
+	out->v[MMSCALE_PAGES_MOVED] = pages;
+	return true;
+}
+
+static bool decay_6_18(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	return decay_pcp_high_6_18(zone, pcp) != 0;
+}
+
+static const struct decay_variant decay_variants[] = {
+	{ { "6.18", "decay_pcp_high: what is over the decayed high freed under one pcp->lock "
+	    "and zone->lock hold", "mm/page_alloc.c 6.18 (2555-2583)" }, decay_6_18, false },
+	{ { "6.18.7", "decay_pcp_high: freed a batch per pcp->lock and zone->lock hold",
+	    "mm/page_alloc.c 6.18.7 (2582-2614; Joshua Hahn's v2 3/4)" },
+	  decay_pcp_high_6_18_7, true },
+};
+
 static const struct autotune_variant autotune_variants[] = {
 	{ { "6.18", "pcp->high tuned between high_min and high_max (nr_pcp_high, nr_pcp_alloc), "
 	    "every burst from a cold pageset", "mm/page_alloc.c 6.18 (51a755c56dc0, 6.7)" },
@@ -270,6 +426,15 @@ static const struct mmscale_metric drain_metrics[] = {
 	{ "lock_acquires", "spin lock acquisitions per drain (exact)", true },
 	{ "zone_locks", "zone->lock acquisitions per drain (exact)", true },
 };
+
+static const struct mmscale_metric decay_metrics[] = {
+	{ "time", "ns per decay of a full list (lower is better)", false },
+	{ "zone_locks", "zone->lock acquisitions per decay (exact)", true },
+	{ "zone_hold_pages_max", "pages freed under the longest zone->lock hold (exact)", true },
+	{ "pages_moved", "pages freed per decay (exact)", true },
+};
+static const int64_t decay_args[][MMSCALE_MAX_ARGS] = { { 0 }, { 4096 } };
+static const char *const decay_arg_names[] = { "list_pages" };
 
 static const int64_t autotune_args[][MMSCALE_MAX_ARGS] = {
 	{ 0, 1024 }, { 0, 16384 }, { 3, 512 },
@@ -301,6 +466,16 @@ static const struct mmscale_case pcp_cases[] = {
 		MMSCALE_CLAIM(drain_claim, drain_one_op),
 		MMSCALE_VARIANT_ROWS(drain_variants_6_18), MMSCALE_METRICS(drain_metrics),
 		MMSCALE_ARGS(cpus_args, cpus_arg_names),
+	},
+	{
+		.name = "pcp/decay",
+		.summary = "one vmstat tick's decay_pcp_high of a full list: 6.18.0 frees the "
+			   "excess in one hold, 6.18.7 a batch per hold",
+		.setup = decay_setup, .body = decay_body, .teardown = decay_down,
+		.threads = MMSCALE_THREADS_ONE, .counts = PCP_COUNTS,
+		MMSCALE_CLAIM(decay_claim, decay_one_op),
+		MMSCALE_VARIANT_ROWS(decay_variants), MMSCALE_METRICS(decay_metrics),
+		MMSCALE_ARGS(decay_args, decay_arg_names),
 	},
 };
 

@@ -49,11 +49,12 @@ BASELINE = {
     "vmstat/shepherd": {"6.18-idle": "6.18-busy"},
     "pcp/autotune": {"6.18": "6.18-fixed-high", "6.18-warm": "6.18"},
     "pcp/drain": {"6.18-full": "6.18-empty"},
+    "pcp/decay": {"6.18.7": "6.18"},
     "bdp": {"6.18": "3.2", "2.6.31-rc8": "3.2"},
     "bdp_throttled": {"6.18": "3.2", "6.18-store-if-changed": "6.18"},
 }
 COUNTS = ["global_reads", "bdi_reads", "percpu_sum_slots", "bdi_stores", "folds", "lock_acquires",
-          "zone_locks", "locked_ops", "pages_moved", "pages_drained"]
+          "zone_locks", "locked_ops", "pages_moved", "pages_drained", "zone_hold_pages_max"]
 
 
 def fmt_count(v):

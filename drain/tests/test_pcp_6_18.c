@@ -242,6 +242,45 @@ static void test_decay(struct zone *zone)
 }
 
 /*
+ * 6.18.7's decay_pcp_high (Joshua Hahn's batched freeing), beside 6.18.0's:
+ * batch 2, high_min 8, 30 pages on the list and high 24: high falls to
+ * max3(30 - 2 << 5, 24 - 3, 8) = 21 in both, and the 9 pages over it go
+ * back under one pcp->lock and zone->lock in 6.18.0 but in 5 of each in
+ * 6.18.7 (2 + 2 + 2 + 2 + 1), the longest hold 2 pages, not 9; both say
+ * there is more to do (true; 6.18.0's count: 2).
+ */
+static void test_decay_batched(struct zone *zone)
+{
+	struct per_cpu_pages *pcp = small_pcp(zone, 32);
+	u64 zone_locks, locks, moved, maxima[MMSCALE_NR_MAXIMA];
+
+	for (int batched = 0; batched < 2; batched++) {
+		small_pcp(zone, 32);
+		pcp_6_18_fill(zone, 0, 0, 30);
+		pcp->high = 24;
+		zone_locks = test_count(MMSCALE_ZONE_LOCKS);
+		locks = test_count(MMSCALE_LOCK_ACQUIRES);
+		moved = test_count(MMSCALE_PAGES_MOVED);
+		mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
+		if (batched)
+			CHECK(decay_pcp_high_6_18_7(zone, pcp));
+		else
+			CHECK_EQ_LL(decay_pcp_high_6_18(zone, pcp), 2);
+		mmscale_maxima_collect_all(maxima);
+		mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
+		CHECK_EQ_LL(pcp->high, 21);
+		CHECK_EQ_LL(pcp->count, 21);
+		CHECK_EQ_LL(test_count(MMSCALE_PAGES_MOVED) - moved, 9);
+		CHECK_EQ_LL(test_count(MMSCALE_ZONE_LOCKS) - zone_locks, batched ? 5 : 1);
+		CHECK_EQ_LL(test_count(MMSCALE_LOCK_ACQUIRES) - locks, batched ? 10 : 2);
+		CHECK_EQ_LL(maxima[MMSCALE_MAX_ZONE_HOLD_PAGES], batched ? 2 : 9);
+		/* 6.18's zone->lock is irqsave: the hold is the interrupts-off section. */
+		CHECK_EQ_LL(maxima[MMSCALE_MAX_IRQOFF_PAGES], batched ? 2 : 9);
+	}
+	pcp_6_18_reset(zone, 0);
+}
+
+/*
  * Watermarks: 3 GiB over 2 nodes, one 1.5 GiB zone each (393216 pages).
  * min_free_kbytes: sqrt(786432 x 4 x 16) = 7094 KiB, below khugepaged's
  * (2 + 3 x 3) pageblocks of 512 per zone = 11264 pages (under 5% of
@@ -580,6 +619,7 @@ static void tests(void)
 	test_free_high(zone);
 	test_trace(zone);
 	test_decay(zone);
+	test_decay_batched(zone);
 	test_expire();
 	test_drain();
 	test_alloc_local();

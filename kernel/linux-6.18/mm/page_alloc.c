@@ -266,6 +266,48 @@ int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp)
 }
 
 /*
+ * decay_pcp_high as 6.18.7 has it (mm/page_alloc.c of 6.18.7,
+ * ../shared/kernel/6.18.7, blob 623f6e5b, 2582-2614): Joshua Hahn's
+ * "mm/page_alloc: batch page freeing in decay_pcp_high" (v2 3/4,
+ * ../shared/kernel/patches/h-v2-3-4-*), backported to 6.18.7, frees what
+ * is over the decayed high a batch at a time, pcp->lock and zone->lock
+ * taken for each batch, where 6.18.0 frees it in one hold; and returns a
+ * bool. pcp_spin_lock_maybe_irqsave is spin_lock on SMP (169-195).
+ */
+bool decay_pcp_high_6_18_7(struct zone *zone, struct per_cpu_pages *pcp)
+{
+	int high_min, to_drain, to_drain_batched, batch;
+	bool todo = false;
+
+	high_min = READ_ONCE(pcp->high_min);
+	batch = READ_ONCE(pcp->batch);
+	/*
+	 * Decrease pcp->high periodically to try to free possible
+	 * idle PCP pages.  And, avoid to free too many pages to
+	 * control latency.  This caps pcp->high decrement too.
+	 */
+	if (pcp->high > high_min) {
+		pcp->high = max3(pcp->count - (batch << CONFIG_PCP_BATCH_SCALE_MAX),
+				 pcp->high - (pcp->high >> 3), high_min);
+		if (pcp->high > high_min)
+			todo = true;
+	}
+
+	to_drain = pcp->count - pcp->high;
+	while (to_drain > 0) {
+		to_drain_batched = min(to_drain, batch);
+		spin_lock(&pcp->lock);		/* pcp_spin_lock_maybe_irqsave: SMP */
+		free_pcppages_bulk(zone, to_drain_batched, pcp, 0);
+		spin_unlock(&pcp->lock);
+		todo = true;
+
+		to_drain -= to_drain_batched;
+	}
+
+	return todo;
+}
+
+/*
  * Called from the vmstat counter updater to drain pagesets of this
  * currently executing processor on remote nodes after they have
  * expired (2590-2603).

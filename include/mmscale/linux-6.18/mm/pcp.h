@@ -102,6 +102,8 @@ void drain_pages_zone(unsigned int cpu, struct zone *zone);
 void drain_pages(unsigned int cpu);
 void free_pcppages_bulk(struct zone *zone, int count, struct per_cpu_pages *pcp, int pindex);
 int decay_pcp_high_6_18(struct zone *zone, struct per_cpu_pages *pcp);
+/* 6.18.7's, with Joshua Hahn's batched freeing (pcp/decay's second row). */
+bool decay_pcp_high_6_18_7(struct zone *zone, struct per_cpu_pages *pcp);
 void drain_zone_pages_6_18(struct zone *zone, struct per_cpu_pages *pcp);
 
 /* The pure arithmetic, for the tests. */
