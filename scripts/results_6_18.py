@@ -298,7 +298,13 @@ def main():
         "pageset; `6.18-warm` runs the bursts back to back on the pageset the last one "
         "left, with the CPU's vmstat work each second (decay_pcp_high takes high down by "
         "an eighth): what a CPU that frees and allocates for longer than a second pays. "
-        "The counts of that row depend on how many seconds the run lasts (not claimed).",
+        "The counts of that row depend on how many seconds the run lasts (not claimed). "
+        "That decay is where 6.18.7 differs from 6.18.0 (Joshua Hahn's batched freeing, "
+        "backported): pcp/decay decays a full list once, and at this machine's high_max the "
+        "2016 pages over the decayed high go back under one zone->lock hold in 6.18.0 and "
+        "under 32 holds of 63 in 6.18.7, more acquisitions for a hold a 32nd as long "
+        "(checked after every decay). A drain is the same in both (drain_pages_zone is "
+        "6.18.0's on SMP).",
         "",
         "The same drain is also the `6.18` row of drain/empty and drain/swap_cpuset, beside "
         "the seed's variants (the drains section above), through its own zones and lists "

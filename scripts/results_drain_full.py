@@ -141,10 +141,14 @@ def main():
         "The times are not a comparison across generations: the IPI rows drain each list on "
         "its own CPU, in parallel, where remote, 6.6-chunked and 6.18 drain both from the "
         "caller; and the rows on 6.1's code (remote, 6.6-chunked) take about three times "
-        "6.18's time per page for the same pages and the same 64-byte struct page, which a "
-        "profile (perf, software clock) puts on the loads of each page's line in 6.1's "
-        "free_pcppages_bulk and which is not understood yet: an emulation cost until shown "
-        "otherwise.",
+        "6.18's time per page for the same pages and the same 64-byte struct page. Timed "
+        "list by list (rdtscp, in a scratch copy), the whole difference is in the list the "
+        "other CPU filled, whose lines the drainer pulls from that CPU's cache one pointer "
+        "at a time; changes to 6.1's free_pcppages_bulk that do nothing (a branch never "
+        "taken, one more read per page, a prefetch) make it as fast as 6.18's, and a "
+        "byte-identical copy of a binary keeps its speed. So the gap is how this build's "
+        "code lets the hardware prefetch another core's lines, not a cost of either "
+        "kernel's algorithm: across generations these times are not a claim.",
         "",
         *exact_table([r for r in equal if "victims:0" in r["params"]], timed=True),
         "With a victim loop on the other CPU (`victims:1`), the holds, interrupts-off "
