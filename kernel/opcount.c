@@ -19,12 +19,19 @@ _Thread_local struct mmscale_counts mmscale_this_counts;
  * call has completed) is counted in it, and a section that began while
  * accounting was off is never measured from a stale start.
  */
-#define OPEN_ZONE_HOLD	1
-#define OPEN_IRQOFF	2
+enum section_kind { ZONE_HOLD, IRQOFF, NR_SECTION_KINDS };
+
+/* Each kind's maxima, and where it started. */
+static const struct {
+	enum mmscale_max pages, ns;
+} section_maxima[NR_SECTION_KINDS] = {
+	[ZONE_HOLD] = { MMSCALE_MAX_ZONE_HOLD_PAGES, MMSCALE_MAX_ZONE_HOLD_NS },
+	[IRQOFF] = { MMSCALE_MAX_IRQOFF_PAGES, MMSCALE_MAX_IRQOFF_NS },
+};
 
 struct mmscale_holds {
-	uint64_t zone_pages0, zone_ns0, irq_pages0, irq_ns0;
-	int open;				/* OPEN_* bits: the CPU's, read by the collector */
+	uint64_t pages0[NR_SECTION_KINDS], ns0[NR_SECTION_KINDS];
+	int open;				/* a bit per kind: the CPU's, read by the collector */
 	uint64_t max[MMSCALE_NR_MAXIMA];	/* written by the CPU, cleared by the collector */
 };
 
@@ -146,56 +153,43 @@ static void raise_max(enum mmscale_max m, uint64_t v)
 		__atomic_store_n(&this_holds.max[m], v, __ATOMIC_RELAXED);
 }
 
-static void section_open(int bit)
+static void section_begin(enum section_kind k)
 {
-	__atomic_store_n(&this_holds.open, this_holds.open | bit, __ATOMIC_RELAXED);
+	this_holds.pages0[k] = moved_now();
+	if (clocked())
+		this_holds.ns0[k] = ktime_get_ns();
+	__atomic_store_n(&this_holds.open, this_holds.open | (1 << k), __ATOMIC_RELAXED);
 }
 
-/* Whether this section began while accounting was on; if so, it is closed after the call. */
-static bool section_began(int bit)
+/* Only a section that began while accounting was on is measured; then it is closed. */
+static void section_end(enum section_kind k)
 {
-	return this_holds.open & bit;
-}
-
-static void section_close(int bit)
-{
-	__atomic_store_n(&this_holds.open, this_holds.open & ~bit, __ATOMIC_RELEASE);
+	if (!(this_holds.open & (1 << k)))
+		return;
+	if (clocked())
+		raise_max(section_maxima[k].ns, ktime_get_ns() - this_holds.ns0[k]);
+	raise_max(section_maxima[k].pages, moved_now() - this_holds.pages0[k]);
+	__atomic_store_n(&this_holds.open, this_holds.open & ~(1 << k), __ATOMIC_RELEASE);
 }
 
 void mmscale_zone_hold_begin(void)
 {
-	this_holds.zone_pages0 = moved_now();
-	if (clocked())
-		this_holds.zone_ns0 = ktime_get_ns();
-	section_open(OPEN_ZONE_HOLD);
+	section_begin(ZONE_HOLD);
 }
 
 void mmscale_zone_hold_end(void)
 {
-	if (!section_began(OPEN_ZONE_HOLD))
-		return;
-	if (clocked())
-		raise_max(MMSCALE_MAX_ZONE_HOLD_NS, ktime_get_ns() - this_holds.zone_ns0);
-	raise_max(MMSCALE_MAX_ZONE_HOLD_PAGES, moved_now() - this_holds.zone_pages0);
-	section_close(OPEN_ZONE_HOLD);
+	section_end(ZONE_HOLD);
 }
 
 void mmscale_irqoff_begin(void)
 {
-	this_holds.irq_pages0 = moved_now();
-	if (clocked())
-		this_holds.irq_ns0 = ktime_get_ns();
-	section_open(OPEN_IRQOFF);
+	section_begin(IRQOFF);
 }
 
 void mmscale_irqoff_end(void)
 {
-	if (!section_began(OPEN_IRQOFF))
-		return;
-	if (clocked())
-		raise_max(MMSCALE_MAX_IRQOFF_NS, ktime_get_ns() - this_holds.irq_ns0);
-	raise_max(MMSCALE_MAX_IRQOFF_PAGES, moved_now() - this_holds.irq_pages0);
-	section_close(OPEN_IRQOFF);
+	section_end(IRQOFF);
 }
 
 void mmscale_maxima_collect_all(uint64_t out[MMSCALE_NR_MAXIMA])

@@ -174,16 +174,56 @@ static void stop_machine(struct mmscale_partner *partners)
 	drain_kernel_boot(NULL);
 }
 
+/*
+ * One drain by the running row on the lists as they are (shape), checked
+ * against its claim: every count it claims (a vmstat fold of the drain's
+ * frees adds two locked atomic adds), and with the hold accounting
+ * drain/full runs with, the pages under the longest zone->lock hold and
+ * the longest interrupts-off section. Returns the pages it drained; the
+ * row's cost in *cost. what: the lists, for the messages.
+ */
+static long drain_and_check(size_t v, const struct drain_shape *shape, struct drain_cost *cost,
+			    const char *what)
+{
+	struct mmscale_counts before, after;
+	struct mmscale_claim claim = { 0 };
+	uint64_t maxima[MMSCALE_NR_MAXIMA];
+
+	drain_claim_counts(drain_variants[v].ops, drain_variants[v].ops->smp, shape, &claim);
+	drain_variants[v].ops->claim(shape, cost);
+	mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
+	mmscale_counts_sum_all(&before);
+	drain_kernel()->drain_all_pages();
+	mmscale_counts_sum_all(&after);
+	mmscale_maxima_collect_all(maxima);
+	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
+	CHECK(claim.which & MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS));
+	CHECK(claim.which & MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS));
+	claim.v[MMSCALE_LOCKED_OPS] += 2 * (after.v[MMSCALE_FOLDS] - before.v[MMSCALE_FOLDS]);
+	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
+		if (claim.which & MMSCALE_COUNT_BIT(i))
+			CHECK_MSG(after.v[i] - before.v[i] == claim.v[i],
+				  "%s with %s: %s %llu, the row claims %llu",
+				  drain_variants[v].v.name, what, mmscale_count_name(i),
+				  (unsigned long long)(after.v[i] - before.v[i]),
+				  (unsigned long long)claim.v[i]);
+	CHECK_MSG(maxima[MMSCALE_MAX_ZONE_HOLD_PAGES] == cost->zone_hold_pages_max &&
+		  maxima[MMSCALE_MAX_IRQOFF_PAGES] == cost->irqoff_pages_max,
+		  "%s with %s: %llu pages under the longest zone->lock hold, %llu with "
+		  "interrupts off; the row claims %lu and %lu", drain_variants[v].v.name, what,
+		  (unsigned long long)maxima[MMSCALE_MAX_ZONE_HOLD_PAGES],
+		  (unsigned long long)maxima[MMSCALE_MAX_IRQOFF_PAGES], cost->zone_hold_pages_max,
+		  cost->irqoff_pages_max);
+	return (long)(after.v[MMSCALE_PAGES_DRAINED] - before.v[MMSCALE_PAGES_DRAINED]);
+}
+
 static void test_variant(size_t v)
 {
 	struct mmscale_partner partners[CPUS];
-	struct mmscale_counts before, after;
-	struct mmscale_claim claim = { 0 };
 	struct drain_shape shape;
 	struct drain_cost cost = { 0 };
-	uint64_t maxima[MMSCALE_NR_MAXIMA];
 	char err[256];
-	long on_lists;
+	long on_lists, drained;
 
 	atomic_store(&stress, false);
 	/* Where it runs: the 2.6.x machine or a world, exactly one (cases/drain.c refuses else). */
@@ -203,39 +243,13 @@ static void test_variant(size_t v)
 	/* Each CPU allocated from, and freed to, its local zone's list only. */
 	CHECK_EQ_LL(shape.lists_with_pages, CPUS);
 	CHECK_EQ_LL(shape.cpus_with_pages, CPUS);
-	drain_claim_counts(drain_variants[v].ops, drain_variants[v].ops->smp, &shape, &claim);
-	drain_variants[v].ops->claim(&shape, &cost);
-	/* The hold accounting drain/full runs with: pages per hold and per interrupts-off section. */
-	mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
-	mmscale_counts_sum_all(&before);
-	drain_kernel()->drain_all_pages();
-	mmscale_counts_sum_all(&after);
-	mmscale_maxima_collect_all(maxima);
-	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
-	CHECK_MSG(maxima[MMSCALE_MAX_ZONE_HOLD_PAGES] == cost.zone_hold_pages_max &&
-		  maxima[MMSCALE_MAX_IRQOFF_PAGES] == cost.irqoff_pages_max,
-		  "%s with full lists: %llu pages under the longest zone->lock hold, %llu with "
-		  "interrupts off; the row claims %lu and %lu", drain_variants[v].v.name,
-		  (unsigned long long)maxima[MMSCALE_MAX_ZONE_HOLD_PAGES],
-		  (unsigned long long)maxima[MMSCALE_MAX_IRQOFF_PAGES], cost.zone_hold_pages_max,
-		  cost.irqoff_pages_max);
+	drained = drain_and_check(v, &shape, &cost, "full lists");
 	/* Lists of 10 x CPU pages (and 5 on CPU 0) are one chunk each: every row frees a list in one hold. */
 	CHECK_EQ_LL(cost.zone_hold_pages_max, shape.list_pages_max);
-	CHECK(claim.which & MMSCALE_COUNT_BIT(MMSCALE_ZONE_LOCKS));
-	/* A vmstat fold of the drain's frees adds two locked atomic adds to the claim. */
-	claim.v[MMSCALE_LOCKED_OPS] += 2 * (after.v[MMSCALE_FOLDS] - before.v[MMSCALE_FOLDS]);
-	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
-		if (claim.which & MMSCALE_COUNT_BIT(i))
-			CHECK_MSG(after.v[i] - before.v[i] == claim.v[i],
-				  "%s with full lists: %s %llu, the row claims %llu",
-				  drain_variants[v].v.name, mmscale_count_name(i),
-				  (unsigned long long)(after.v[i] - before.v[i]),
-				  (unsigned long long)claim.v[i]);
-	CHECK(claim.which & MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS));
 	CHECK(all_lists_empty());
 	/* Drained pages are counted, thread-locally, on the CPUs that freed them. */
 	CHECK(on_lists > 0);
-	CHECK_EQ_LL(after.v[MMSCALE_PAGES_DRAINED] - before.v[MMSCALE_PAGES_DRAINED], on_lists);
+	CHECK_EQ_LL(drained, on_lists);
 	if (conserved(err, sizeof(err)) != 0)
 		fprintf(stderr, "%s: %s\n", drain_variants[v].v.name, err);
 	CHECK(conserved(err, sizeof(err)) == 0);
@@ -307,11 +321,8 @@ static void fill_my_list_n(void *arg)
 static void test_chunks(size_t v)
 {
 	struct mmscale_partner partners[CPUS];
-	struct mmscale_counts before, after;
-	struct mmscale_claim claim = { 0 };
 	struct drain_cost cost = { 0 };
 	struct drain_shape shape;
-	uint64_t maxima[MMSCALE_NR_MAXIMA];
 	char err[256];
 
 	atomic_store(&stress, false);
@@ -326,30 +337,7 @@ static void test_chunks(size_t v)
 	CHECK_EQ_LL(shape.list_pages_max, 330);
 	CHECK_EQ_LL(shape.list_chunks, 3 * CPUS);
 	CHECK_EQ_LL(shape.chunk_pages_max, 128);
-	drain_claim_counts(drain_variants[v].ops, drain_variants[v].ops->smp, &shape, &claim);
-	drain_variants[v].ops->claim(&shape, &cost);
-	mmscale_holds_set_mode(MMSCALE_HOLDS_PAGES);
-	mmscale_counts_sum_all(&before);
-	drain_kernel()->drain_all_pages();
-	mmscale_counts_sum_all(&after);
-	mmscale_maxima_collect_all(maxima);
-	mmscale_holds_set_mode(MMSCALE_HOLDS_OFF);
-	claim.v[MMSCALE_LOCKED_OPS] += 2 * (after.v[MMSCALE_FOLDS] - before.v[MMSCALE_FOLDS]);
-	for (int i = 0; i < MMSCALE_NR_COUNTS; i++)
-		if (claim.which & MMSCALE_COUNT_BIT(i))
-			CHECK_MSG(after.v[i] - before.v[i] == claim.v[i],
-				  "%s, lists of 300-330 pages: %s %llu, the row claims %llu",
-				  drain_variants[v].v.name, mmscale_count_name(i),
-				  (unsigned long long)(after.v[i] - before.v[i]),
-				  (unsigned long long)claim.v[i]);
-	CHECK_MSG(maxima[MMSCALE_MAX_ZONE_HOLD_PAGES] == cost.zone_hold_pages_max &&
-		  maxima[MMSCALE_MAX_IRQOFF_PAGES] == cost.irqoff_pages_max,
-		  "%s, lists of 300-330 pages: %llu pages under the longest zone->lock hold, %llu "
-		  "with interrupts off; the row claims %lu and %lu", drain_variants[v].v.name,
-		  (unsigned long long)maxima[MMSCALE_MAX_ZONE_HOLD_PAGES],
-		  (unsigned long long)maxima[MMSCALE_MAX_IRQOFF_PAGES], cost.zone_hold_pages_max,
-		  cost.irqoff_pages_max);
-	CHECK_EQ_LL(after.v[MMSCALE_PAGES_DRAINED] - before.v[MMSCALE_PAGES_DRAINED],
+	CHECK_EQ_LL(drain_and_check(v, &shape, &cost, "lists of 300-330 pages"),
 		    300 + 310 + 320 + 330);
 	CHECK(all_lists_empty());
 	CHECK(conserved(err, sizeof(err)) == 0);
