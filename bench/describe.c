@@ -222,8 +222,8 @@ void mmscale_describe(FILE *out, const struct mmscale_plan *p,
 	}
 	mmscale_knobs_describe(out);
 	fputs("locks: queued spinlocks (qspinlock, x86 since 4.2) in every 6.18 row; the ticket "
-	      "lock of 2.6.25-4.1 in every other (2.6.x, 3.x, and 6.1's drain row, whose zones "
-	      "are the 2.6-3.x drain machine's)\n", out);
+	      "lock of 2.6.25-4.1 in every other (2.6.x, 3.x, and the 6.1 and 6.6 drain rows, "
+	      "remote and 6.6-chunked, whose zones are the 2.6-3.x drain machine's)\n", out);
 }
 
 /*
