@@ -53,6 +53,8 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_LOCKED_OPS]		= "locked_ops",
 	[MMSCALE_ZONE_LOCKS]		= "zone_locks",
 	[MMSCALE_BDI_STORES]		= "bdi_stores",
+	[MMSCALE_PERCPU_ALLOCS]		= "percpu_allocs",
+	[MMSCALE_LINES_ZEROED]		= "lines_zeroed",
 };
 
 const char *mmscale_count_name(enum mmscale_count c)

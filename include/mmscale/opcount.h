@@ -42,6 +42,8 @@ enum mmscale_count {
 	MMSCALE_LOCKED_OPS,		/* locked read-modify-writes (see below) */
 	MMSCALE_ZONE_LOCKS,		/* zone->lock acquisitions (the 6.18 pcp code) */
 	MMSCALE_BDI_STORES,		/* balance_dirty_pages' stores to shared bdi/wb fields */
+	MMSCALE_PERCPU_ALLOCS,		/* per-CPU allocator calls (6.18's pcpu_alloc) */
+	MMSCALE_LINES_ZEROED,		/* cache lines zeroed by an allocation or init */
 	MMSCALE_NR_COUNTS
 };
 

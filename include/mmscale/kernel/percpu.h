@@ -116,6 +116,21 @@ static __always_inline unsigned int this_cpu_add_return_uint(unsigned int *p, un
 #endif
 }
 
+static __always_inline unsigned long this_cpu_add_return_ulong(unsigned long *p, unsigned long v)
+{
+#ifdef MMSCALE_LOCAL_CMPXCHG_INSN
+	unsigned long old = v;
+
+	__asm__ __volatile__("xaddq %[old], %[var]" : [old] "+r" (old), [var] "+m" (*p) : : "memory");
+	return old + v;
+#else
+	unsigned long n = READ_ONCE(*p) + v;
+
+	WRITE_ONCE(*p, n);
+	return n;
+#endif
+}
+
 static __always_inline unsigned int this_cpu_xchg_uint(unsigned int *p, unsigned int new)
 {
 	s32 old = (s32)READ_ONCE(*p);	/* raw_cpu_read */

@@ -15,6 +15,18 @@
 extern _Thread_local int mmscale_this_cpu;
 
 /*
+ * The calling thread's task continues on emulated CPU cpu, which no thread
+ * of its own runs (a migration: the scheduler moved the task): from here
+ * smp_processor_id() and this_cpu_ptr() are cpu's; the thread's counts
+ * stay where it registered them. The caller migrates back. For a case
+ * whose one task hops CPUs (rss/drift).
+ */
+static inline void machine_task_migrate(int cpu)
+{
+	mmscale_this_cpu = cpu;
+}
+
+/*
  * smp_processor_id(): the emulated CPU the calling thread is. Only threads
  * the harness made into emulated CPUs have one; anything else is a harness
  * bug, and mmscale_no_cpu() says so and aborts rather than index per-CPU

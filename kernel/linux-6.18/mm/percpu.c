@@ -18,6 +18,14 @@ static DEFINE_SPINLOCK(pcpu_lock);	/* all internal data structures */
 #define PCPU_MIN_ALLOC_SIZE	4
 #define ALIGN(x, a)	(((x) + (a) - 1) & ~((size_t)(a) - 1))
 
+/* The cache lines an area covers in each unit (the units are line aligned). */
+static u64 lines_spanned(const void *ptr, size_t size)
+{
+	uintptr_t first = (uintptr_t)per_cpu_ptr((const char *)ptr, 0);
+
+	return (u64)((first + size - 1) / SMP_CACHE_BYTES - first / SMP_CACHE_BYTES + 1);
+}
+
 void *__alloc_percpu_gfp_6_18(size_t size, size_t align)
 {
 	unsigned long flags;
@@ -48,6 +56,8 @@ void *__alloc_percpu_gfp_6_18(size_t size, size_t align)
 	 */
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		memset(per_cpu_ptr((char *)ptr, cpu), 0, size);
+	mmscale_count_inc(MMSCALE_PERCPU_ALLOCS);
+	mmscale_count_add(MMSCALE_LINES_ZEROED, (u64)nr_cpu_ids * lines_spanned(ptr, size));
 	return ptr;
 }
 

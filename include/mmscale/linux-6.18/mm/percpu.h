@@ -17,7 +17,10 @@
  * instructions each way the kernel does not pay; the kernel's bitmap
  * search is not emulated either). Counts: the mutex's two cmpxchgs are
  * locked ops; pcpu_lock is a spin lock (a lock acquisition and a locked op
- * each time).
+ * each time); an allocation is MMSCALE_PERCPU_ALLOCS, and its zeroing adds
+ * the lines the area spans in each possible CPU's unit to
+ * MMSCALE_LINES_ZEROED (where the first fit puts the area decides whether
+ * a small one spans one line or two).
  *
  * Not emulated, and so missing from every claim built on these: with
  * __GFP_ACCOUNT (GFP_KERNEL_ACCOUNT, as mm_init's rss counters are

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rss counter designs the rss/ cases compare (cases/rss_designs.c): a
+ * design is its emulated mm and the mm operations the cases time, its
+ * error bound and the exact counts it claims. The kernel code each calls
+ * is in kernel/linux-6.18/mm/rss_stat*.c (its header says which kernel or
+ * posting); a new design is one struct rss_design here and a row in each
+ * table of cases/rss.c.
+ */
+#ifndef MMSCALE_CASES_RSS_DESIGNS_H
+#define MMSCALE_CASES_RSS_DESIGNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmscale/case.h"
+
+struct rss_design {
+	/* The emulated mm's size (its counters; the tree's items too). */
+	size_t (*mm_size)(void);
+	/* The machine-wide set-up once per run (the kernel does it at boot); -1 with err. */
+	int (*boot)(char *err, size_t errlen);
+	/* mm_init's part (fork): -1 when the per-CPU units are full. */
+	int (*mm_init)(void *mm);
+	/* __mmdrop's part (exit): check_mm's reads and the teardown; the counters' sum. */
+	long (*mm_free)(void *mm);
+	/* One anonymous fault's accounting (inc_mm_counter(MM_ANONPAGES) or _fast). */
+	void (*fault)(void *mm);
+	/* zap_pte_range's add_mm_rss_vec for pages anonymous pages unmapped: one add of -pages. */
+	void (*unmap)(void *mm, long pages);
+	/* A task of the process starts and ends on this thread (6.1's cache), or NULL. */
+	void (*task_enter)(void *mm);
+	void (*task_exit)(void *mm);
+	/* get_mm_counter and get_mm_counter_sum of MM_ANONPAGES. */
+	unsigned long (*read)(void *mm);
+	unsigned long (*sum)(void *mm);
+	/* How far from the true count get_mm_counter can be, settled (pages), with nr_threads tasks. */
+	unsigned long (*error_bound)(void *mm, unsigned int nr_threads);
+	/* The exact counts of nr_ops faults on one CPU from a fresh mm. */
+	void (*fault_claim)(uint64_t nr_ops, struct mmscale_claim *out);
+	/* One get_mm_counter (sum false) or get_mm_counter_sum, uncontended. */
+	void (*read_claim)(bool sum, struct mmscale_claim *out);
+	/* One mm's fork and exit. */
+	void (*fork_exit_claim)(struct mmscale_claim *out);
+};
+
+/*
+ * The drift walk (rss/drift): Desnoyers' test, emulated with one task of
+ * the mm that migrates over the online CPUs (machine_task_migrate) and at
+ * each stop faults (5 times in 8) or unmaps a burst of 1 to 64 pages,
+ * then reads
+ * get_mm_counter. The task's true count is known exactly (true_pages);
+ * worst is the largest |get_mm_counter - true_pages| seen. The schedule
+ * is a fixed function of the seed and the CPUs online: the same walk,
+ * the same worst, on any machine.
+ */
+struct rss_drift {
+	uint64_t seed;		/* xorshift64 state: nonzero */
+	long true_pages;	/* the pages the task holds */
+	unsigned long worst;	/* pages */
+	unsigned long steps;	/* stops made */
+};
+
+void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
+		    unsigned long steps);
+/* 0, or -1 with one line in err when the walk saw an error beyond bound (pages). */
+int rss_drift_check(const char *row, const struct rss_drift *dr, unsigned long bound,
+		    char *err, size_t errlen);
+
+extern const struct rss_design rss_design_6_1, rss_design_6_18, rss_design_pernuma,
+	rss_design_tree;
+
+#endif /* MMSCALE_CASES_RSS_DESIGNS_H */

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The mm's rss counters as two 2025-2026 postings would have them, each on
+ * the emulated 6.18 (the mm code they change is 6.18's: include/linux/mm.h
+ * get_mm_counter/add_mm_counter, kernel/fork.c mm_init/check_mm/__mmdrop),
+ * beside 6.1's split counters and 6.18's percpu_counter (rss_stat.h).
+ * Neither is merged; the rows say so.
+ *
+ * - Per-NUMA-node atomics, Sweet Tea Dorminy, "[RFC PATCH v2] mm: use
+ *   per-numa-node atomics instead of percpu_counters"
+ *   <20250331223516.7810-2-sweettea-kernel@dorminy.me> (31 Mar 2025, on
+ *   akpm/mm-unstable, base e026356e4192; v1
+ *   <20250325221550.396212-1-sweettea-kernel@dorminy.me> not stored), the
+ *   b- file in ../shared/kernel/patches: struct mm_pernuma_counter, one
+ *   atomic64 global and _MM_NUMA_COUNTERS = MIN(MAX_NUMNODES, 32) node
+ *   atomics; an update is atomic64_add_return on numa_node_id() % 32's
+ *   atomic and, once |val| >= _MM_NUMA_COUNTERS_BATCH, two more atomics
+ *   moving val to the global; get_mm_counter reads the global,
+ *   check_mm's get_mm_counter_slow adds all 33; no per-CPU memory, no
+ *   lock. MAX_NUMNODES is 1 << CONFIG_NODES_SHIFT, 10 on x86-64
+ *   distributions (this machine's 6.18 too), so 32 node atomics, and the
+ *   batch max(32, (num_possible_cpus() >> 10) * 2) is 32 below 16384
+ *   CPUs. The RFC's mm_init leaves the counters as dup_mm's memcpy copied
+ *   them from the parent (the posting has no initialisation); the row
+ *   zeroes them, as a fixed version must, and counts the lines.
+ *   The RFC has no precise get_mm_counter_sum; the OOM fix (5898aa8f9a0b)
+ *   came later: its row uses get_mm_counter_slow, the RFC's exact sum.
+ *
+ * - Hierarchical per-CPU counters, Mathieu Desnoyers (lib:
+ *   linux-6.18/lib/percpu_counter_tree.h says which text): struct
+ *   percpu_counter_tree rss_stat[NR_MM_COUNTERS] with the tree items
+ *   after the mm's fixed fields (percpu_counter_tree_items_size() each,
+ *   zeroed at mm_init), RSS_STAT_BATCH_SIZE 32 (kernel/fork.c of RFC v8
+ *   2/2 <20251107172216.515754-3-mathieu.desnoyers@efficios.com>);
+ *   get_mm_counter the approximate sum, get_mm_counter_sum the precise
+ *   one, check_mm percpu_counter_tree_precise_compare_value(counter, 0)
+ *   (RFC v8 2/2). The v17 mm patch ("mm: improve RSS counter
+ *   approximation accuracy for proc interfaces") was not found stored:
+ *   mm_init and __mmdrop here call the lib's init_many/destroy_many, the
+ *   form its items argument exists for (the v17 s390 thread: the items in
+ *   the mm's flexible array, NR_MM_COUNTERS x the items' size); v8 called
+ *   init and destroy once per counter.
+ *
+ * As in rss_stat.h, the counters are alone on their lines, the tree's
+ * items on lines of their own (____cacheline_aligned_in_smp in the kernel
+ * too), and mm_trace_rss_stat (a tracepoint, off) is left out.
+ */
+#ifndef MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H
+#define MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H
+
+#include "mmscale/kernel/atomic.h"
+#include "mmscale/linux-6.18/lib/percpu_counter_tree.h"
+#include "mmscale/linux-6.18/mm/rss_stat.h"
+
+/* Dorminy RFC v2: include/linux/mm_types.h, MAX_NUMNODES = 1 << 10 */
+#define _MM_NUMA_COUNTERS	32
+#define _MM_NUMA_COUNTERS_BATCH	max(32L, (long)(nr_cpu_ids >> 10) * 2)	/* num_possible_cpus() >> NODES_SHIFT */
+
+struct mm_pernuma_counter {
+	atomic_long_t global;			/* atomic64_t */
+	atomic_long_t numa_counters[_MM_NUMA_COUNTERS];
+};
+
+struct mm_struct_pernuma {
+	struct mm_pernuma_counter rss_stat[NR_MM_COUNTERS] ____cacheline_aligned;
+};
+
+unsigned long get_mm_counter_pernuma(struct mm_struct_pernuma *mm, int member);
+long get_mm_counter_slow_pernuma(struct mm_struct_pernuma *mm, int member);
+void add_mm_counter_pernuma(struct mm_struct_pernuma *mm, int member, long value);
+void mm_init_rss_pernuma(struct mm_struct_pernuma *mm);
+/* check_mm's get_mm_counter_slow of each counter; nothing to free. The sum. */
+long mm_free_rss_pernuma(struct mm_struct_pernuma *mm);
+/* The most get_mm_counter can be below or above the true count, settled. */
+unsigned long rss_error_bound_pernuma(int nr_nodes);
+
+/* Desnoyers: RFC v8 2/2's kernel/fork.c */
+#define RSS_STAT_BATCH_SIZE	32
+
+struct mm_struct_tree {
+	struct percpu_counter_tree rss_stat[NR_MM_COUNTERS] ____cacheline_aligned;
+	/* then NR_MM_COUNTERS x percpu_counter_tree_items_size() of items */
+	struct percpu_counter_tree_level_item items[];
+};
+
+/* The mm's size on this machine (its flexible array: the items). */
+size_t mm_struct_tree_size(void);
+unsigned long get_mm_counter_tree(struct mm_struct_tree *mm, int member);
+unsigned long get_mm_counter_sum_tree(struct mm_struct_tree *mm, int member);
+void add_mm_counter_tree(struct mm_struct_tree *mm, int member, long value);
+/* -1 when the per-CPU units are full. */
+int mm_init_rss_tree(struct mm_struct_tree *mm);
+/* check_mm's compares (and the precise sum where one is off), destroy_many; the sum. */
+long mm_free_rss_tree(struct mm_struct_tree *mm);
+
+#endif /* MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H */
