@@ -25,6 +25,7 @@
 #include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/mm/config.h"
+#include "mmscale/linux-6.18/mm/rss_stat.h"
 #include "mmscale/params.h"
 #include "rss_designs.h"
 
@@ -188,13 +189,13 @@ static void read_body(struct mmscale_state *st, struct mmscale_run *run)
 {
 	struct rss_run *rr = run->data;
 	const struct rss_variant *row = container_of(run->v, struct rss_variant, v);
-	unsigned long (*read)(void *mm) = row->sums ? rr->d->sum : rr->d->read;
+	unsigned long (*read)(void *mm, int member) = row->sums ? rr->d->sum : rr->d->read;
 	void *mm = rr->mm;
 	unsigned long sum = 0;
 
 	while (mmscale_keep_running_batch(st, READ_BATCH))
 		for (int i = 0; i < READ_BATCH; i++)
-			sum += read(mm);
+			sum += read(mm, MM_ANONPAGES);
 	__asm__ __volatile__("" : : "r"(sum));
 	/* The approximate read's worst error for this mm, with the threads faulting into it. */
 	if (!row->sums && mmscale_thread_index(st) == 0)
@@ -208,9 +209,9 @@ static void read_one_op(struct mmscale_run *run)
 	struct rss_run *rr = run->data;
 
 	if (container_of(run->v, struct rss_variant, v)->sums)
-		rr->d->sum(rr->mm);
+		rr->d->sum(rr->mm, MM_ANONPAGES);
 	else
-		rr->d->read(rr->mm);
+		rr->d->read(rr->mm, MM_ANONPAGES);
 }
 
 /*
@@ -312,6 +313,162 @@ static int drift_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	return status;
 }
 
+/*
+ * rss/oom_scan: select_bad_process over procs processes of one design, as
+ * oom_badness scores each (mm/oom_kill.c 6.18, 228-232): get_mm_rss (the
+ * file, anon and shmem counters) + the swap entries (+ the page tables,
+ * not emulated: a constant), each read with get_mm_counter in 6.18 as
+ * released, each summed precisely (get_mm_counter_sum) once 5898aa8f9a0b
+ * ("mm: fix OOM killer inaccuracy on large many-core systems", Jan 2026;
+ * v2 <20260114143642.47333-1-mathieu.desnoyers@efficios.com>) is applied;
+ * the highest score wins, the first of equals staying chosen. Process i
+ * holds OOM_BASE_PAGES + 7 x i pages, mapped in one add on CPU 0, then one
+ * fault on each of OOM_SPREAD_CPUS CPUs (a task that ran there): an
+ * approximate read that misses up to that many pages can choose a smaller
+ * process. victim_ok says whether the largest was chosen. 6.1's task
+ * caches are per task, and the emulation has one per thread: each
+ * process's is synced after its faults, so 6.1's reads are exact here.
+ */
+#define OOM_BASE_PAGES	1000
+#define OOM_STEP_PAGES	7
+#define OOM_SPREAD_CPUS	64
+
+struct oom_run {
+	const struct rss_design *d;
+	void **mms;
+	size_t mm_size;
+	int nr;			/* processes set up */
+	int chosen;		/* the last scan's victim */
+};
+
+static int oom_teardown(struct mmscale_run *run, char *err, size_t errlen)
+{
+	struct oom_run *or = run->data;
+	int status = 0;
+
+	for (int i = 0; i < or->nr; i++) {
+		long want = OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i + OOM_SPREAD_CPUS;
+		long got = or->d->mm_free(or->mms[i]);
+
+		if (got != want && !status)
+			status = mmscale_errorf(err, errlen, "%s: process %d's counters hold %ld "
+						"pages, it mapped %ld", run->v->name, i, got, want);
+		free_on_node(or->mms[i], or->mm_size);
+	}
+	free(or->mms);
+	free(or);
+	run->data = NULL;
+	return status;
+}
+
+static int oom_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	const struct rss_design *d = design_of(run);
+	struct oom_run *or = calloc(1, sizeof(*or));
+	struct mm_machine_config cfg;
+	unsigned int cpus = num_online_cpus();
+	int home = machine_task_migrate(0);
+
+	(void)nr_threads;
+	if (!or)
+		return mmscale_errorf(err, errlen, "out of memory");
+	run->data = or;
+	or->d = d;
+	mmscale_mm_config(&cfg);
+	mm_config_set_knobs(&cfg);
+	if (d->boot && d->boot(err, errlen) != 0)
+		goto fail;
+	or->mm_size = d->mm_size();
+	or->mms = calloc((size_t)run->args[0], sizeof(*or->mms));
+	if (!or->mms) {
+		mmscale_errorf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < run->args[0]; i++) {
+		void *mm = alloc_global(or->mm_size, err, errlen);
+
+		if (!mm)
+			goto fail;
+		if (d->mm_init(mm) != 0) {
+			free_on_node(mm, or->mm_size);
+			mmscale_errorf(err, errlen, "per-CPU units full at process %d", i);
+			goto fail;
+		}
+		or->mms[or->nr++] = mm;
+		d->add(mm, OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i);
+		if (d->task_enter)
+			d->task_enter(mm);
+		for (unsigned int k = 0; k < OOM_SPREAD_CPUS; k++) {
+			machine_task_migrate((int)((k * 7919u + (unsigned int)i) % cpus));
+			d->fault(mm);
+		}
+		/* 6.1: the one task cache this thread has goes into the mm (a sync). */
+		if (d->task_exit)
+			d->task_exit(mm);
+	}
+	machine_task_migrate(home);
+	return 0;
+fail:
+	machine_task_migrate(home);
+	oom_teardown(run, NULL, 0);
+	return -1;
+}
+
+/* oom_badness's score of one process, the design's read as the row says. */
+static unsigned long oom_points(const struct rss_design *d, void *mm, bool sums)
+{
+	unsigned long (*get)(void *mm, int member) = sums ? d->sum : d->read;
+
+	return get(mm, MM_FILEPAGES) + get(mm, MM_ANONPAGES) + get(mm, MM_SHMEMPAGES) +
+	       get(mm, MM_SWAPENTS);
+}
+
+static void oom_scan_op(struct mmscale_run *run)
+{
+	struct oom_run *or = run->data;
+	bool sums = container_of(run->v, struct rss_variant, v)->sums;
+	unsigned long chosen_points = 0;
+	int chosen = -1;
+
+	for (int i = 0; i < or->nr; i++) {
+		unsigned long points = oom_points(or->d, or->mms[i], sums);
+
+		if (points > chosen_points || chosen < 0) {
+			chosen = i;
+			chosen_points = points;
+		}
+	}
+	or->chosen = chosen;
+}
+
+static void oom_scan_body(struct mmscale_state *st, struct mmscale_run *run)
+{
+	struct oom_run *or = run->data;
+
+	while (mmscale_keep_running(st))
+		oom_scan_op(run);
+	mmscale_counter_set(st, "victim_ok", or->chosen == or->nr - 1, 0);
+}
+
+/*
+ * Per scan, four reads per process: get_mm_counter a load each (6.1's not
+ * counted as a percpu_counter read); the sums 6.18's lock and every online
+ * CPU, the tree's every possible CPU, the node atomics' 32 (and the
+ * global).
+ */
+static bool oom_scan_claim(const struct mmscale_run *run, struct mmscale_claim *out)
+{
+	const struct rss_variant *row = container_of(run->v, struct rss_variant, v);
+	struct mmscale_claim one = { 0 };
+	uint64_t reads = 4 * (uint64_t)run->args[0];
+
+	row->d->read_claim(row->sums, &one);
+	out->which = one.which;
+	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
+		out->v[c] = one.v[c] * reads;
+	return true;
+}
+
 #define SRC_6_1		"mm/memory.c, include/linux/mm.h 6.1 (unifreq/linux-6.1.y 3f562c74)"
 #define SRC_6_18	"include/linux/mm.h, kernel/fork.c, lib/percpu_counter.c 6.18"
 #define SRC_PERNUMA	"RFC v2 <20250331223516.7810-2-sweettea-kernel@dorminy.me> (2025, not merged)"
@@ -369,6 +526,25 @@ static const struct rss_variant drift_variants[] = {
 	    SRC_TREE }, &rss_design_tree, false },
 };
 
+#define SRC_OOM_FIX	"5898aa8f9a0b, v2 <20260114143642.47333-1-mathieu.desnoyers@efficios.com>"
+
+static const struct rss_variant oom_variants[] = {
+	{ { "6.1", "get_mm_counter: an atomic read per counter",
+	    SRC_6_1 }, &rss_design_6_1, false },
+	{ { "6.18", "as released: get_mm_counter, fbc->count per counter",
+	    SRC_6_18 }, &rss_design_6_18, false },
+	{ { "6.18-oom-fix", "get_mm_counter_sum per counter: the lock, every online CPU",
+	    SRC_6_18 ", " SRC_OOM_FIX }, &rss_design_6_18, true },
+	{ { "pernuma-rfc", "RFC: the global atomic per counter",
+	    SRC_PERNUMA }, &rss_design_pernuma, false },
+	{ { "pernuma-rfc-oom-fix", "RFC with the fix's sums: get_mm_counter_slow per counter",
+	    SRC_PERNUMA }, &rss_design_pernuma, true },
+	{ { "tree-v17", "RFC series: the approximate sum per counter",
+	    SRC_TREE }, &rss_design_tree, false },
+	{ { "tree-v17-oom-fix", "RFC series with the fix: the precise sum per counter",
+	    SRC_TREE ", " SRC_OOM_FIX }, &rss_design_tree, true },
+};
+
 static const struct mmscale_metric fault_metrics[] = {
 	{ "time", "ns per fault (lower is better)", false },
 	{ "folds", "carries into the mm's shared counters per fault (exact)", true },
@@ -393,6 +569,15 @@ static const struct mmscale_metric drift_metrics[] = {
 	{ "error_max_bytes", "the largest error in bytes (4 KiB pages, exact)", true },
 	{ "time", "ns per walk of 4 stops per CPU (lower is better)", false },
 };
+
+static const struct mmscale_metric oom_metrics[] = {
+	{ "time", "ns per scan of every process (lower is better)", false },
+	{ "percpu_sum_slots", "per-CPU (or per-node) counters read per scan (exact)", true },
+	{ "victim_ok", "1 if the scan chose the largest process (exact)", true },
+};
+
+static const int64_t oom_args[][MMSCALE_MAX_ARGS] = { { 10 }, { 100 }, { 1000 }, { 10000 } };
+static const char *const oom_arg_names[] = { "procs" };
 
 static const int64_t read_args[][MMSCALE_MAX_ARGS] = { { 0 }, { 1 } };
 static const char *const read_arg_names[] = { "writers" };
@@ -434,6 +619,18 @@ static const struct mmscale_case rss_cases[] = {
 		.threads = MMSCALE_THREADS_ONE, .counts = RSS_COUNTS,
 		.cpus = MMSCALE_CPUS_WHOLE_PLAN,
 		MMSCALE_VARIANT_ROWS(drift_variants), MMSCALE_METRICS(drift_metrics),
+	},
+	{
+		.name = "rss/oom_scan",
+		.summary = "the OOM killer's victim scan over N processes: each design's read, "
+			   "before and after 5898aa8f9a0b's precise sums",
+		.setup = oom_setup, .body = oom_scan_body, .teardown = oom_teardown,
+		.threads = MMSCALE_THREADS_ONE, .counts = RSS_COUNTS,
+		.cpus = MMSCALE_CPUS_WHOLE_PLAN,
+		MMSCALE_CLAIM(oom_scan_claim, oom_scan_op),
+		MMSCALE_VARIANT_ROWS(oom_variants), MMSCALE_METRICS(oom_metrics),
+		MMSCALE_ARGS(oom_args, oom_arg_names),
+		.claim_args_rows = 2,	/* 10 and 100 processes: the claim is linear in them */
 	},
 	{
 		.name = "rss/fork_exit",

@@ -78,15 +78,15 @@ static void fault_6_1(void *mm)
 	add_mm_counter_fast_6_1(mm, MM_ANONPAGES, 1);
 }
 
-/* 6.1's zap_pte_range: add_mm_rss_vec, the mm's atomic directly (not the task's cache). */
-static void unmap_6_1(void *mm, long pages)
+/* 6.1's add_mm_rss_vec (zap_pte_range, copy_pte_range): the mm's atomic directly, not the task's cache. */
+static void add_6_1(void *mm, long pages)
 {
-	add_mm_counter_6_1(mm, MM_ANONPAGES, -pages);
+	add_mm_counter_6_1(mm, MM_ANONPAGES, pages);
 }
 
-static unsigned long read_6_1(void *mm)
+static unsigned long read_6_1(void *mm, int member)
 {
-	return get_mm_counter_6_1(mm, MM_ANONPAGES);
+	return get_mm_counter_6_1(mm, member);
 }
 
 /*
@@ -137,7 +137,7 @@ static void fork_exit_claim_6_1(struct mmscale_claim *out)
 
 const struct rss_design rss_design_6_1 = {
 	.mm_size = mm_size_6_1, .mm_init = mm_init_6_1, .mm_free = mm_free_6_1,
-	.fault = fault_6_1, .unmap = unmap_6_1, .task_enter = task_enter_6_1, .task_exit = task_exit_6_1,
+	.fault = fault_6_1, .add = add_6_1, .task_enter = task_enter_6_1, .task_exit = task_exit_6_1,
 	.read = read_6_1, .error_bound = error_bound_6_1, .fault_claim = fault_claim_6_1,
 	.read_claim = read_claim_6_1, .fork_exit_claim = fork_exit_claim_6_1,
 };
@@ -174,19 +174,19 @@ static void fault_6_18(void *mm)
 	add_mm_counter_6_18(mm, MM_ANONPAGES, 1);
 }
 
-static void unmap_6_18(void *mm, long pages)
+static void add_6_18(void *mm, long pages)
 {
-	add_mm_counter_6_18(mm, MM_ANONPAGES, -pages);
+	add_mm_counter_6_18(mm, MM_ANONPAGES, pages);
 }
 
-static unsigned long read_6_18(void *mm)
+static unsigned long read_6_18(void *mm, int member)
 {
-	return get_mm_counter_6_18(mm, MM_ANONPAGES);
+	return get_mm_counter_6_18(mm, member);
 }
 
-static unsigned long sum_6_18(void *mm)
+static unsigned long sum_6_18(void *mm, int member)
 {
-	return get_mm_counter_sum_6_18(mm, MM_ANONPAGES);
+	return get_mm_counter_sum_6_18(mm, member);
 }
 
 /* Each online CPU's s32 stays within +-(batch - 1) (the fast path's test; a fold zeroes it). */
@@ -250,7 +250,7 @@ static void fork_exit_claim_6_18(struct mmscale_claim *out)
 
 const struct rss_design rss_design_6_18 = {
 	.mm_size = mm_size_6_18, .boot = boot_6_18, .mm_init = mm_init_6_18,
-	.mm_free = mm_free_6_18, .fault = fault_6_18, .unmap = unmap_6_18, .read = read_6_18, .sum = sum_6_18,
+	.mm_free = mm_free_6_18, .fault = fault_6_18, .add = add_6_18, .read = read_6_18, .sum = sum_6_18,
 	.error_bound = error_bound_6_18, .fault_claim = fault_claim_6_18,
 	.read_claim = read_claim_6_18, .fork_exit_claim = fork_exit_claim_6_18,
 };
@@ -278,20 +278,20 @@ static void fault_pernuma(void *mm)
 	add_mm_counter_pernuma(mm, MM_ANONPAGES, 1);
 }
 
-static void unmap_pernuma(void *mm, long pages)
+static void add_pernuma(void *mm, long pages)
 {
-	add_mm_counter_pernuma(mm, MM_ANONPAGES, -pages);
+	add_mm_counter_pernuma(mm, MM_ANONPAGES, pages);
 }
 
-static unsigned long read_pernuma(void *mm)
+static unsigned long read_pernuma(void *mm, int member)
 {
-	return get_mm_counter_pernuma(mm, MM_ANONPAGES);
+	return get_mm_counter_pernuma(mm, member);
 }
 
 /* get_mm_counter_slow, the exact sum the RFC has (check_mm's) */
-static unsigned long sum_pernuma(void *mm)
+static unsigned long sum_pernuma(void *mm, int member)
 {
-	long v = get_mm_counter_slow_pernuma(mm, MM_ANONPAGES);
+	long v = get_mm_counter_slow_pernuma(mm, member);
 
 	return v > 0 ? (unsigned long)v : 0;
 }
@@ -337,7 +337,7 @@ static void fork_exit_claim_pernuma(struct mmscale_claim *out)
 
 const struct rss_design rss_design_pernuma = {
 	.mm_size = mm_size_pernuma, .mm_init = mm_init_pernuma, .mm_free = mm_free_pernuma,
-	.fault = fault_pernuma, .unmap = unmap_pernuma, .read = read_pernuma, .sum = sum_pernuma,
+	.fault = fault_pernuma, .add = add_pernuma, .read = read_pernuma, .sum = sum_pernuma,
 	.error_bound = error_bound_pernuma, .fault_claim = fault_claim_pernuma,
 	.read_claim = read_claim_pernuma, .fork_exit_claim = fork_exit_claim_pernuma,
 };
@@ -369,19 +369,19 @@ static void fault_tree(void *mm)
 	add_mm_counter_tree(mm, MM_ANONPAGES, 1);
 }
 
-static void unmap_tree(void *mm, long pages)
+static void add_tree(void *mm, long pages)
 {
-	add_mm_counter_tree(mm, MM_ANONPAGES, -pages);
+	add_mm_counter_tree(mm, MM_ANONPAGES, pages);
 }
 
-static unsigned long read_tree(void *mm)
+static unsigned long read_tree(void *mm, int member)
 {
-	return get_mm_counter_tree(mm, MM_ANONPAGES);
+	return get_mm_counter_tree(mm, member);
 }
 
-static unsigned long sum_tree(void *mm)
+static unsigned long sum_tree(void *mm, int member)
 {
-	return get_mm_counter_sum_tree(mm, MM_ANONPAGES);
+	return get_mm_counter_sum_tree(mm, member);
 }
 
 /* The counter's own accuracy range; the wider side ("under": batch x the multiplier). */
@@ -444,7 +444,7 @@ static void fork_exit_claim_tree(struct mmscale_claim *out)
 
 const struct rss_design rss_design_tree = {
 	.mm_size = mm_size_tree, .boot = boot_tree, .mm_init = mm_init_tree,
-	.mm_free = mm_free_tree, .fault = fault_tree, .unmap = unmap_tree, .read = read_tree, .sum = sum_tree,
+	.mm_free = mm_free_tree, .fault = fault_tree, .add = add_tree, .read = read_tree, .sum = sum_tree,
 	.error_bound = error_bound_tree, .fault_claim = fault_claim_tree,
 	.read_claim = read_claim_tree, .fork_exit_claim = fork_exit_claim_tree,
 };
@@ -467,8 +467,8 @@ static uint64_t xorshift64(uint64_t *state)
 void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
 		    unsigned long steps)
 {
-	int home = smp_processor_id();
 	unsigned int cpus = num_online_cpus();
+	int home = machine_task_migrate(smp_processor_id());
 
 	if (d->task_enter)
 		d->task_enter(mm);
@@ -485,10 +485,10 @@ void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
 				d->fault(mm);
 			dr->true_pages += burst;
 		} else {
-			d->unmap(mm, burst);
+			d->add(mm, -burst);
 			dr->true_pages -= burst;
 		}
-		read = d->read(mm);
+		read = d->read(mm, MM_ANONPAGES);
 		err = (long)read - dr->true_pages;
 		if ((unsigned long)labs(err) > dr->worst)
 			dr->worst = (unsigned long)labs(err);

@@ -27,14 +27,14 @@ struct rss_design {
 	long (*mm_free)(void *mm);
 	/* One anonymous fault's accounting (inc_mm_counter(MM_ANONPAGES) or _fast). */
 	void (*fault)(void *mm);
-	/* zap_pte_range's add_mm_rss_vec for pages anonymous pages unmapped: one add of -pages. */
-	void (*unmap)(void *mm, long pages);
+	/* add_mm_counter(MM_ANONPAGES, pages) in one add: zap_pte_range's add_mm_rss_vec (pages < 0). */
+	void (*add)(void *mm, long pages);
 	/* A task of the process starts and ends on this thread (6.1's cache), or NULL. */
 	void (*task_enter)(void *mm);
 	void (*task_exit)(void *mm);
-	/* get_mm_counter and get_mm_counter_sum of MM_ANONPAGES. */
-	unsigned long (*read)(void *mm);
-	unsigned long (*sum)(void *mm);
+	/* get_mm_counter and get_mm_counter_sum (NULL: the design has none). */
+	unsigned long (*read)(void *mm, int member);
+	unsigned long (*sum)(void *mm, int member);
 	/* How far from the true count get_mm_counter can be, settled (pages), with nr_threads tasks. */
 	unsigned long (*error_bound)(void *mm, unsigned int nr_threads);
 	/* The exact counts of nr_ops faults on one CPU from a fresh mm. */

@@ -194,7 +194,8 @@ static void check_all(int cpus, bool (*wanted)(const struct mmscale_case *c))
 					continue;
 				}
 				for (size_t r = 0; r < c->nr_args_rows; r++)
-					if (c->cpus != MMSCALE_CPUS_ARG0_ONLINE || c->args[r][0] <= cpus)
+					if ((!c->claim_args_rows || r < c->claim_args_rows) &&
+					    (c->cpus != MMSCALE_CPUS_ARG0_ONLINE || c->args[r][0] <= cpus))
 						check_one(c, var, c->args[r], cpus);
 			}
 		}

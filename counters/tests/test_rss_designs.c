@@ -167,15 +167,15 @@ static void seen_fault(void *mm)
 	shadow++;
 }
 
-static void seen_unmap(void *mm, long pages)
+static void seen_add(void *mm, long pages)
 {
-	real->unmap(mm, pages);
-	shadow -= pages;
+	real->add(mm, pages);
+	shadow += pages;
 }
 
-static unsigned long seen_read(void *mm)
+static unsigned long seen_read(void *mm, int member)
 {
-	unsigned long v = real->read(mm);
+	unsigned long v = real->read(mm, member);
 	unsigned long off = (unsigned long)labs((long)v - shadow);
 
 	if (off > shadow_worst)
@@ -195,7 +195,7 @@ static void test_drift(const char *name, const struct rss_design *d)
 	shadow = 0;
 	shadow_worst = 0;
 	seen.fault = seen_fault;
-	seen.unmap = seen_unmap;
+	seen.add = seen_add;
 	seen.read = seen_read;
 	if (d->boot)
 		CHECK(d->boot(err, sizeof(err)) == 0);
@@ -245,7 +245,7 @@ static unsigned long worst_of(const struct rss_design *d, int per_cpu, unsigned 
 
 			d->fault(mm);
 			faults++;
-			off = (unsigned long)labs((long)d->read(mm) - faults);
+			off = (unsigned long)labs((long)d->read(mm, MM_ANONPAGES) - faults);
 			if (off > worst)
 				worst = off;
 		}

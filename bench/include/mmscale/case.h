@@ -153,6 +153,13 @@ struct mmscale_case {
 	int nr_args;
 	const char *const *arg_names;
 	/*
+	 * Optional: the first n argument rows are the ones tests/test_claims.c
+	 * checks (0: every row), for a case whose claim is a formula linear in
+	 * its argument (rss/oom_scan's processes), so that its larger rows
+	 * cost the test suite set-up time and prove nothing the smaller do not.
+	 */
+	size_t claim_args_rows;
+	/*
 	 * Emulated CPUs the case runs besides its GB threads (writers,
 	 * flushers): thread counts are capped so that they fit in the plan.
 	 */

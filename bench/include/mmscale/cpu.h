@@ -12,8 +12,12 @@
 #include <stdio.h>
 #include "topology.h"
 
-/* Bytes of per-CPU unit each emulated CPU gets for alloc_percpu(). */
-#define MMSCALE_PERCPU_UNIT_SIZE	(256 * 1024)
+/*
+ * Bytes of per-CPU unit each emulated CPU gets for alloc_percpu(): room
+ * for rss/oom_scan's 10,000 processes (the tree's 32 bytes each per CPU);
+ * mapped lazily, so only what is allocated is touched.
+ */
+#define MMSCALE_PERCPU_UNIT_SIZE	(1024 * 1024)
 
 /* How an emulated CPU waits for another (spin_wait_step). */
 enum mmscale_spin {

@@ -18,12 +18,16 @@ extern _Thread_local int mmscale_this_cpu;
  * The calling thread's task continues on emulated CPU cpu, which no thread
  * of its own runs (a migration: the scheduler moved the task): from here
  * smp_processor_id() and this_cpu_ptr() are cpu's; the thread's counts
- * stay where it registered them. The caller migrates back. For a case
- * whose one task hops CPUs (rss/drift).
+ * stay where it registered them. The caller migrates back, to what this
+ * returns. For a case whose one task hops CPUs (rss/drift), or whose
+ * setup runs a task on the CPUs before the run (rss/oom_scan).
  */
-static inline void machine_task_migrate(int cpu)
+static inline int machine_task_migrate(int cpu)
 {
+	int was = mmscale_this_cpu;	/* -1 on a thread that is no CPU (a case's setup) */
+
 	mmscale_this_cpu = cpu;
+	return was;
 }
 
 /*
