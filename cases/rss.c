@@ -48,11 +48,30 @@ struct rss_variant {
 	struct mmscale_variant v;
 	const struct rss_design *d;
 	bool sums;			/* rss/read: get_mm_counter_sum */
+	bool second_thread;		/* rss/fork_exit: the process clones a thread */
 };
 
 static const struct rss_design *design_of(const struct mmscale_run *run)
 {
 	return container_of(run->v, struct rss_variant, v)->d;
+}
+
+static int rss_teardown(struct mmscale_run *run, char *err, size_t errlen);
+
+/* copy_mm of a CLONE_VM child, made on CPU 0 (the parent's): a second task shares the mm. */
+static int rss_clone_vm(struct rss_run *rr, char *err, size_t errlen)
+{
+	int home;
+	int ret;
+
+	if (!rr->d->clone_vm)
+		return 0;
+	home = machine_task_migrate(0);
+	ret = rr->d->clone_vm(rr->mm);
+	machine_task_migrate(home);
+	if (ret != 0)
+		return mmscale_errorf(err, errlen, "per-CPU units full");
+	return 0;
 }
 
 static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
@@ -80,6 +99,11 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 		goto fail;
 	}
 	rr->mm_live = true;
+	if (container_of(run->v, struct rss_variant, v)->second_thread &&
+	    rss_clone_vm(rr, err, errlen) != 0) {
+		rss_teardown(run, NULL, 0);
+		return -1;
+	}
 	return 0;
 fail:
 	if (rr->mm)
@@ -109,6 +133,18 @@ static int rss_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	free(rr);
 	run->data = NULL;
 	return status;
+}
+
+/* rss/fault: nr_threads tasks of one process, so more than one shares the mm. */
+static int fault_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
+{
+	if (rss_setup(run, nr_threads, err, errlen) != 0)
+		return -1;
+	if (nr_threads > 1 && rss_clone_vm(run->data, err, errlen) != 0) {
+		rss_teardown(run, NULL, 0);
+		return -1;
+	}
+	return 0;
 }
 
 #define FAULT_BATCH 64
@@ -227,7 +263,7 @@ static bool read_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 	bool contended = row->sums && (run->args[0] > 0 || run->nr_threads > 1);
 
 	out->which = 0;
-	row->d->read_claim(row->sums, out);
+	row->d->read_claim(row->sums, 1, out);	/* the mm's one task: the writer, or none */
 	if (contended)
 		out->which &= ~MMSCALE_COUNT_BIT(MMSCALE_LOCKED_OPS);
 	return true;
@@ -240,6 +276,9 @@ static void fork_exit_op(struct mmscale_run *run)
 
 	rr->d->mm_free(rr->mm);
 	rr->mm_live = rr->d->mm_init(rr->mm) == 0;
+	if (rr->mm_live && container_of(run->v, struct rss_variant, v)->second_thread &&
+	    rr->d->clone_vm)
+		rr->d->clone_vm(rr->mm);	/* units full: the exit's teardown says so */
 }
 
 static void fork_exit_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -251,7 +290,8 @@ static void fork_exit_body(struct mmscale_state *st, struct mmscale_run *run)
 static bool fork_exit_claim(const struct mmscale_run *run, struct mmscale_claim *out)
 {
 	out->which = 0;
-	design_of(run)->fork_exit_claim(out);
+	design_of(run)->fork_exit_claim(container_of(run->v, struct rss_variant, v)->second_thread,
+					out);
 	return true;
 }
 
@@ -462,7 +502,7 @@ static bool oom_scan_claim(const struct mmscale_run *run, struct mmscale_claim *
 	struct mmscale_claim one = { 0 };
 	uint64_t reads = 4 * (uint64_t)run->args[0];
 
-	row->d->read_claim(row->sums, &one);
+	row->d->read_claim(row->sums, 1, &one);	/* single-threaded processes */
 	out->which = one.which;
 	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
 		out->v[c] = one.v[c] * reads;
@@ -474,75 +514,90 @@ static bool oom_scan_claim(const struct mmscale_run *run, struct mmscale_claim *
 #define SRC_PERNUMA	"RFC v2 <20250331223516.7810-2-sweettea-kernel@dorminy.me> (2025, not merged)"
 #define SRC_TREE	"lib/percpu_counter_tree.c linux-mm 23b86b4b (v17+, not merged); mm glue " \
 			"RFC v8 2/2 <20251107172216.515754-3-mathieu.desnoyers@efficios.com>"
+#define SRC_LAZY	"RFC 1-4/4 <20251127233635.4170047-1-krisman@suse.de> (2025, not merged)"
 
 static const struct rss_variant fault_variants[] = {
 	{ { "6.1-split", "SPLIT_RSS_COUNTING: the task's cache, synced every 66th fault",
-	    SRC_6_1 }, &rss_design_6_1, false },
+	    SRC_6_1 }, .d = &rss_design_6_1 },
 	{ { "6.18-percpu", "add_mm_counter: percpu_counter_add, folded at the batch",
-	    SRC_6_18 }, &rss_design_6_18, false },
+	    SRC_6_18 }, .d = &rss_design_6_18 },
 	{ { "pernuma-rfc", "RFC: atomic64_add_return on the node's atomic, into the global at 32",
-	    SRC_PERNUMA }, &rss_design_pernuma, false },
+	    SRC_PERNUMA }, .d = &rss_design_pernuma },
 	{ { "tree-v17", "RFC series: this_cpu_add_return, a carry up the tree every 32",
-	    SRC_TREE }, &rss_design_tree, false },
+	    SRC_TREE }, .d = &rss_design_tree },
+	{ { "lazy-rfc", "RFC: a cmpxchg on the remote atomic while one task; 6.18's once cloned",
+	    SRC_LAZY }, .d = &rss_design_lazy },
 };
 
 static const struct rss_variant read_variants[] = {
 	{ { "6.1-get_mm_counter", "atomic_long_read of the mm's counter",
-	    SRC_6_1 }, &rss_design_6_1, false },
+	    SRC_6_1 }, .d = &rss_design_6_1 },
 	{ { "6.18-get_mm_counter", "percpu_counter_read_positive: fbc->count only",
-	    SRC_6_18 }, &rss_design_6_18, false },
+	    SRC_6_18 }, .d = &rss_design_6_18 },
 	{ { "6.18-get_mm_counter_sum", "percpu_counter_sum_positive: the lock, every online CPU",
-	    SRC_6_18 }, &rss_design_6_18, true },
+	    SRC_6_18 }, .d = &rss_design_6_18, .sums = true },
 	{ { "pernuma-rfc-get_mm_counter", "RFC: the global atomic only",
-	    SRC_PERNUMA }, &rss_design_pernuma, false },
+	    SRC_PERNUMA }, .d = &rss_design_pernuma },
 	{ { "pernuma-rfc-slow", "RFC: get_mm_counter_slow, the global and 32 node atomics",
-	    SRC_PERNUMA }, &rss_design_pernuma, true },
+	    SRC_PERNUMA }, .d = &rss_design_pernuma, .sums = true },
 	{ { "tree-v17-get_mm_counter", "RFC series: the approximate sum, the root item",
-	    SRC_TREE }, &rss_design_tree, false },
+	    SRC_TREE }, .d = &rss_design_tree },
 	{ { "tree-v17-get_mm_counter_sum", "RFC series: the precise sum, every possible CPU, no lock",
-	    SRC_TREE }, &rss_design_tree, true },
+	    SRC_TREE }, .d = &rss_design_tree, .sums = true },
+	{ { "lazy-rfc-get_mm_counter", "RFC: the remote atomic and the owner's count (one task)",
+	    SRC_LAZY }, .d = &rss_design_lazy },
+	{ { "lazy-rfc-get_mm_counter_sum", "RFC: the same two loads while lazy",
+	    SRC_LAZY }, .d = &rss_design_lazy, .sums = true },
 };
 
 static const struct rss_variant fork_exit_variants[] = {
 	{ { "6.1", "the task's and mm's counters zeroed, exit's sync, check_mm's four reads",
-	    "kernel/fork.c 6.1" }, &rss_design_6_1, false },
+	    "kernel/fork.c 6.1" }, .d = &rss_design_6_1 },
 	{ { "6.18", "percpu_counter_init_many (pcpu_alloc's mutex and lock), check_mm's four "
 	    "sums, destroy_many (free_percpu's lock); no memcg charge",
-	    "kernel/fork.c, lib/percpu_counter.c, mm/percpu.c 6.18" }, &rss_design_6_18, false },
+	    "kernel/fork.c, lib/percpu_counter.c, mm/percpu.c 6.18" }, .d = &rss_design_6_18 },
 	{ { "pernuma-rfc", "RFC: the counters zeroed (the RFC leaves dup_mm's copy), check_mm's "
-	    "four slow sums; no allocation, no lock", SRC_PERNUMA }, &rss_design_pernuma, false },
+	    "four slow sums; no allocation, no lock", SRC_PERNUMA }, .d = &rss_design_pernuma },
 	{ { "tree-v17", "RFC series: the items zeroed in the mm, one pcpu_alloc, check_mm's four "
-	    "compares (precise sums), free_percpu; no memcg charge", SRC_TREE }, &rss_design_tree, false },
+	    "compares (precise sums), free_percpu; no memcg charge", SRC_TREE }, .d = &rss_design_tree },
+	{ { "lazy-rfc", "RFC: no allocation; check_mm's four sum_locals (a cmpxchg each)",
+	    SRC_LAZY }, .d = &rss_design_lazy },
+	{ { "lazy-rfc+thread", "RFC: a second thread cloned: the upgrade (pcpu_alloc, four xchgs, "
+	    "the hotplug list), then 6.18's exit", SRC_LAZY }, .d = &rss_design_lazy, .second_thread = true },
 };
 
 static const struct rss_variant drift_variants[] = {
 	{ { "6.1-split", "the task's cache: up to 66 faults behind, wherever it runs",
-	    SRC_6_1 }, &rss_design_6_1, false },
+	    SRC_6_1 }, .d = &rss_design_6_1 },
 	{ { "6.18-percpu", "up to batch - 1 left on each CPU the task ran on",
-	    SRC_6_18 }, &rss_design_6_18, false },
+	    SRC_6_18 }, .d = &rss_design_6_18 },
 	{ { "pernuma-rfc", "RFC: up to 31 left in each node's atomic",
-	    SRC_PERNUMA }, &rss_design_pernuma, false },
+	    SRC_PERNUMA }, .d = &rss_design_pernuma },
 	{ { "tree-v17", "RFC series: up to the tree's accuracy range",
-	    SRC_TREE }, &rss_design_tree, false },
+	    SRC_TREE }, .d = &rss_design_tree },
+	{ { "lazy-rfc", "RFC: one task, lazy: exact",
+	    SRC_LAZY }, .d = &rss_design_lazy },
 };
 
 #define SRC_OOM_FIX	"5898aa8f9a0b, v2 <20260114143642.47333-1-mathieu.desnoyers@efficios.com>"
 
 static const struct rss_variant oom_variants[] = {
 	{ { "6.1", "get_mm_counter: an atomic read per counter",
-	    SRC_6_1 }, &rss_design_6_1, false },
+	    SRC_6_1 }, .d = &rss_design_6_1 },
 	{ { "6.18", "as released: get_mm_counter, fbc->count per counter",
-	    SRC_6_18 }, &rss_design_6_18, false },
+	    SRC_6_18 }, .d = &rss_design_6_18 },
 	{ { "6.18-oom-fix", "get_mm_counter_sum per counter: the lock, every online CPU",
-	    SRC_6_18 ", " SRC_OOM_FIX }, &rss_design_6_18, true },
+	    SRC_6_18 ", " SRC_OOM_FIX }, .d = &rss_design_6_18, .sums = true },
 	{ { "pernuma-rfc", "RFC: the global atomic per counter",
-	    SRC_PERNUMA }, &rss_design_pernuma, false },
+	    SRC_PERNUMA }, .d = &rss_design_pernuma },
 	{ { "pernuma-rfc-oom-fix", "RFC with the fix's sums: get_mm_counter_slow per counter",
-	    SRC_PERNUMA }, &rss_design_pernuma, true },
+	    SRC_PERNUMA }, .d = &rss_design_pernuma, .sums = true },
 	{ { "tree-v17", "RFC series: the approximate sum per counter",
-	    SRC_TREE }, &rss_design_tree, false },
+	    SRC_TREE }, .d = &rss_design_tree },
 	{ { "tree-v17-oom-fix", "RFC series with the fix: the precise sum per counter",
-	    SRC_TREE ", " SRC_OOM_FIX }, &rss_design_tree, true },
+	    SRC_TREE ", " SRC_OOM_FIX }, .d = &rss_design_tree, .sums = true },
+	{ { "lazy-rfc", "RFC: single-threaded processes, lazy: two loads per counter",
+	    SRC_LAZY }, .d = &rss_design_lazy },
 };
 
 static const struct mmscale_metric fault_metrics[] = {
@@ -596,7 +651,7 @@ static const struct mmscale_case rss_cases[] = {
 		.name = "rss/fault",
 		.summary = "one anonymous fault's rss accounting by every thread of one process: "
 			   "6.1's task cache, 6.18's percpu_counter, the posted designs",
-		.setup = rss_setup, .body = fault_body, .teardown = rss_teardown,
+		.setup = fault_setup, .body = fault_body, .teardown = rss_teardown,
 		.threads = MMSCALE_THREADS_SWEEP, .counts = RSS_COUNTS,
 		MMSCALE_CLAIM_OPS(fault_claim_ops, fault_one_op),
 		MMSCALE_VARIANT_ROWS(fault_variants), MMSCALE_METRICS(fault_metrics),

@@ -117,8 +117,9 @@ static void fault_claim_6_1(uint64_t nr_ops, struct mmscale_claim *out)
 }
 
 /* get_mm_counter: atomic_long_read, not counted as a percpu_counter read. */
-static void read_claim_6_1(bool sum, struct mmscale_claim *out)
+static void read_claim_6_1(bool sum, unsigned int tasks, struct mmscale_claim *out)
 {
+	(void)tasks;
 	(void)sum;
 	CLAIM(out, MMSCALE_BDI_READS, 0);
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, 0);
@@ -127,8 +128,9 @@ static void read_claim_6_1(bool sum, struct mmscale_claim *out)
 }
 
 /* The caches set to zero, a sync with nothing to add, four plain loads. */
-static void fork_exit_claim_6_1(struct mmscale_claim *out)
+static void fork_exit_claim_6_1(bool second_thread, struct mmscale_claim *out)
 {
+	(void)second_thread;
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, 0);
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
 	CLAIM(out, MMSCALE_LOCKED_OPS, 0);
@@ -219,8 +221,9 @@ static void fault_claim_6_18(uint64_t nr_ops, struct mmscale_claim *out)
  * CPU's s32 (percpu_counter.c 171-185), the lock one locked instruction
  * when no one else holds or waits for it.
  */
-static void read_claim_6_18(bool sum, struct mmscale_claim *out)
+static void read_claim_6_18(bool sum, unsigned int tasks, struct mmscale_claim *out)
 {
+	(void)tasks;
 	CLAIM(out, MMSCALE_BDI_READS, !sum);
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, sum ? num_online_cpus() : 0);
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, sum);
@@ -239,8 +242,9 @@ static void read_claim_6_18(bool sum, struct mmscale_claim *out)
  * kernel's: the memcg charge and uncharge of GFP_KERNEL_ACCOUNT are not
  * emulated (linux-6.18/mm/percpu.h).
  */
-static void fork_exit_claim_6_18(struct mmscale_claim *out)
+static void fork_exit_claim_6_18(bool second_thread, struct mmscale_claim *out)
 {
+	(void)second_thread;
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, (uint64_t)NR_MM_COUNTERS * num_online_cpus());
 	/* the sums' locks, percpu_counters_lock twice, pcpu_lock twice; and the mutex's two */
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, NR_MM_COUNTERS + 2 + 2);
@@ -318,8 +322,9 @@ static void fault_claim_pernuma(uint64_t nr_ops, struct mmscale_claim *out)
 }
 
 /* get_mm_counter: one load of the global; get_mm_counter_slow: the global and 32 node atomics. */
-static void read_claim_pernuma(bool sum, struct mmscale_claim *out)
+static void read_claim_pernuma(bool sum, unsigned int tasks, struct mmscale_claim *out)
 {
+	(void)tasks;
 	CLAIM(out, MMSCALE_BDI_READS, !sum);
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, sum ? _MM_NUMA_COUNTERS : 0);
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
@@ -327,8 +332,9 @@ static void read_claim_pernuma(bool sum, struct mmscale_claim *out)
 }
 
 /* No allocation, no lock: the counters zeroed, check_mm's get_mm_counter_slow of each. */
-static void fork_exit_claim_pernuma(struct mmscale_claim *out)
+static void fork_exit_claim_pernuma(bool second_thread, struct mmscale_claim *out)
 {
+	(void)second_thread;
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, (uint64_t)NR_MM_COUNTERS * _MM_NUMA_COUNTERS);
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
 	CLAIM(out, MMSCALE_LOCKED_OPS, 0);
@@ -418,8 +424,9 @@ static void fault_claim_tree(uint64_t nr_ops, struct mmscale_claim *out)
 }
 
 /* The approximate sum: one load of the root item; the precise sum: every possible CPU, no lock. */
-static void read_claim_tree(bool sum, struct mmscale_claim *out)
+static void read_claim_tree(bool sum, unsigned int tasks, struct mmscale_claim *out)
 {
+	(void)tasks;
 	CLAIM(out, MMSCALE_BDI_READS, !sum);
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, sum ? nr_cpu_ids : 0);
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
@@ -433,8 +440,9 @@ static void read_claim_tree(bool sum, struct mmscale_claim *out)
  * 0, so its precise sum over every possible CPU; destroy_many: free_percpu
  * (pcpu_lock).
  */
-static void fork_exit_claim_tree(struct mmscale_claim *out)
+static void fork_exit_claim_tree(bool second_thread, struct mmscale_claim *out)
 {
+	(void)second_thread;
 	CLAIM(out, MMSCALE_BDI_READS, NR_MM_COUNTERS);
 	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, (uint64_t)NR_MM_COUNTERS * nr_cpu_ids);
 	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 2);
@@ -449,6 +457,113 @@ const struct rss_design rss_design_tree = {
 	.read_claim = read_claim_tree, .fork_exit_claim = fork_exit_claim_tree,
 };
 
+
+/* -- Krisman's lazy (dual-mode) counters (RFC 1-4/4, 2025) on 6.18 -- */
+
+static size_t mm_size_lazy(void)
+{
+	return sizeof(struct mm_struct_lazy);
+}
+
+static int mm_init_lazy(void *mm)
+{
+	mm_init_rss_lazy(mm);
+	return 0;
+}
+
+static long mm_free_lazy(void *mm)
+{
+	return mm_free_rss_lazy(mm);
+}
+
+static int clone_vm_lazy(void *mm)
+{
+	return copy_mm_clone_vm_lazy(mm);
+}
+
+/* do_anonymous_page's add_mm_counter_other (4/4) */
+static void fault_lazy(void *mm)
+{
+	add_mm_counter_other_lazy(mm, MM_ANONPAGES, 1);
+}
+
+static void add_lazy(void *mm, long pages)
+{
+	add_mm_counter_other_lazy(mm, MM_ANONPAGES, pages);
+}
+
+static unsigned long read_lazy(void *mm, int member)
+{
+	return get_mm_counter_lazy(mm, member);
+}
+
+static unsigned long sum_lazy(void *mm, int member)
+{
+	return get_mm_counter_sum_lazy(mm, member);
+}
+
+/*
+ * Lazy: the remote atomic and the owner's plain count, read together:
+ * exact. Upgraded: 6.18's, once the cloning CPU has updated the counter
+ * again; until then the count at the upgrade too, which add_local left on
+ * that CPU's s32 (test_rss_designs shows it): no walk here clones.
+ */
+static unsigned long error_bound_lazy(void *mm, unsigned int nr_threads)
+{
+	return mm_rss_lazy_upgraded(mm) ? error_bound_6_18(mm, nr_threads) : 0;
+}
+
+/* A single task's mm stays lazy: every fault one cmpxchg on the remote atomic, no fold, no lock. */
+static void fault_claim_lazy(uint64_t nr_ops, struct mmscale_claim *out)
+{
+	CLAIM(out, MMSCALE_FOLDS, 0);
+	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
+	CLAIM(out, MMSCALE_LOCKED_OPS, nr_ops);
+}
+
+/* Lazy: two plain loads, no percpu_counter read; upgraded (more than one task): 6.18's. */
+static void read_claim_lazy(bool sum, unsigned int tasks, struct mmscale_claim *out)
+{
+	if (tasks > 1) {
+		read_claim_6_18(sum, tasks, out);
+		return;
+	}
+	CLAIM(out, MMSCALE_BDI_READS, 0);
+	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, 0);
+	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
+	CLAIM(out, MMSCALE_LOCKED_OPS, 0);
+}
+
+/*
+ * Single-threaded: no allocation; check_mm's sum_local adds the owner's
+ * count with a cmpxchg per counter (4 locked ops), destroy_many nothing.
+ * With a second thread cloned: the upgrade's pcpu_alloc (the mutex's two
+ * cmpxchgs, pcpu_lock), an xchg per counter, percpu_counters_lock to
+ * link them; then 6.18's exit: four sums (lock, online CPUs),
+ * percpu_counters_lock, free_percpu's pcpu_lock.
+ */
+static void fork_exit_claim_lazy(bool second_thread, struct mmscale_claim *out)
+{
+	if (!second_thread) {
+		CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, 0);
+		CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
+		CLAIM(out, MMSCALE_LOCKED_OPS, NR_MM_COUNTERS);
+		CLAIM(out, MMSCALE_PERCPU_ALLOCS, 0);
+		return;
+	}
+	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, (uint64_t)NR_MM_COUNTERS * num_online_cpus());
+	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 2 + 2 + NR_MM_COUNTERS);
+	CLAIM(out, MMSCALE_LOCKED_OPS, 2 + 2 + NR_MM_COUNTERS + 2 + NR_MM_COUNTERS);
+	CLAIM(out, MMSCALE_PERCPU_ALLOCS, 1);
+}
+
+const struct rss_design rss_design_lazy = {
+	.mm_size = mm_size_lazy, .boot = boot_6_18, .mm_init = mm_init_lazy,
+	.mm_free = mm_free_lazy, .clone_vm = clone_vm_lazy, .fault = fault_lazy, .add = add_lazy,
+	.read = read_lazy, .sum = sum_lazy, .error_bound = error_bound_lazy,
+	.fault_claim = fault_claim_lazy, .read_claim = read_claim_lazy,
+	.fork_exit_claim = fork_exit_claim_lazy,
+};
 
 static uint64_t xorshift64(uint64_t *state)
 {

@@ -29,6 +29,8 @@ struct rss_design {
 	void (*fault)(void *mm);
 	/* add_mm_counter(MM_ANONPAGES, pages) in one add: zap_pte_range's add_mm_rss_vec (pages < 0). */
 	void (*add)(void *mm, long pages);
+	/* copy_mm with CLONE_VM: a second task shares the mm (-1: units full), or NULL. */
+	int (*clone_vm)(void *mm);
 	/* A task of the process starts and ends on this thread (6.1's cache), or NULL. */
 	void (*task_enter)(void *mm);
 	void (*task_exit)(void *mm);
@@ -39,10 +41,10 @@ struct rss_design {
 	unsigned long (*error_bound)(void *mm, unsigned int nr_threads);
 	/* The exact counts of nr_ops faults on one CPU from a fresh mm. */
 	void (*fault_claim)(uint64_t nr_ops, struct mmscale_claim *out);
-	/* One get_mm_counter (sum false) or get_mm_counter_sum, uncontended. */
-	void (*read_claim)(bool sum, struct mmscale_claim *out);
-	/* One mm's fork and exit. */
-	void (*fork_exit_claim)(struct mmscale_claim *out);
+	/* One get_mm_counter (sum false) or get_mm_counter_sum, uncontended, of an mm of tasks tasks. */
+	void (*read_claim)(bool sum, unsigned int tasks, struct mmscale_claim *out);
+	/* One mm's fork and exit, with a second thread cloned in between or not. */
+	void (*fork_exit_claim)(bool second_thread, struct mmscale_claim *out);
 };
 
 /*
@@ -69,6 +71,6 @@ int rss_drift_check(const char *row, const struct rss_drift *dr, unsigned long b
 		    char *err, size_t errlen);
 
 extern const struct rss_design rss_design_6_1, rss_design_6_18, rss_design_pernuma,
-	rss_design_tree;
+	rss_design_tree, rss_design_lazy;
 
 #endif /* MMSCALE_CASES_RSS_DESIGNS_H */

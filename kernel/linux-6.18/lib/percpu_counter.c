@@ -8,6 +8,7 @@
  * dying mask is empty, so for_each_cpu_or(online, dying) is the online
  * CPUs).
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "mmscale/kernel/cpumask.h"
@@ -15,6 +16,7 @@
 #include "mmscale/linux-6.18/mm/percpu.h"
 #include "mmscale/mm/config.h"
 #include "mmscale/linux-6.18/lib/percpu_counter.h"
+#include "mmscale/linux-6.18/lib/lazy_percpu_counter.h"
 
 /* static LIST_HEAD(percpu_counters); static DEFINE_SPINLOCK(percpu_counters_lock); */
 static struct list_head percpu_counters = { &percpu_counters, &percpu_counters };
@@ -272,4 +274,48 @@ out:
 	spin_unlock(&fbc->lock);
 	local_irq_restore(flags);
 	return good;
+}
+
+/*
+ * Not 6.18's: Krisman's RFC 2/4 (<20251127233635.4170047-3-krisman@suse.de>,
+ * not merged) adds this to lib/percpu_counter.c, with 1/4's
+ * cpu_hotplug_add_watchlist (the list_add loop of init_many, under
+ * percpu_counters_lock) inlined here: 6.18's init_many above keeps its own
+ * loop. include/mmscale/linux-6.18/lib/lazy_percpu_counter.h says where it
+ * comes from. The xchg swaps each lazy counter's remote for its s32s;
+ * percpu_counter_add_local puts what the remote held on this CPU's s32.
+ */
+int __lazy_percpu_counter_upgrade_many(struct lazy_percpu_counter *counters, int nr_counters)
+{
+	unsigned long flags;
+	size_t counter_size;
+	s32 *pcpu_mem;
+
+	counter_size = ALIGN(sizeof(*pcpu_mem), __alignof__(*pcpu_mem));
+	pcpu_mem = __alloc_percpu_gfp_6_18((size_t)nr_counters * counter_size, __alignof__(*pcpu_mem));
+	if (!pcpu_mem)
+		return -1;	/* -ENOMEM */
+
+	for (int i = 0; i < nr_counters; i++) {
+		struct lazy_percpu_counter *lpc = &counters[i];
+		s32 *n_counter;
+		s64 remote;
+
+		/* After the xchg, lazy_percpu_counter behaves as a regular percpu counter. */
+		n_counter = (s32 *)(void *)((char *)pcpu_mem + (size_t)i * counter_size);
+		remote = atomic_long_xchg(&lpc->remote, (long)(uintptr_t)n_counter);
+		if (!(remote & LAZY_INIT_BIAS))	/* BUG_ON */
+			mmscale_kernel_bug("lazy_percpu_counter upgraded twice");
+		/* percpu_counter_add_local: the batch PERCPU_COUNTER_LOCAL_BATCH, INT_MAX */
+		percpu_counter_add_batch_6_18(&lpc->c, remove_bias(remote), INT_MAX);
+	}
+
+	/* cpu_hotplug_add_watchlist (1/4), CONFIG_HOTPLUG_CPU */
+	spin_lock_irqsave(&percpu_counters_lock, flags);
+	for (int i = 0; i < nr_counters; i++) {
+		INIT_LIST_HEAD(&counters[i].c.list);
+		list_add(&counters[i].c.list, &percpu_counters);
+	}
+	spin_unlock_irqrestore(&percpu_counters_lock, flags);
+	return 0;
 }

@@ -124,3 +124,48 @@ long mm_free_rss_tree(struct mm_struct_tree *mm)
 	percpu_counter_tree_destroy_many(mm->rss_stat, NR_MM_COUNTERS);
 	return sum;
 }
+
+/* Krisman RFC 3/4, include/linux/mm.h */
+unsigned long get_mm_counter_lazy(struct mm_struct_lazy *mm, int member)
+{
+	return (unsigned long)lazy_percpu_counter_read_positive(&mm->rss_stat[member]);
+}
+
+unsigned long get_mm_counter_sum_lazy(struct mm_struct_lazy *mm, int member)
+{
+	return (unsigned long)lazy_percpu_counter_sum_positive(&mm->rss_stat[member]);
+}
+
+/* 4/4 */
+void add_mm_counter_other_lazy(struct mm_struct_lazy *mm, int member, long value)
+{
+	lazy_percpu_counter_add_atomic(&mm->rss_stat[member], value);
+}
+
+/* 3/4, kernel/fork.c mm_init */
+void mm_init_rss_lazy(struct mm_struct_lazy *mm)
+{
+	lazy_percpu_counter_init_many(mm->rss_stat, 0, NR_MM_COUNTERS);
+}
+
+/* 3/4, kernel/fork.c copy_mm: clone_flags & CLONE_VM */
+int copy_mm_clone_vm_lazy(struct mm_struct_lazy *mm)
+{
+	return lazy_percpu_counter_upgrade_many(mm->rss_stat, NR_MM_COUNTERS);
+}
+
+bool mm_rss_lazy_upgraded(struct mm_struct_lazy *mm)
+{
+	return lazy_percpu_counter_initialized(&mm->rss_stat[0]);
+}
+
+/* 3/4, check_mm and __mmdrop */
+long mm_free_rss_lazy(struct mm_struct_lazy *mm)
+{
+	long sum = 0;
+
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		sum += (long)lazy_percpu_counter_sum_local(&mm->rss_stat[i]);
+	lazy_percpu_counter_destroy_many(mm->rss_stat, NR_MM_COUNTERS);
+	return sum;
+}

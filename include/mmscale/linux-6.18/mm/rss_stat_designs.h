@@ -41,6 +41,19 @@
  *   the mm's flexible array, NR_MM_COUNTERS x the items' size); v8 called
  *   init and destroy once per counter.
  *
+ * - Lazy (dual-mode) counters, Gabriel Krisman Bertazi, "[RFC PATCH 0/4]
+ *   Optimize rss_stat initialization/teardown for single-threaded tasks"
+ *   <20251127233635.4170047-1-krisman@suse.de> (27 Nov 2025, not merged;
+ *   the lib: linux-6.18/lib/lazy_percpu_counter.h): 3/4 (-4-krisman@suse.de)
+ *   makes rss_stat lazy_percpu_counters, initialised without an
+ *   allocation in mm_init, upgraded in copy_mm when a CLONE_VM child (a
+ *   second thread) shares the mm, check_mm's lazy_percpu_counter_sum_local
+ *   (a cmpxchg per counter while lazy); 4/4 (-5-krisman@suse.de) sends
+ *   do_anonymous_page's and add_mm_rss_vec's updates through
+ *   add_mm_counter_other, lazy_percpu_counter_add_atomic: a cmpxchg while
+ *   lazy, percpu_counter_add once upgraded (3/4 alone had the owning
+ *   task's plain add there). The series as a whole is the row.
+ *
  * As in rss_stat.h, the counters are alone on their lines, the tree's
  * items on lines of their own (____cacheline_aligned_in_smp in the kernel
  * too), and mm_trace_rss_stat (a tracepoint, off) is left out.
@@ -49,6 +62,7 @@
 #define MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H
 
 #include "mmscale/kernel/atomic.h"
+#include "mmscale/linux-6.18/lib/lazy_percpu_counter.h"
 #include "mmscale/linux-6.18/lib/percpu_counter_tree.h"
 #include "mmscale/linux-6.18/mm/rss_stat.h"
 
@@ -92,5 +106,21 @@ void add_mm_counter_tree(struct mm_struct_tree *mm, int member, long value);
 int mm_init_rss_tree(struct mm_struct_tree *mm);
 /* check_mm's compares (and the precise sum where one is off), destroy_many; the sum. */
 long mm_free_rss_tree(struct mm_struct_tree *mm);
+
+/* Krisman RFC 1-4/4 */
+struct mm_struct_lazy {
+	struct lazy_percpu_counter rss_stat[NR_MM_COUNTERS] ____cacheline_aligned;
+};
+
+unsigned long get_mm_counter_lazy(struct mm_struct_lazy *mm, int member);
+unsigned long get_mm_counter_sum_lazy(struct mm_struct_lazy *mm, int member);
+/* add_mm_counter_other (4/4): the anonymous fault's and add_mm_rss_vec's. */
+void add_mm_counter_other_lazy(struct mm_struct_lazy *mm, int member, long value);
+void mm_init_rss_lazy(struct mm_struct_lazy *mm);
+/* copy_mm with CLONE_VM: lazy_percpu_counter_upgrade_many; -1 when the units are full. */
+int copy_mm_clone_vm_lazy(struct mm_struct_lazy *mm);
+bool mm_rss_lazy_upgraded(struct mm_struct_lazy *mm);
+/* check_mm's lazy_percpu_counter_sum_local of each, then destroy_many; the sum. */
+long mm_free_rss_lazy(struct mm_struct_lazy *mm);
 
 #endif /* MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H */
