@@ -79,6 +79,8 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	const struct rss_design *d = design_of(run);
 	struct rss_run *rr = calloc(1, sizeof(*rr));
 	struct mm_machine_config cfg;
+	bool live;
+	int home;
 
 	(void)nr_threads;
 	if (!rr)
@@ -94,7 +96,10 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	rr->mm = alloc_global(rr->mm_size, err, errlen);
 	if (!rr->mm)
 		goto fail;
-	if (d->mm_init(rr->mm) != 0) {
+	home = machine_task_migrate(0);		/* the parent forks on CPU 0 */
+	live = d->mm_init(rr->mm) == 0;
+	machine_task_migrate(home);
+	if (!live) {
 		mmscale_errorf(err, errlen, "per-CPU units full");
 		goto fail;
 	}
@@ -108,6 +113,8 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 fail:
 	if (rr->mm)
 		free_on_node(rr->mm, rr->mm_size);
+	if (d->halt)
+		d->halt();
 	free(rr);
 	run->data = NULL;
 	return -1;
@@ -130,6 +137,8 @@ static int rss_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		status = mmscale_errorf(err, errlen, "%s: the rss counters hold %ld pages, %ld "
 					"faults were counted", run->v->name, got, want);
 	free_on_node(rr->mm, rr->mm_size);
+	if (rr->d->halt)
+		rr->d->halt();
 	free(rr);
 	run->data = NULL;
 	return status;
@@ -396,6 +405,8 @@ static int oom_teardown(struct mmscale_run *run, char *err, size_t errlen)
 		free_on_node(or->mms[i], or->mm_size);
 	}
 	free(or->mms);
+	if (or->d->halt)
+		or->d->halt();
 	free(or);
 	run->data = NULL;
 	return status;
@@ -515,6 +526,7 @@ static bool oom_scan_claim(const struct mmscale_run *run, struct mmscale_claim *
 #define SRC_TREE	"lib/percpu_counter_tree.c linux-mm 23b86b4b (v17+, not merged); mm glue " \
 			"RFC v8 2/2 <20251107172216.515754-3-mathieu.desnoyers@efficios.com>"
 #define SRC_LAZY	"RFC 1-4/4 <20251127233635.4170047-1-krisman@suse.de> (2025, not merged)"
+#define SRC_PCPCACHE	"RFC 4/7 <20220728204511.56348-5-ryncsn@gmail.com> (2022, not merged)"
 
 static const struct rss_variant fault_variants[] = {
 	{ { "6.1-split", "SPLIT_RSS_COUNTING: the task's cache, synced every 66th fault",
@@ -527,6 +539,8 @@ static const struct rss_variant fault_variants[] = {
 	    SRC_TREE }, .d = &rss_design_tree },
 	{ { "lazy-rfc", "RFC: a cmpxchg on the remote atomic while one task; 6.18's once cloned",
 	    SRC_LAZY }, .d = &rss_design_lazy },
+	{ { "pcpcache-rfc", "RFC: a this_cpu_add into the CPU's cache of its active mm",
+	    SRC_PCPCACHE }, .d = &rss_design_pcpcache },
 };
 
 static const struct rss_variant read_variants[] = {
@@ -548,6 +562,8 @@ static const struct rss_variant read_variants[] = {
 	    SRC_LAZY }, .d = &rss_design_lazy },
 	{ { "lazy-rfc-get_mm_counter_sum", "RFC: the same two loads while lazy",
 	    SRC_LAZY }, .d = &rss_design_lazy, .sums = true },
+	{ { "pcpcache-rfc-get_mm_counter", "RFC: the atomic and every possible CPU's cache",
+	    SRC_PCPCACHE }, .d = &rss_design_pcpcache },
 };
 
 static const struct rss_variant fork_exit_variants[] = {
@@ -564,6 +580,8 @@ static const struct rss_variant fork_exit_variants[] = {
 	    SRC_LAZY }, .d = &rss_design_lazy },
 	{ { "lazy-rfc+thread", "RFC: a second thread cloned: the upgrade (pcpu_alloc, four xchgs, "
 	    "the hotplug list), then 6.18's exit", SRC_LAZY }, .d = &rss_design_lazy, .second_thread = true },
+	{ { "pcpcache-rfc", "RFC: the atomics zeroed; the exit walks every CPU's cache, takes its "
+	    "CPU's (a cmpxchg)", SRC_PCPCACHE }, .d = &rss_design_pcpcache },
 };
 
 static const struct rss_variant drift_variants[] = {
@@ -577,6 +595,8 @@ static const struct rss_variant drift_variants[] = {
 	    SRC_TREE }, .d = &rss_design_tree },
 	{ { "lazy-rfc", "RFC: one task, lazy: exact",
 	    SRC_LAZY }, .d = &rss_design_lazy },
+	{ { "pcpcache-rfc", "RFC: every CPU the task ran on still caches the mm: read, exact",
+	    SRC_PCPCACHE }, .d = &rss_design_pcpcache },
 };
 
 #define SRC_OOM_FIX	"5898aa8f9a0b, v2 <20260114143642.47333-1-mathieu.desnoyers@efficios.com>"
@@ -598,6 +618,8 @@ static const struct rss_variant oom_variants[] = {
 	    SRC_TREE ", " SRC_OOM_FIX }, .d = &rss_design_tree, .sums = true },
 	{ { "lazy-rfc", "RFC: single-threaded processes, lazy: two loads per counter",
 	    SRC_LAZY }, .d = &rss_design_lazy },
+	{ { "pcpcache-rfc", "RFC: get_mm_counter per counter, every possible CPU's cache",
+	    SRC_PCPCACHE }, .d = &rss_design_pcpcache },
 };
 
 static const struct mmscale_metric fault_metrics[] = {

@@ -565,6 +565,104 @@ const struct rss_design rss_design_lazy = {
 	.fork_exit_claim = fork_exit_claim_lazy,
 };
 
+/* -- Kairui Song's per-CPU RSS cache (RFC 4/7, 2022) on 6.1's atomics -- */
+
+static size_t mm_size_pcpcache(void)
+{
+	return sizeof(struct mm_struct_pcpcache);
+}
+
+static int boot_pcpcache(char *err, size_t errlen)
+{
+	if (pcp_rss_cache_boot() != 0)
+		return mmscale_errorf(err, errlen, "per-CPU units full: cpu_rss_cache");
+	return 0;
+}
+
+/* mm_init's memset; the child then runs on this CPU: context_switch takes its mm. */
+static int mm_init_pcpcache(void *mm)
+{
+	mm_init_rss_pcpcache(mm);
+	switch_pcp_rss_cache_no_irq(mm);
+	return 0;
+}
+
+static long mm_free_pcpcache(void *mm)
+{
+	return mm_free_rss_pcpcache(mm);
+}
+
+static void task_enter_pcpcache(void *mm)
+{
+	switch_pcp_rss_cache_no_irq(mm);
+}
+
+static void fault_pcpcache(void *mm)
+{
+	add_mm_counter_fast_pcpcache(mm, MM_ANONPAGES, 1);
+}
+
+static void add_pcpcache(void *mm, long pages)
+{
+	add_mm_counter_pcpcache(mm, MM_ANONPAGES, pages);
+}
+
+static unsigned long read_pcpcache(void *mm, int member)
+{
+	return get_mm_counter_pcpcache(mm, member);
+}
+
+/* Every CPU's cache of the mm is read: exact, settled. */
+static unsigned long error_bound_pcpcache(void *mm, unsigned int nr_threads)
+{
+	(void)mm;
+	(void)nr_threads;
+	return 0;
+}
+
+/* The CPU's cache holds the mm (its task runs there): this_cpu_adds only. */
+static void fault_claim_pcpcache(uint64_t nr_ops, struct mmscale_claim *out)
+{
+	(void)nr_ops;
+	CLAIM(out, MMSCALE_FOLDS, 0);
+	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
+	CLAIM(out, MMSCALE_LOCKED_OPS, 0);
+}
+
+/* get_mm_counter is the sum: the atomic and every possible CPU's cache, no lock. */
+static void read_claim_pcpcache(bool sum, unsigned int tasks, struct mmscale_claim *out)
+{
+	(void)sum;
+	(void)tasks;
+	CLAIM(out, MMSCALE_BDI_READS, 0);
+	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, nr_cpu_ids);
+	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
+	CLAIM(out, MMSCALE_LOCKED_OPS, 0);
+}
+
+/*
+ * The exit walks every possible CPU and takes the one cache holding the
+ * mm (the CPU its task ran on) with a cmpxchg; the next mm_init's switch
+ * finds that cache empty (NULL): no flush.
+ */
+static void fork_exit_claim_pcpcache(bool second_thread, struct mmscale_claim *out)
+{
+	(void)second_thread;
+	CLAIM(out, MMSCALE_PERCPU_SUM_SLOTS, nr_cpu_ids);
+	CLAIM(out, MMSCALE_LOCK_ACQUIRES, 0);
+	CLAIM(out, MMSCALE_LOCKED_OPS, 1);
+	CLAIM(out, MMSCALE_PERCPU_ALLOCS, 0);
+}
+
+const struct rss_design rss_design_pcpcache = {
+	.mm_size = mm_size_pcpcache, .boot = boot_pcpcache, .halt = pcp_rss_cache_halt,
+	.mm_init = mm_init_pcpcache, .mm_free = mm_free_pcpcache,
+	.task_enter = task_enter_pcpcache, .fault = fault_pcpcache, .add = add_pcpcache,
+	.read = read_pcpcache, .sum = read_pcpcache, .error_bound = error_bound_pcpcache,
+	.fault_claim = fault_claim_pcpcache, .read_claim = read_claim_pcpcache,
+	.fork_exit_claim = fork_exit_claim_pcpcache,
+};
+
 static uint64_t xorshift64(uint64_t *state)
 {
 	uint64_t x = *state;
@@ -594,6 +692,8 @@ void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
 		long err;
 
 		machine_task_migrate((int)((r >> 32) % cpus));
+		if (d->task_enter)	/* context_switch on the CPU it came to */
+			d->task_enter(mm);
 		/* 5 bursts in 8 fault: the process grows, as a working one does. */
 		if ((r & 7) < 5 || dr->true_pages < burst) {
 			for (long p = 0; p < burst; p++)

@@ -21,7 +21,9 @@ struct rss_design {
 	size_t (*mm_size)(void);
 	/* The machine-wide set-up once per run (the kernel does it at boot); -1 with err. */
 	int (*boot)(char *err, size_t errlen);
-	/* mm_init's part (fork): -1 when the per-CPU units are full. */
+	/* Undoes boot at the run's end, or NULL. */
+	void (*halt)(void);
+	/* mm_init's part (fork), on the parent's CPU: -1 when the per-CPU units are full. */
 	int (*mm_init)(void *mm);
 	/* __mmdrop's part (exit): check_mm's reads and the teardown; the counters' sum. */
 	long (*mm_free)(void *mm);
@@ -31,7 +33,10 @@ struct rss_design {
 	void (*add)(void *mm, long pages);
 	/* copy_mm with CLONE_VM: a second task shares the mm (-1: units full), or NULL. */
 	int (*clone_vm)(void *mm);
-	/* A task of the process starts and ends on this thread (6.1's cache), or NULL. */
+	/*
+	 * A task of the process starts on this CPU, or comes to it (context_switch:
+	 * the per-CPU cache's switch; 6.1's task cache once), and ends; or NULL.
+	 */
 	void (*task_enter)(void *mm);
 	void (*task_exit)(void *mm);
 	/* get_mm_counter and get_mm_counter_sum (NULL: the design has none). */
@@ -71,6 +76,6 @@ int rss_drift_check(const char *row, const struct rss_drift *dr, unsigned long b
 		    char *err, size_t errlen);
 
 extern const struct rss_design rss_design_6_1, rss_design_6_18, rss_design_pernuma,
-	rss_design_tree, rss_design_lazy;
+	rss_design_tree, rss_design_lazy, rss_design_pcpcache;
 
 #endif /* MMSCALE_CASES_RSS_DESIGNS_H */

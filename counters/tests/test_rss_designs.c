@@ -5,7 +5,8 @@
  * (kernel/linux-6.18/lib/percpu_counter_tree.c) against an exact shadow
  * count, its shape and accuracy range at 2, 8 and 1024 CPUs; Dorminy's
  * per-node atomics (kernel/linux-6.18/mm/rss_stat_designs.c) folding per
- * node; Krisman's lazy counters and their upgrade; and rss/drift's walk, whose worst error is checked against the
+ * node; Krisman's lazy counters and their upgrade; Kairui Song's per-CPU
+ * cache, its switch and its discard; and rss/drift's walk, whose worst error is checked against the
  * test's own shadow of every fault and unmap, for every design, and whose
  * bound check fails a design that strays past its bound.
  */
@@ -194,6 +195,48 @@ static void test_lazy_upgrade(void)
 	CHECK_EQ_LL(mm_free_rss_lazy(&mm), 1002);
 }
 
+/*
+ * Kairui Song's per-CPU cache: CPU 0 caches mm a (its mm_init ran there),
+ * CPU 1 caches a once a's task runs there; faults there are this_cpu_adds,
+ * get_mm_counter adds both caches to the atomic; a context switch to mm b
+ * on CPU 1 flushes a's cache into a's atomic (one cmpxchg, one atomic add)
+ * and caches b; __mmdrop's discard takes CPU 0's cache of a (a cmpxchg)
+ * and leaves b's alone.
+ */
+static void test_pcpcache(void)
+{
+	struct mm_struct_pcpcache a, b;
+	char err[128];
+	u64 locked;
+
+	CHECK(rss_design_pcpcache.boot(err, sizeof(err)) == 0);
+	CHECK_EQ_LL(rss_design_pcpcache.mm_init(&a), 0);
+	rss_design_pcpcache.fault(&a);				/* CPU 0's cache */
+	machine_task_migrate(1);
+	rss_design_pcpcache.fault(&a);				/* CPU 1 caches another mm: atomic */
+	CHECK_EQ_LL(atomic_long_read(&a.rss_stat.count[MM_ANONPAGES]), 1);
+	switch_pcp_rss_cache_no_irq(&a);
+	locked = test_count(MMSCALE_LOCKED_OPS);
+	for (int i = 0; i < 10; i++)
+		rss_design_pcpcache.fault(&a);
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 0);
+	CHECK_EQ_LL(atomic_long_read(&a.rss_stat.count[MM_ANONPAGES]), 1);
+	CHECK_EQ_LL(get_mm_counter_pcpcache(&a, MM_ANONPAGES), 12);
+	mm_init_rss_pcpcache(&b);
+	switch_pcp_rss_cache_no_irq(&b);			/* flushes a's 10 */
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 2);
+	CHECK_EQ_LL(atomic_long_read(&a.rss_stat.count[MM_ANONPAGES]), 11);
+	CHECK_EQ_LL(get_mm_counter_pcpcache(&a, MM_ANONPAGES), 12);
+	rss_design_pcpcache.fault(&b);
+	machine_task_migrate(0);
+	locked = test_count(MMSCALE_LOCKED_OPS);
+	CHECK_EQ_LL(mm_free_rss_pcpcache(&a), 12);		/* CPU 0's 1 taken */
+	CHECK_EQ_LL(test_count(MMSCALE_LOCKED_OPS) - locked, 1);
+	CHECK_EQ_LL(get_mm_counter_pcpcache(&b, MM_ANONPAGES), 1);
+	CHECK_EQ_LL(mm_free_rss_pcpcache(&b), 1);
+	pcp_rss_cache_halt();
+}
+
 /* The walk through a design whose every fault, unmap and read the test sees. */
 static const struct rss_design *real;
 static long shadow;
@@ -258,6 +301,8 @@ static void test_drift(const char *name, const struct rss_design *d)
 		CHECK(strstr(err, name) && strstr(err, "beyond its bound"));
 	}
 	CHECK_EQ_LL(d->mm_free(mm), shadow);
+	if (d->halt)
+		d->halt();
 	free(mm);
 }
 
@@ -331,7 +376,9 @@ int main(void)
 	test_drift("pernuma", &rss_design_pernuma);
 	test_drift("tree", &rss_design_tree);
 	test_drift("lazy", &rss_design_lazy);
+	test_drift("pcpcache", &rss_design_pcpcache);
 	test_lazy_upgrade();
+	test_pcpcache();
 	test_machine_down(&m);
 	if (test_machine_up(&m, "synthetic:node:8 core:128 pu:1") != 0)
 		return 1;

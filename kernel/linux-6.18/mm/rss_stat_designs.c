@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmscale/kernel/cpumask.h"
+#include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/linux-6.18/mm/rss_stat_designs.h"
 
@@ -167,5 +168,169 @@ long mm_free_rss_lazy(struct mm_struct_lazy *mm)
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
 		sum += (long)lazy_percpu_counter_sum_local(&mm->rss_stat[i]);
 	lazy_percpu_counter_destroy_many(mm->rss_stat, NR_MM_COUNTERS);
+	return sum;
+}
+
+/* Kairui Song RFC 4/7, mm/memory.c */
+static struct mm_rss_cache *cpu_rss_cache;	/* __percpu */
+
+int pcp_rss_cache_boot(void)
+{
+	if (!cpu_rss_cache)
+		cpu_rss_cache = __alloc_percpu(sizeof(struct mm_rss_cache), SMP_CACHE_BYTES);
+	return cpu_rss_cache ? 0 : -1;
+}
+
+void pcp_rss_cache_halt(void)
+{
+	free_percpu(cpu_rss_cache);
+	cpu_rss_cache = NULL;
+}
+
+static uintptr_t pcp_rss_mm_mark(uintptr_t mm)
+{
+	return mm | RSS_CACHE_MM_SYNCING_MASK;
+}
+
+static uintptr_t pcp_rss_mm_unmark(uintptr_t mm)
+{
+	return mm & ~RSS_CACHE_MM_SYNCING_MASK;
+}
+
+/*
+ * Every possible CPU that caches mm: its count, if the cache was not
+ * flushed while read (sync_count and mm the same after). smp_rmb is a
+ * compiler barrier on x86.
+ */
+unsigned long get_mm_counter_pcpcache(struct mm_struct_pcpcache *mm, int member)
+{
+	unsigned int cpu;
+	long ret, update, sync_count;
+
+	ret = atomic_long_read(&mm->rss_stat.count[member]);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {	/* for_each_possible_cpu */
+		struct mm_rss_cache *c = per_cpu_ptr(cpu_rss_cache, cpu);
+
+		if ((uintptr_t)atomic_long_read(&c->mm) != (uintptr_t)mm)
+			continue;
+		sync_count = READ_ONCE(c->sync_count);
+		barrier();
+		update = READ_ONCE(c->count[member]);
+		barrier();
+		if (READ_ONCE(c->sync_count) == sync_count &&
+		    (uintptr_t)atomic_long_read(&c->mm) == (uintptr_t)mm)
+			ret += update;
+	}
+	mmscale_count_add(MMSCALE_PERCPU_SUM_SLOTS, nr_cpu_ids);
+	if (ret < 0)
+		ret = 0;
+	return (unsigned long)ret;
+}
+
+void switch_pcp_rss_cache_no_irq(struct mm_struct_pcpcache *next_mm)
+{
+	struct mm_rss_cache *c = this_cpu_ptr(cpu_rss_cache);
+	uintptr_t cpu_mm = (uintptr_t)atomic_long_read(&c->mm);
+	long count;
+
+	if (cpu_mm == (uintptr_t)next_mm)
+		return;
+	/* in_use is held with preemption off: non-zero, an interrupt switching the mm */
+	if (READ_ONCE(c->in_use))
+		return;
+	if (!cpu_mm)
+		goto commit_done;
+	/* Race with check_discard_rss_cache */
+	if ((uintptr_t)atomic_long_cmpxchg(&c->mm, (long)cpu_mm, (long)pcp_rss_mm_mark(cpu_mm)) !=
+	    cpu_mm)
+		goto commit_done;
+	for (int i = 0; i < NR_MM_COUNTERS; i++) {
+		count = READ_ONCE(c->count[i]);
+		if (count) {
+			add_mm_counter_6_1((struct mm_struct_6_1 *)(void *)cpu_mm, i, count);
+			mmscale_count_inc(MMSCALE_FOLDS);
+		}
+	}
+commit_done:
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		WRITE_ONCE(c->count[i], 0);
+	/* smp_wmb: the new mm and sync counter have zeroed counters for remote readers */
+	atomic_long_set(&c->mm, (long)(uintptr_t)next_mm);
+	this_cpu_add_long(&c->sync_count, 1);
+}
+
+/* The row's mm is 6.1's atomics: struct mm_struct_6_1 has just them (rss_stat.h). */
+BUILD_BUG_ON(offsetof(struct mm_struct_pcpcache, rss_stat) !=
+	     offsetof(struct mm_struct_6_1, rss_stat));
+
+void add_mm_counter_pcpcache(struct mm_struct_pcpcache *mm, int member, long value)
+{
+	add_mm_counter_6_1((struct mm_struct_6_1 *)(void *)mm, member, value);
+}
+
+void add_mm_counter_fast_pcpcache(struct mm_struct_pcpcache *mm, int member, int val)
+{
+	struct mm_rss_cache *c = this_cpu_ptr(cpu_rss_cache);
+
+	/* preempt_disable: the task and its mm stay on this CPU */
+	this_cpu_add_long(&c->in_use, 1);
+	if (likely((uintptr_t)mm == (uintptr_t)atomic_long_read(&c->mm))) {
+		this_cpu_add_long(&c->count[member], val);
+		this_cpu_add_long(&c->in_use, -1);
+		/* preempt_enable_no_resched */
+	} else {
+		this_cpu_add_long(&c->in_use, -1);
+		add_mm_counter_pcpcache(mm, member, val);
+	}
+}
+
+/* mm_init's memset of the counters (1/7-3/7 took the task's cache away). */
+void mm_init_rss_pcpcache(struct mm_struct_pcpcache *mm)
+{
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		atomic_long_set(&mm->rss_stat.count[i], 0);
+}
+
+/*
+ * check_discard_rss_cache: each possible CPU caching mm gives its counts
+ * up with a cmpxchg of its mm to NULL (4/7's test that the cache is not
+ * being flushed compares cpu_mm with itself marked, so it always passes:
+ * as posted); a cache being flushed is waited for. The sum, which check_mm
+ * would report if not zero.
+ */
+long mm_free_rss_pcpcache(struct mm_struct_pcpcache *mm)
+{
+	long cached_count[NR_MM_COUNTERS] = { 0 };
+	long sum = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct mm_rss_cache *c = per_cpu_ptr(cpu_rss_cache, cpu);
+		uintptr_t cpu_mm = (uintptr_t)atomic_long_read(&c->mm);
+		unsigned int spins = 0;
+
+		if (pcp_rss_mm_unmark(cpu_mm) != (uintptr_t)mm)
+			continue;
+		if (cpu_mm != pcp_rss_mm_mark(cpu_mm)) {
+			long count[NR_MM_COUNTERS];
+
+			for (int i = 0; i < NR_MM_COUNTERS; i++)
+				count[i] = READ_ONCE(c->count[i]);
+			cpu_mm = (uintptr_t)atomic_long_cmpxchg(&c->mm, (long)(uintptr_t)mm, 0);
+			if (cpu_mm == (uintptr_t)mm) {
+				for (int i = 0; i < NR_MM_COUNTERS; i++)
+					cached_count[i] += count[i];
+				continue;
+			}
+		}
+		/* It's being flushed: busy wait, the critical section is short */
+		do {
+			spin_wait_step(&spins);
+			cpu_mm = (uintptr_t)atomic_long_read(&c->mm);
+		} while (cpu_mm == pcp_rss_mm_mark((uintptr_t)mm));
+	}
+	mmscale_count_add(MMSCALE_PERCPU_SUM_SLOTS, nr_cpu_ids);
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		sum += atomic_long_read(&mm->rss_stat.count[i]) + cached_count[i];
 	return sum;
 }

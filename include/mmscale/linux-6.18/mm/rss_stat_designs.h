@@ -54,6 +54,27 @@
  *   lazy, percpu_counter_add once upgraded (3/4 alone had the owning
  *   task's plain add there). The series as a whole is the row.
  *
+ * - A per-CPU RSS cache, Kairui Song, "[RFC PATCH 0/7] Replace per-task RSS
+ *   cache with per-CPU RSS cache" <20220728204511.56348-1-ryncsn@gmail.com>
+ *   (29 Jul 2022, on 5.19-rc; raised again 2025; not merged): 4/7 "mm:
+ *   introduce a generic per-CPU RSS cache"
+ *   <20220728204511.56348-5-ryncsn@gmail.com>, the b- file. 1/7-3/7
+ *   (removing the per-task cache) are not stored; what 4/7 builds on is
+ *   6.1's mm_rss_stat atomics without the task cache, which is what the
+ *   row has. Each CPU's struct mm_rss_cache (DEFINE_PER_CPU_SHARED_ALIGNED:
+ *   in_use and count[] on the owner's line, mm and sync_count on the
+ *   next) caches the updates for its active_mm: add_mm_counter_fast is
+ *   a this_cpu_add when the mm is the cached one, the atomic otherwise;
+ *   context_switch's switch_pcp_rss_cache_no_irq flushes the cache to
+ *   the old mm (a cmpxchg marking it, an atomic add per counter) and
+ *   takes the next; get_mm_counter adds every possible CPU's cache that
+ *   holds the mm (no lock, two sync_count reads around each); __mmdrop's
+ *   check_discard_rss_cache takes each CPU's cache of the dying mm with a
+ *   cmpxchg. 4/7's get_mm_rss reads an uninitialised update (and its
+ *   sum is comma expressions): not ported; the OOM scan uses
+ *   get_mm_counter per counter. 6/7-7/7 (mm_cpumask on x86) are not
+ *   stored: every possible CPU is walked, as in the generic 4/7.
+ *
  * As in rss_stat.h, the counters are alone on their lines, the tree's
  * items on lines of their own (____cacheline_aligned_in_smp in the kernel
  * too), and mm_trace_rss_stat (a tracepoint, off) is left out.
@@ -122,5 +143,37 @@ int copy_mm_clone_vm_lazy(struct mm_struct_lazy *mm);
 bool mm_rss_lazy_upgraded(struct mm_struct_lazy *mm);
 /* check_mm's lazy_percpu_counter_sum_local of each, then destroy_many; the sum. */
 long mm_free_rss_lazy(struct mm_struct_lazy *mm);
+
+/* Kairui Song RFC 4/7: include/linux/mm_types_task.h */
+struct mm_rss_cache {
+	/* CPU local only variables, hot path for RSS caching. Readonly for other CPUs. */
+	long in_use;			/* unsigned long */
+	long count[NR_MM_COUNTERS];
+	/* Avoid false sharing when other CPUs collect RSS counter */
+	atomic_long_t mm ____cacheline_aligned;	/* struct mm_struct *; bit 0: syncing */
+	/* Avoid ABA problem and RSS being accounted for wrong mm */
+	long sync_count;		/* unsigned long */
+};
+
+/* lowest bit of *mm is never used, so use it as a syncing flag */
+#define RSS_CACHE_MM_SYNCING_MASK 1UL
+
+struct mm_struct_pcpcache {
+	struct mm_rss_stat rss_stat ____cacheline_aligned;	/* 6.1's atomics, no task cache */
+};
+
+/* DEFINE_PER_CPU_SHARED_ALIGNED(struct mm_rss_cache, cpu_rss_cache): per run, -1 when full. */
+int pcp_rss_cache_boot(void);
+void pcp_rss_cache_halt(void);
+unsigned long get_mm_counter_pcpcache(struct mm_struct_pcpcache *mm, int member);
+/* context_switch to a task of next_mm on this CPU */
+void switch_pcp_rss_cache_no_irq(struct mm_struct_pcpcache *next_mm);
+/* do_anonymous_page's inc_mm_counter_fast */
+void add_mm_counter_fast_pcpcache(struct mm_struct_pcpcache *mm, int member, int val);
+/* add_mm_counter: the atomic (add_mm_rss_vec) */
+void add_mm_counter_pcpcache(struct mm_struct_pcpcache *mm, int member, long value);
+void mm_init_rss_pcpcache(struct mm_struct_pcpcache *mm);
+/* __mmdrop's check_discard_mm: every CPU's cache of mm taken; the sum. */
+long mm_free_rss_pcpcache(struct mm_struct_pcpcache *mm);
 
 #endif /* MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H */
