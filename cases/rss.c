@@ -342,6 +342,7 @@ static void drift_body(struct mmscale_state *st, struct mmscale_run *run)
 	mmscale_counter_set(st, "error_max_bytes", (double)rr->drift.worst * 4096.0, 0);
 	mmscale_counter_set(st, "error_bound_pages", (double)d->error_bound(rr->mm, 1), 0);
 	mmscale_counter_set(st, "stops", (double)rr->drift.steps, 0);
+	mmscale_counter_set(st, "true_max_pages", (double)rr->drift.true_max, 0);
 }
 
 /* The books of every walk, then the bound: a design whose read strays past it fails. */
@@ -644,6 +645,7 @@ static const struct mmscale_metric drift_metrics[] = {
 	{ "error_max_pages", "the largest |get_mm_counter - true| in the walk, pages (exact)", true },
 	{ "error_bound_pages", "the design's bound for one task, pages (exact)", true },
 	{ "error_max_bytes", "the largest error in bytes (4 KiB pages, exact)", true },
+	{ "true_max_pages", "the most pages the task held at a stop (exact)", true },
 	{ "time", "ns per walk of 4 stops per CPU (lower is better)", false },
 };
 

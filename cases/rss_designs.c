@@ -703,6 +703,8 @@ void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
 			d->add(mm, -burst);
 			dr->true_pages -= burst;
 		}
+		if (dr->true_pages > dr->true_max)
+			dr->true_max = dr->true_pages;
 		read = d->read(mm, MM_ANONPAGES);
 		err = (long)read - dr->true_pages;
 		if ((unsigned long)labs(err) > dr->worst)

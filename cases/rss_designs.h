@@ -65,6 +65,7 @@ struct rss_design {
 struct rss_drift {
 	uint64_t seed;		/* xorshift64 state: nonzero */
 	long true_pages;	/* the pages the task holds */
+	long true_max;		/* the most it held at a stop */
 	unsigned long worst;	/* pages */
 	unsigned long steps;	/* stops made */
 };
