@@ -242,11 +242,10 @@ static void read_body(struct mmscale_state *st, struct mmscale_run *run)
 		for (int i = 0; i < READ_BATCH; i++)
 			sum += read(mm, MM_ANONPAGES);
 	__asm__ __volatile__("" : : "r"(sum));
-	/* The approximate read's worst error for this mm, with the threads faulting into it. */
+	/* The approximate read's worst error for this mm, with its one task (the writer) or none. */
 	if (!row->sums && mmscale_thread_index(st) == 0)
 		mmscale_counter_set(st, "error_bound_pages",
-				    (double)rr->d->error_bound(mm, (unsigned int)run->nr_threads +
-							       (run->args[0] > 0)), 0);
+				    (double)rr->d->error_bound(mm, (unsigned int)(run->args[0] > 0)), 0);
 }
 
 static void read_one_op(struct mmscale_run *run)
