@@ -2,12 +2,14 @@
 /*
  * The mm's resident-set counters, design by design: Linux 6.1's per-task
  * cache synced into atomics, 6.18's percpu_counters (6.2's f1a7941243c1),
- * and the posted designs that argue with it, Dorminy's per-node atomics
- * and Desnoyers' counter tree (include/mmscale/linux-6.18/mm/rss_stat.h and
+ * and the posted designs that argue with it, Dorminy's per-node atomics,
+ * Desnoyers' counter tree, Krisman's lazy counters and Kairui Song's
+ * per-CPU cache (include/mmscale/linux-6.18/mm/rss_stat.h and
  * rss_stat_designs.h: where each line comes from). rss/fault is the fault
  * path's update by every thread of one process; rss/read is get_mm_counter,
  * the approximate read, against the precise sum, with the worst error the
- * approximate read can show; rss/fork_exit is what every mm costs at fork
+ * approximate read can show; rss/drift measures that error, rss/oom_scan
+ * the OOM killer's scan with each read; rss/fork_exit is what every mm costs at fork
  * and exit, swept over the CPUs online (what 6.2's change cost: the b-
  * postings in ../shared/kernel/patches).
  *
@@ -370,17 +372,12 @@ static int drift_teardown(struct mmscale_run *run, char *err, size_t errlen)
  * released, each summed precisely (get_mm_counter_sum) once 5898aa8f9a0b
  * ("mm: fix OOM killer inaccuracy on large many-core systems", Jan 2026;
  * v2 <20260114143642.47333-1-mathieu.desnoyers@efficios.com>) is applied;
- * the highest score wins, the first of equals staying chosen. Process i
- * holds OOM_BASE_PAGES + 7 x i pages, mapped in one add on CPU 0, then one
- * fault on each of OOM_SPREAD_CPUS CPUs (a task that ran there): an
- * approximate read that misses up to that many pages can choose a smaller
- * process. victim_ok says whether the largest was chosen. 6.1's task
- * caches are per task, and the emulation has one per thread: each
- * process's is synced after its faults, so 6.1's reads are exact here.
+ * the highest score wins, the first of equals staying chosen (the
+ * processes and the scan: rss_oom_populate and rss_oom_select,
+ * cases/rss_designs.h). Process i holds 1000 + 7 x i + 64 pages, the 64 a
+ * fault on each of 64 CPUs: an approximate read that misses some can
+ * choose a smaller process. victim_ok says whether the largest was chosen.
  */
-#define OOM_BASE_PAGES	1000
-#define OOM_STEP_PAGES	7
-#define OOM_SPREAD_CPUS	64
 
 struct oom_run {
 	const struct rss_design *d;
@@ -396,7 +393,7 @@ static int oom_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	int status = 0;
 
 	for (int i = 0; i < or->nr; i++) {
-		long want = OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i + OOM_SPREAD_CPUS;
+		long want = rss_oom_pages(i);
 		long got = or->d->mm_free(or->mms[i]);
 
 		if (got != want && !status)
@@ -417,7 +414,6 @@ static int oom_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 	const struct rss_design *d = design_of(run);
 	struct oom_run *or = calloc(1, sizeof(*or));
 	struct mm_machine_config cfg;
-	unsigned int cpus = num_online_cpus();
 	int home = machine_task_migrate(0);
 
 	(void)nr_threads;
@@ -446,16 +442,7 @@ static int oom_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 			goto fail;
 		}
 		or->mms[or->nr++] = mm;
-		d->add(mm, OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i);
-		if (d->task_enter)
-			d->task_enter(mm);
-		for (unsigned int k = 0; k < OOM_SPREAD_CPUS; k++) {
-			machine_task_migrate((int)((k * 7919u + (unsigned int)i) % cpus));
-			d->fault(mm);
-		}
-		/* 6.1: the one task cache this thread has goes into the mm (a sync). */
-		if (d->task_exit)
-			d->task_exit(mm);
+		rss_oom_populate(d, mm, i);
 	}
 	machine_task_migrate(home);
 	return 0;
@@ -465,31 +452,12 @@ fail:
 	return -1;
 }
 
-/* oom_badness's score of one process, the design's read as the row says. */
-static unsigned long oom_points(const struct rss_design *d, void *mm, bool sums)
-{
-	unsigned long (*get)(void *mm, int member) = sums ? d->sum : d->read;
-
-	return get(mm, MM_FILEPAGES) + get(mm, MM_ANONPAGES) + get(mm, MM_SHMEMPAGES) +
-	       get(mm, MM_SWAPENTS);
-}
-
 static void oom_scan_op(struct mmscale_run *run)
 {
 	struct oom_run *or = run->data;
-	bool sums = container_of(run->v, struct rss_variant, v)->sums;
-	unsigned long chosen_points = 0;
-	int chosen = -1;
 
-	for (int i = 0; i < or->nr; i++) {
-		unsigned long points = oom_points(or->d, or->mms[i], sums);
-
-		if (points > chosen_points || chosen < 0) {
-			chosen = i;
-			chosen_points = points;
-		}
-	}
-	or->chosen = chosen;
+	or->chosen = rss_oom_select(or->d, or->mms, or->nr,
+				    container_of(run->v, struct rss_variant, v)->sums);
 }
 
 static void oom_scan_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -524,7 +492,8 @@ static bool oom_scan_claim(const struct mmscale_run *run, struct mmscale_claim *
 #define SRC_6_18	"include/linux/mm.h, kernel/fork.c, lib/percpu_counter.c 6.18"
 #define SRC_PERNUMA	"RFC v2 <20250331223516.7810-2-sweettea-kernel@dorminy.me> (2025, not merged)"
 #define SRC_TREE	"lib/percpu_counter_tree.c linux-mm 23b86b4b (v17+, not merged); mm glue " \
-			"RFC v8 2/2 <20251107172216.515754-3-mathieu.desnoyers@efficios.com>"
+			"RFC v8 2/2 <20251107172216.515754-3-mathieu.desnoyers@efficios.com>, " \
+			"init_many/destroy_many inferred (v17's mm patch not stored)"
 #define SRC_LAZY	"RFC 1-4/4 <20251127233635.4170047-1-krisman@suse.de> (2025, not merged)"
 #define SRC_PCPCACHE	"RFC 4/7 <20220728204511.56348-5-ryncsn@gmail.com> (2022, not merged)"
 
@@ -574,8 +543,9 @@ static const struct rss_variant fork_exit_variants[] = {
 	    "kernel/fork.c, lib/percpu_counter.c, mm/percpu.c 6.18" }, .d = &rss_design_6_18 },
 	{ { "pernuma-rfc", "RFC: the counters zeroed (the RFC leaves dup_mm's copy), check_mm's "
 	    "four slow sums; no allocation, no lock", SRC_PERNUMA }, .d = &rss_design_pernuma },
-	{ { "tree-v17", "RFC series: the items zeroed in the mm, one pcpu_alloc, check_mm's four "
-	    "compares (precise sums), free_percpu; no memcg charge", SRC_TREE }, .d = &rss_design_tree },
+	{ { "tree-v17", "RFC series: the items zeroed in the mm, one pcpu_alloc (init_many: inferred; "
+	    "v8 made one per counter), check_mm's four compares (precise sums), free_percpu; "
+	    "no memcg charge", SRC_TREE }, .d = &rss_design_tree },
 	{ { "lazy-rfc", "RFC: no allocation; check_mm's four sum_locals (a cmpxchg each)",
 	    SRC_LAZY }, .d = &rss_design_lazy },
 	{ { "lazy-rfc+thread", "RFC: a second thread cloned: the upgrade (pcpu_alloc, four xchgs, "

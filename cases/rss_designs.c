@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The rss counter designs: Linux 6.1's per-task cache synced into atomics,
- * 6.18's percpu_counters (6.2's f1a7941243c1), Dorminy's per-node atomics
- * and Desnoyers' counter tree, each as the mm operations cases/rss.c times
+ * 6.18's percpu_counters (6.2's f1a7941243c1), Dorminy's per-node atomics,
+ * Desnoyers' counter tree, Krisman's lazy counters and Kairui Song's
+ * per-CPU cache, each as the mm operations cases/rss.c times
  * (cases/rss_designs.h). Where each line of their kernel code comes from:
  * include/mmscale/linux-6.18/mm/rss_stat.h and rss_stat_designs.h.
  */
@@ -643,7 +644,10 @@ static void read_claim_pcpcache(bool sum, unsigned int tasks, struct mmscale_cla
 /*
  * The exit walks every possible CPU and takes the one cache holding the
  * mm (the CPU its task ran on) with a cmpxchg; the next mm_init's switch
- * finds that cache empty (NULL): no flush.
+ * finds that cache empty (NULL): no flush. The design's other cost, a
+ * context switch between two mms flushing the cache (a cmpxchg and an
+ * atomic per counter not zero), no case here times or claims:
+ * test_pcpcache counts it.
  */
 static void fork_exit_claim_pcpcache(bool second_thread, struct mmscale_claim *out)
 {
@@ -723,4 +727,51 @@ int rss_drift_check(const char *row, const struct rss_drift *dr, unsigned long b
 		return 0;
 	return mmscale_errorf(err, errlen, "%s: get_mm_counter was %lu pages off in the drift "
 			      "walk, beyond its bound of %lu", row, dr->worst, bound);
+}
+
+long rss_oom_pages(int i)
+{
+	return OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i + OOM_SPREAD_CPUS;
+}
+
+void rss_oom_populate(const struct rss_design *d, void *mm, int i)
+{
+	unsigned int cpus = num_online_cpus();
+	int home = machine_task_migrate(smp_processor_id());
+
+	d->add(mm, OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i);
+	if (d->task_enter)
+		d->task_enter(mm);
+	for (unsigned int k = 0; k < OOM_SPREAD_CPUS; k++) {
+		machine_task_migrate((int)((k * 7919u + (unsigned int)i) % cpus));
+		d->fault(mm);
+	}
+	machine_task_migrate(home);
+	if (d->task_exit)
+		d->task_exit(mm);
+}
+
+/* oom_badness's score of one process, without the page tables (not emulated). */
+static unsigned long oom_points(const struct rss_design *d, void *mm, bool sums)
+{
+	unsigned long (*get)(void *mm, int member) = sums ? d->sum : d->read;
+
+	return get(mm, MM_FILEPAGES) + get(mm, MM_ANONPAGES) + get(mm, MM_SHMEMPAGES) +
+	       get(mm, MM_SWAPENTS);
+}
+
+int rss_oom_select(const struct rss_design *d, void *const *mms, int n, bool sums)
+{
+	unsigned long chosen_points = 0;
+	int chosen = -1;
+
+	for (int i = 0; i < n; i++) {
+		unsigned long points = oom_points(d, mms[i], sums);
+
+		if (points > chosen_points || chosen < 0) {
+			chosen = i;
+			chosen_points = points;
+		}
+	}
+	return chosen;
 }

@@ -76,6 +76,24 @@ void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
 int rss_drift_check(const char *row, const struct rss_drift *dr, unsigned long bound,
 		    char *err, size_t errlen);
 
+/*
+ * rss/oom_scan's processes and scan: process i holds rss_oom_pages(i) =
+ * OOM_BASE_PAGES + OOM_STEP_PAGES x i + OOM_SPREAD_CPUS pages, mapped in one
+ * add on the calling CPU, then one fault on each of OOM_SPREAD_CPUS CPUs
+ * (a task that ran there; 6.1's task cache synced after, as the emulation
+ * has one per thread). select_bad_process over n: oom_badness's points
+ * (get_mm_rss and the swap entries: the four counters), each read with
+ * get_mm_counter, or with the precise sum (sums: 5898aa8f9a0b); the
+ * highest wins, the first of equals staying chosen. Returns its index.
+ */
+#define OOM_BASE_PAGES	1000
+#define OOM_STEP_PAGES	7
+#define OOM_SPREAD_CPUS	64
+
+long rss_oom_pages(int i);
+void rss_oom_populate(const struct rss_design *d, void *mm, int i);
+int rss_oom_select(const struct rss_design *d, void *const *mms, int n, bool sums);
+
 extern const struct rss_design rss_design_6_1, rss_design_6_18, rss_design_pernuma,
 	rss_design_tree, rss_design_lazy, rss_design_pcpcache;
 

@@ -29,7 +29,7 @@ DESIGNS = [
      "6.18-get_mm_counter_sum", "6.18", "6.18-oom-fix", "6.18-percpu"),
     ("per-node atomics, Dorminy RFC v2", "pernuma-rfc", "pernuma-rfc-get_mm_counter",
      "pernuma-rfc-slow", "pernuma-rfc", "pernuma-rfc-oom-fix", "pernuma-rfc"),
-    ("counter tree, Desnoyers (v17+)", "tree-v17", "tree-v17-get_mm_counter",
+    ("counter tree, Desnoyers (lib v17+; mm init inferred)", "tree-v17", "tree-v17-get_mm_counter",
      "tree-v17-get_mm_counter_sum", "tree-v17", "tree-v17-oom-fix", "tree-v17"),
     ("lazy counters, Krisman RFC", "lazy-rfc", "lazy-rfc-get_mm_counter",
      "lazy-rfc-get_mm_counter_sum", "lazy-rfc", "lazy-rfc", "lazy-rfc"),
@@ -243,7 +243,13 @@ def main():
         "lines zeroed per mm, with the units) but needs no percpu_counters_lock; the cache "
         "design walks every possible CPU at exit "
         f"({fmt(at('pcpcache-rfc', 'rss/fork_exit', 'percpu_sum_slots'))} slots at 1024 CPUs); "
-        "the lazy counter moves 6.18's cost to the second thread's clone.",
+        "the lazy counter moves 6.18's cost to the first CLONE_VM clone (a second thread, "
+        "and vfork or posix_spawn too). The tree row's mm_init makes one allocation for "
+        "the four counters (the lib's init_many, whose items argument v17 added); the v17 "
+        "mm patch is not stored, and v8's made one per counter (4 allocations, 8 spin locks, "
+        "16 locked ops per mm): the row is the lib's intended use, inferred. The cache "
+        "design's cost at a context switch between two mms (a cmpxchg and an atomic per "
+        "counter) is counted in test_pcpcache, not timed here.",
         "- **Reads.** The approximate reads are one load for 6.18, the tree and the node "
         "atomics; the cache design's get_mm_counter walks every possible CPU on every read "
         f"({fmt(at('pcpcache-rfc-get_mm_counter', 'rss/read', 'percpu_sum_slots'))} slots at "
@@ -254,8 +260,10 @@ def main():
         "whatever the CPU count.",
         "- **Accuracy.** The bounds: 6.1 66 pages per thread (the drift walk found 66 where "
         "the code first said 65), 6.18 (batch - 1) x CPUs, the node atomics 31 x "
-        "nodes, the tree its accuracy range (batch x the sum over levels), the lazy counter "
-        "of one task and the cache design exact. In the walks on the stand-ins 6.18's and "
+        "nodes (only while one CPU at a time updates a node's atomic: two that add 1 to it "
+        "at 31 both fold, and it ends at -32, so under contention the RFC's 32 x nodes "
+        "does not hold), the tree its accuracy range (batch x the sum over levels), the "
+        "lazy counter of one task and the cache design exact. In the walks on the stand-ins 6.18's and "
         "the tree's worst errors are equal, and equal to the most pages the task held: "
         "both reads said 0 there (every CPU's residue under 6.18's batch of 2 x CPUs; "
         "the tree's root takes carries of 2048 pages at 224 and 256 CPUs, 8192 at 1024, "

@@ -6,7 +6,8 @@
  * count, its shape and accuracy range at 2, 8 and 1024 CPUs; Dorminy's
  * per-node atomics (kernel/linux-6.18/mm/rss_stat_designs.c) folding per
  * node; Krisman's lazy counters and their upgrade; Kairui Song's per-CPU
- * cache, its switch and its discard; and rss/drift's walk, whose worst error is checked against the
+ * cache, its switch and its discard; rss/oom_scan's choice with each read;
+ * and rss/drift's walk, whose worst error is checked against the
  * test's own shadow of every fault and unmap, for every design, and whose
  * bound check fails a design that strays past its bound.
  */
@@ -356,6 +357,49 @@ static void test_bounds_reached(void)
 		    rss_design_pernuma.error_bound(NULL, 1));
 }
 
+/*
+ * rss/oom_scan's choice, for every design and read: 20 processes of 1000 +
+ * 7i + 64 pages. The precise reads choose the largest; an approximate read
+ * may choose another, but only one whose true size is within the read's
+ * error of the largest's (the scan compares reads, each off by at most the
+ * bound: only the anon counter holds residues here), as the tree's does
+ * on these 8 CPUs.
+ */
+static void test_oom_select(const char *name, const struct rss_design *d)
+{
+	enum { N = 20 };
+	void *mms[N];
+	char err[128];
+	int precise, approx;
+	unsigned long bound;
+
+	if (d->boot)
+		CHECK(d->boot(err, sizeof(err)) == 0);
+	for (int i = 0; i < N; i++) {
+		mms[i] = calloc(1, d->mm_size());
+		CHECK(mms[i] && d->mm_init(mms[i]) == 0);
+		rss_oom_populate(d, mms[i], i);
+	}
+	bound = d->error_bound(mms[0], 1);
+	approx = rss_oom_select(d, mms, N, false);
+	printf("  %-8s OOM scan of %d: get_mm_counter chose %d", name, N, approx);
+	CHECK(approx >= 0 && rss_oom_pages(N - 1) - rss_oom_pages(approx) <= 2 * (long)bound);
+	if (d->sum) {
+		precise = rss_oom_select(d, mms, N, true);
+		printf(", the precise sum %d", precise);
+		CHECK_EQ_LL(precise, N - 1);
+	}
+	printf(" (bound %lu pages)\n", bound);
+	if (d == &rss_design_tree)	/* its root moves in carries of 32 pages and more */
+		CHECK(approx != N - 1);
+	for (int i = 0; i < N; i++) {
+		CHECK_EQ_LL(d->mm_free(mms[i]), rss_oom_pages(i));
+		free(mms[i]);
+	}
+	if (d->halt)
+		d->halt();
+}
+
 int main(void)
 {
 	struct test_machine m;
@@ -379,6 +423,12 @@ int main(void)
 	test_drift("pcpcache", &rss_design_pcpcache);
 	test_lazy_upgrade();
 	test_pcpcache();
+	test_oom_select("6.1", &rss_design_6_1);
+	test_oom_select("6.18", &rss_design_6_18);
+	test_oom_select("pernuma", &rss_design_pernuma);
+	test_oom_select("tree", &rss_design_tree);
+	test_oom_select("lazy", &rss_design_lazy);
+	test_oom_select("pcpcache", &rss_design_pcpcache);
 	test_machine_down(&m);
 	if (test_machine_up(&m, "synthetic:node:8 core:128 pu:1") != 0)
 		return 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Two posted rss counter designs on the emulated 6.18 (Dorminy's
- * per-node atomics, Desnoyers' counter tree):
+ * Four posted rss counter designs, none merged: Dorminy's per-node atomics,
+ * Desnoyers' counter tree and Krisman's lazy counters on the emulated 6.18,
+ * Kairui Song's per-CPU cache on 6.1's atomics:
  * include/mmscale/linux-6.18/mm/rss_stat_designs.h says which postings and
  * what differs.
  */
@@ -71,7 +72,11 @@ long mm_free_rss_pernuma(struct mm_struct_pernuma *mm)
  * Each node atomic in use ends an update below the batch in magnitude
  * (|val| <= batch - 1) and the global holds the rest: get_mm_counter is
  * off by at most (batch - 1) per node atomic in use, min(nodes, 32).
- * The RFC's "32 times the number of NUMA nodes".
+ * The RFC's "32 times the number of NUMA nodes". Only with one updater of
+ * a node atomic at a time: two CPUs of a node adding 1 at 31 both see
+ * 32 or more and both fold (+32 and +33 to the global, -65 to the
+ * atomic, which ends at -32), three leave it at -65, so under contention
+ * the bound does not hold (rss/drift and rss/read have one writer).
  */
 unsigned long rss_error_bound_pernuma(int nr_nodes)
 {
@@ -254,7 +259,8 @@ void switch_pcp_rss_cache_no_irq(struct mm_struct_pcpcache *next_mm)
 commit_done:
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
 		WRITE_ONCE(c->count[i], 0);
-	/* smp_wmb: the new mm and sync counter have zeroed counters for remote readers */
+	/* smp_wmb (a compiler barrier on x86): the new mm and sync counter have zeroed counters */
+	barrier();
 	atomic_long_set(&c->mm, (long)(uintptr_t)next_mm);
 	this_cpu_add_long(&c->sync_count, 1);
 }
@@ -293,9 +299,8 @@ void mm_init_rss_pcpcache(struct mm_struct_pcpcache *mm)
 
 /*
  * check_discard_rss_cache: each possible CPU caching mm gives its counts
- * up with a cmpxchg of its mm to NULL (4/7's test that the cache is not
- * being flushed compares cpu_mm with itself marked, so it always passes:
- * as posted); a cache being flushed is waited for. The sum, which check_mm
+ * up with a cmpxchg of its mm to NULL, unless its cache is being flushed
+ * (mm marked: cpu_mm equals itself marked), which is waited for. The sum, which check_mm
  * would report if not zero.
  */
 long mm_free_rss_pcpcache(struct mm_struct_pcpcache *mm)

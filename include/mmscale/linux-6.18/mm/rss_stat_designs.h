@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The mm's rss counters as two 2025-2026 postings would have them, each on
- * the emulated 6.18 (the mm code they change is 6.18's: include/linux/mm.h
- * get_mm_counter/add_mm_counter, kernel/fork.c mm_init/check_mm/__mmdrop),
+ * The mm's rss counters as four postings of 2022-2026 would have them,
+ * three on the emulated 6.18 (the mm code they change is 6.18's:
+ * include/linux/mm.h get_mm_counter/add_mm_counter, kernel/fork.c
+ * mm_init/check_mm/__mmdrop), Kairui Song's 2022 one on 6.1's atomics,
  * beside 6.1's split counters and 6.18's percpu_counter (rss_stat.h).
- * Neither is merged; the rows say so.
+ * None is merged; the rows say so.
  *
  * - Per-NUMA-node atomics, Sweet Tea Dorminy, "[RFC PATCH v2] mm: use
  *   per-numa-node atomics instead of percpu_counters"
@@ -19,8 +20,10 @@
  *   check_mm's get_mm_counter_slow adds all 33; no per-CPU memory, no
  *   lock. MAX_NUMNODES is 1 << CONFIG_NODES_SHIFT, 10 on x86-64
  *   distributions (this machine's 6.18 too), so 32 node atomics, and the
- *   batch max(32, (num_possible_cpus() >> 10) * 2) is 32 below 16384
- *   CPUs. The RFC's mm_init leaves the counters as dup_mm's memcpy copied
+ *   batch max(32, (num_possible_cpus() >> 10) * 2) is 32 below 17408
+ *   CPUs. Its 33 atomics per counter sit unpadded, 8 to a line, as in the
+ *   RFC. Its bound, 31 per node atomic in use, holds for one updater of an
+ *   atomic at a time (rss_error_bound_pernuma says why not otherwise). The RFC's mm_init leaves the counters as dup_mm's memcpy copied
  *   them from the parent (the posting has no initialisation); the row
  *   zeroes them, as a fixed version must, and counts the lines.
  *   The RFC has no precise get_mm_counter_sum; the OOM fix (5898aa8f9a0b)
@@ -46,8 +49,8 @@
  *   <20251127233635.4170047-1-krisman@suse.de> (27 Nov 2025, not merged;
  *   the lib: linux-6.18/lib/lazy_percpu_counter.h): 3/4 (-4-krisman@suse.de)
  *   makes rss_stat lazy_percpu_counters, initialised without an
- *   allocation in mm_init, upgraded in copy_mm when a CLONE_VM child (a
- *   second thread) shares the mm, check_mm's lazy_percpu_counter_sum_local
+ *   allocation in mm_init, upgraded in copy_mm when any CLONE_VM child
+ *   shares the mm (a second thread, and vfork or posix_spawn too), check_mm's lazy_percpu_counter_sum_local
  *   (a cmpxchg per counter while lazy); 4/4 (-5-krisman@suse.de) sends
  *   do_anonymous_page's and add_mm_rss_vec's updates through
  *   add_mm_counter_other, lazy_percpu_counter_add_atomic: a cmpxchg while
@@ -75,8 +78,9 @@
  *   get_mm_counter per counter. 6/7-7/7 (mm_cpumask on x86) are not
  *   stored: every possible CPU is walked, as in the generic 4/7.
  *
- * As in rss_stat.h, the counters are alone on their lines, the tree's
- * items on lines of their own (____cacheline_aligned_in_smp in the kernel
+ * As in rss_stat.h, each mm's counters start a line of their own (the
+ * node atomics then pack as the RFC's do), the tree's items on lines of
+ * their own (____cacheline_aligned_in_smp in the kernel
  * too), and mm_trace_rss_stat (a tracepoint, off) is left out.
  */
 #ifndef MMSCALE_LINUX_6_18_MM_RSS_STAT_DESIGNS_H
