@@ -23,6 +23,17 @@
 #include "mmscale/linux-6.18/mm/rss_stat_designs.h"
 #include "../../cases/rss_designs.h"
 
+/* A zeroed mm on a line of its own, as the kernel's mm_cachep gives (its types ask for 64). */
+static void *zalloc_mm(size_t size)
+{
+	size_t rounded = (size + SMP_CACHE_BYTES - 1) / SMP_CACHE_BYTES * SMP_CACHE_BYTES;
+	void *mm = aligned_alloc(SMP_CACHE_BYTES, rounded);
+
+	if (mm)
+		memset(mm, 0, rounded);
+	return mm;
+}
+
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static uint64_t next_random(void)
@@ -49,7 +60,7 @@ static void test_tree_shape(unsigned int cpus, unsigned long multiplier, size_t 
 	CHECK_EQ_LL(nr_cpu_ids, cpus);
 	CHECK(percpu_counter_tree_subsystem_init(err, sizeof(err)) == 0);
 	CHECK_EQ_LL(percpu_counter_tree_items_size(), nr_items * 64);
-	mm = calloc(1, mm_struct_tree_size());
+	mm = zalloc_mm(mm_struct_tree_size());
 	CHECK(mm && mm_init_rss_tree(mm) == 0);
 	percpu_counter_tree_approximate_accuracy_range(&mm->rss_stat[MM_ANONPAGES], &under, &over);
 	CHECK_MSG(under == RSS_STAT_BATCH_SIZE * multiplier &&
@@ -66,7 +77,7 @@ static void test_tree_shape(unsigned int cpus, unsigned long multiplier, size_t 
  */
 static void test_tree_against_shadow(void)
 {
-	struct mm_struct_tree *mm = calloc(1, mm_struct_tree_size());
+	struct mm_struct_tree *mm = zalloc_mm(mm_struct_tree_size());
 	struct percpu_counter_tree *c;
 	unsigned long under = 0, over = 0;
 	long shadow = 0;
@@ -107,7 +118,7 @@ static void test_tree_against_shadow(void)
  */
 static void test_tree_carry_path(void)
 {
-	struct mm_struct_tree *mm = calloc(1, mm_struct_tree_size());
+	struct mm_struct_tree *mm = zalloc_mm(mm_struct_tree_size());
 	struct percpu_counter_tree *c;
 	char err[128];
 
@@ -281,7 +292,7 @@ static void test_drift(const char *name, const struct rss_design *d)
 	seen.read = seen_read;
 	if (d->boot)
 		CHECK(d->boot(err, sizeof(err)) == 0);
-	mm = calloc(1, d->mm_size());
+	mm = zalloc_mm(d->mm_size());
 	CHECK(mm && d->mm_init(mm) == 0);
 	rss_drift_walk(&seen, mm, &dr, 4 * nr_cpu_ids);
 	bound = d->error_bound(mm, 1);
@@ -317,7 +328,7 @@ static void test_drift(const char *name, const struct rss_design *d)
 static unsigned long worst_of(const struct rss_design *d, int per_cpu, unsigned int stride)
 {
 	char err[128];
-	void *mm = calloc(1, d->mm_size());
+	void *mm = zalloc_mm(d->mm_size());
 	unsigned long worst = 0;
 	long faults = 0;
 
@@ -376,7 +387,7 @@ static void test_oom_select(const char *name, const struct rss_design *d)
 	if (d->boot)
 		CHECK(d->boot(err, sizeof(err)) == 0);
 	for (int i = 0; i < N; i++) {
-		mms[i] = calloc(1, d->mm_size());
+		mms[i] = zalloc_mm(d->mm_size());
 		CHECK(mms[i] && d->mm_init(mms[i]) == 0);
 		rss_oom_populate(d, mms[i], i);
 	}
