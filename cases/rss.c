@@ -43,6 +43,7 @@ struct rss_run {
 	_Atomic bool stop;
 	struct rss_drift drift;		/* rss/drift: the last walk */
 	long drift_books;		/* rss/drift: a walk whose mm held other than its pages, or -1 */
+	bool clone_failed;		/* rss/fork_exit: a second thread's clone found the units full */
 };
 
 /* Each case's rows: the design and, for rss/read, which read. */
@@ -76,11 +77,20 @@ static int rss_clone_vm(struct rss_run *rr, char *err, size_t errlen)
 	return 0;
 }
 
+/* --set's knobs (no zones here to set up with them), then the design's boot-time set-up. */
+static int rss_boot(const struct rss_design *d, char *err, size_t errlen)
+{
+	struct mm_machine_config cfg;
+
+	mmscale_mm_config(&cfg);
+	mm_config_set_knobs(&cfg);
+	return d->boot ? d->boot(err, errlen) : 0;
+}
+
 static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t errlen)
 {
 	const struct rss_design *d = design_of(run);
 	struct rss_run *rr = calloc(1, sizeof(*rr));
-	struct mm_machine_config cfg;
 	bool live;
 	int home;
 
@@ -89,10 +99,7 @@ static int rss_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 		return mmscale_errorf(err, errlen, "out of memory");
 	run->data = rr;
 	rr->d = d;
-	/* --set's knobs (no zones here to set up with them), then the design's boot-time set-up. */
-	mmscale_mm_config(&cfg);
-	mm_config_set_knobs(&cfg);
-	if (d->boot && d->boot(err, errlen) != 0)
+	if (rss_boot(d, err, errlen) != 0)
 		goto fail;
 	rr->mm_size = d->mm_size();
 	rr->mm = alloc_global(rr->mm_size, err, errlen);
@@ -135,7 +142,10 @@ static int rss_teardown(struct mmscale_run *run, char *err, size_t errlen)
 	}
 	want = atomic_load(&rr->faults);
 	got = rr->mm_live ? rr->d->mm_free(rr->mm) : want;
-	if (got != want)
+	if (rr->clone_failed)
+		status = mmscale_errorf(err, errlen, "%s: per-CPU units full at a thread's clone",
+					run->v->name);
+	else if (got != want)
 		status = mmscale_errorf(err, errlen, "%s: the rss counters hold %ld pages, %ld "
 					"faults were counted", run->v->name, got, want);
 	free_on_node(rr->mm, rr->mm_size);
@@ -288,7 +298,7 @@ static void fork_exit_op(struct mmscale_run *run)
 	rr->mm_live = rr->d->mm_init(rr->mm) == 0;
 	if (rr->mm_live && container_of(run->v, struct rss_variant, v)->second_thread &&
 	    rr->d->clone_vm)
-		rr->d->clone_vm(rr->mm);	/* units full: the exit's teardown says so */
+		rr->clone_failed |= rr->d->clone_vm(rr->mm) != 0;	/* units full: teardown says so */
 }
 
 static void fork_exit_body(struct mmscale_state *st, struct mmscale_run *run)
@@ -413,7 +423,6 @@ static int oom_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 {
 	const struct rss_design *d = design_of(run);
 	struct oom_run *or = calloc(1, sizeof(*or));
-	struct mm_machine_config cfg;
 	int home = machine_task_migrate(0);
 
 	(void)nr_threads;
@@ -421,9 +430,7 @@ static int oom_setup(struct mmscale_run *run, int nr_threads, char *err, size_t 
 		return mmscale_errorf(err, errlen, "out of memory");
 	run->data = or;
 	or->d = d;
-	mmscale_mm_config(&cfg);
-	mm_config_set_knobs(&cfg);
-	if (d->boot && d->boot(err, errlen) != 0)
+	if (rss_boot(d, err, errlen) != 0)
 		goto fail;
 	or->mm_size = d->mm_size();
 	or->mms = calloc((size_t)run->args[0], sizeof(*or->mms));

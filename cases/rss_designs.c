@@ -685,7 +685,7 @@ void rss_drift_walk(const struct rss_design *d, void *mm, struct rss_drift *dr,
 		    unsigned long steps)
 {
 	unsigned int cpus = num_online_cpus();
-	int home = machine_task_migrate(smp_processor_id());
+	int home = smp_processor_id();
 
 	if (d->task_enter)
 		d->task_enter(mm);
@@ -737,7 +737,7 @@ long rss_oom_pages(int i)
 void rss_oom_populate(const struct rss_design *d, void *mm, int i)
 {
 	unsigned int cpus = num_online_cpus();
-	int home = machine_task_migrate(smp_processor_id());
+	int home = smp_processor_id();
 
 	d->add(mm, OOM_BASE_PAGES + (long)OOM_STEP_PAGES * i);
 	if (d->task_enter)
