@@ -27,6 +27,7 @@
 #include <numa.h>
 
 #include "mmscale/cpu.h"
+#include "mmscale/kernel/transfers.h"
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/percpu.h"
@@ -39,6 +40,7 @@ static struct {
 	char **units;			/* per emulated CPU */
 	size_t unit_size;
 	int *cpu_node;			/* per emulated CPU: its planned node */
+	int *cpu_core, *cpu_llc;	/* per emulated CPU: its core and last-level cache */
 	struct machine kernel;		/* what the kernel layer sees of it */
 } machine;
 
@@ -110,13 +112,24 @@ void *mmscale_alloc_on_node(int node, size_t size, char *err, size_t errlen)
 
 void *mmscale_alloc_global(size_t size, char *err, size_t errlen)
 {
-	return mmscale_alloc_on_node(0, size, err, errlen);
+	void *p = mmscale_alloc_on_node(0, size, err, errlen);
+
+#ifdef MMSCALE_TRANSFERS
+	/* A case's own shared data (the c2c floor's lines), named by the case in --transfers. */
+	if (p)
+		mmscale_transfers_note_alloc(false, (uintptr_t)p, size,
+					     (uintptr_t)__builtin_return_address(0));
+#endif
+	return p;
 }
 
 void mmscale_free_mem(void *p, size_t size)
 {
 	if (!p)
 		return;
+#ifdef MMSCALE_TRANSFERS
+	mmscale_transfers_note_free(false, (uintptr_t)p);
+#endif
 	if (machine.numa)
 		numa_free(p, size);
 	else
@@ -172,7 +185,9 @@ int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, 
 	machine.unit_size = MMSCALE_PERCPU_UNIT_SIZE;
 	machine.units = calloc((size_t)n, sizeof(*machine.units));
 	machine.cpu_node = calloc((size_t)n, sizeof(*machine.cpu_node));
-	if (!machine.units || !machine.cpu_node) {
+	machine.cpu_core = calloc((size_t)n, sizeof(*machine.cpu_core));
+	machine.cpu_llc = calloc((size_t)n, sizeof(*machine.cpu_llc));
+	if (!machine.units || !machine.cpu_node || !machine.cpu_core || !machine.cpu_llc) {
 		mmscale_machine_teardown();
 		return mmscale_errorf(err, errlen, "out of memory");
 	}
@@ -187,12 +202,16 @@ int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, 
 			return -1;
 		}
 		machine.cpu_node[cpu] = c->node;
+		machine.cpu_core[cpu] = p->topo->pus[c->pu].core;
+		machine.cpu_llc[cpu] = p->topo->pus[c->pu].llc;
 	}
 	machine.kernel = (struct machine){
 		.ops = &machine_ops,
 		.nr_cpus = (unsigned int)n,
 		.nr_nodes = p->topo->nr_nodes,
 		.cpu_node = machine.cpu_node,
+		.cpu_core = machine.cpu_core,
+		.cpu_llc = machine.cpu_llc,
 		.percpu_units = machine.units,
 		.unit_size = machine.unit_size,
 		.spin_yields = spin == MMSCALE_SPIN_YIELD || mmscale_plan_oversubscribed(p, n),
@@ -204,6 +223,19 @@ int mmscale_machine_setup(const struct mmscale_plan *p, enum mmscale_spin spin, 
 	return 0;
 }
 
+int mmscale_machine_percpu_owner(uintptr_t addr, size_t *offset)
+{
+	for (int cpu = 0; machine.plan && machine.units && cpu < machine.plan->nr_cpus; cpu++) {
+		uintptr_t base = (uintptr_t)machine.units[cpu];
+
+		if (addr - base < machine.unit_size) {
+			*offset = addr - base;
+			return cpu;
+		}
+	}
+	return -1;
+}
+
 void mmscale_machine_teardown(void)
 {
 	machine_halt();
@@ -213,8 +245,12 @@ void mmscale_machine_teardown(void)
 	}
 	free(machine.units);
 	free(machine.cpu_node);
+	free(machine.cpu_core);
+	free(machine.cpu_llc);
 	machine.units = NULL;
 	machine.cpu_node = NULL;
+	machine.cpu_core = NULL;
+	machine.cpu_llc = NULL;
 	machine.plan = NULL;
 }
 

@@ -15,6 +15,7 @@
 #include "mmscale/kernel/percpu.h"
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/qspinlock.h"
+#include "mmscale/kernel/transfers.h"
 #include "mmscale/opcount.h"
 
 const struct machine *the_machine;
@@ -69,6 +70,21 @@ int machine_boot(const struct machine *m, char *err, size_t errlen)
 		machine_halt();
 		return -1;
 	}
+	if (mmscale_transfers_counting()) {
+		struct mmscale_xfer_topology t = {
+			.nr_cpus = (int)m->nr_cpus, .core = m->cpu_core,
+			.llc = m->cpu_llc, .node = m->cpu_node,
+		};
+
+		if (!m->cpu_core || !m->cpu_llc) {
+			machine_halt();
+			return mmscale_errorf(err, errlen, "transfers: the machine gives no cores");
+		}
+		if (mmscale_transfers_boot(&t, err, errlen) != 0) {
+			machine_halt();
+			return -1;
+		}
+	}
 	the_machine = m;
 	nr_cpu_ids = m->nr_cpus;
 	machine_online_cpus(nr_cpu_ids);
@@ -77,6 +93,7 @@ int machine_boot(const struct machine *m, char *err, size_t errlen)
 
 void machine_halt(void)
 {
+	mmscale_transfers_halt();
 	qspinlock_halt();
 	free_per_cpu_areas();
 	mmscale_counts_registry_free();
@@ -104,18 +121,34 @@ void machine_cpu_leave(void)
 	mmscale_this_cpu = -1;
 }
 
+/* The counting build names a line by the allocation it is in, and its caller. */
+static void *alloc_noted(int node, size_t size, char *err, size_t errlen, void *caller)
+{
+	void *p = the_machine->ops->alloc_on_node(node, size, err, errlen);
+
+#ifdef MMSCALE_TRANSFERS
+	if (p)
+		mmscale_transfers_note_alloc(false, (uintptr_t)p, size, (uintptr_t)caller);
+#endif
+	return p;
+}
+
 void *alloc_on_node(int node, size_t size, char *err, size_t errlen)
 {
-	return the_machine->ops->alloc_on_node(node, size, err, errlen);
+	return alloc_noted(node, size, err, errlen, __builtin_return_address(0));
 }
 
 void *alloc_global(size_t size, char *err, size_t errlen)
 {
-	return alloc_on_node(0, size, err, errlen);
+	return alloc_noted(0, size, err, errlen, __builtin_return_address(0));
 }
 
 void free_on_node(void *p, size_t size)
 {
-	if (p)
-		the_machine->ops->free_on_node(p, size);
+	if (!p)
+		return;
+#ifdef MMSCALE_TRANSFERS
+	mmscale_transfers_note_free(false, (uintptr_t)p);
+#endif
+	the_machine->ops->free_on_node(p, size);
 }

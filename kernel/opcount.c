@@ -38,6 +38,9 @@ struct mmscale_holds {
 static _Thread_local struct mmscale_holds this_holds;
 int mmscale_hold_accounting;
 
+/* A case's counts are a bit mask of an unsigned int (struct mmscale_case.counts). */
+_Static_assert(MMSCALE_NR_COUNTS <= 32, "a count's bit must fit an unsigned int");
+
 static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_GLOBAL_READS]		= "global_reads",
 	[MMSCALE_BDI_READS]		= "bdi_reads",
@@ -55,6 +58,15 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_BDI_STORES]		= "bdi_stores",
 	[MMSCALE_PERCPU_ALLOCS]		= "percpu_allocs",
 	[MMSCALE_LINES_ZEROED]		= "lines_zeroed",
+	[MMSCALE_XFERS]			= "transfers",
+	[MMSCALE_XFER_READS]		= "transfers_read",
+	[MMSCALE_XFER_WRITES]		= "transfers_write",
+	[MMSCALE_XFER_LOCKED]		= "transfers_locked",
+	[MMSCALE_XFER_UPGRADES]		= "upgrades",
+	[MMSCALE_XFER_CORE]		= "transfers_core",
+	[MMSCALE_XFER_CACHE]		= "transfers_cache",
+	[MMSCALE_XFER_NODE]		= "transfers_node",
+	[MMSCALE_XFER_REMOTE]		= "transfers_remote",
 };
 
 const char *mmscale_count_name(enum mmscale_count c)

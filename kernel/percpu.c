@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mmscale/kernel/percpu.h"
+#include "mmscale/kernel/transfers.h"
 
 uintptr_t *__per_cpu_offset;
 
@@ -56,6 +57,11 @@ void free_per_cpu_areas(void)
 	pcpu.unit_size = 0;
 }
 
+#ifdef MMSCALE_TRANSFERS
+/* The caller of __alloc_percpu, while it allocates (the counting build's names). */
+static _Thread_local uintptr_t pcpu_caller;
+#endif
+
 void *pcpu_area_alloc(size_t size, size_t align)
 {
 	size_t off = 0, i;
@@ -91,6 +97,11 @@ void *pcpu_area_alloc(size_t size, size_t align)
 	pcpu.chunks[i] = (struct percpu_chunk){ .off = off, .size = size };
 	pcpu.nr_chunks++;
 	ret = (void *)(PERCPU_COOKIE + off);
+#ifdef MMSCALE_TRANSFERS
+	/* Named by its caller: __alloc_percpu passes its own on (pcpu_caller). */
+	mmscale_transfers_note_alloc(true, off, size, pcpu_caller ? pcpu_caller :
+				     (uintptr_t)__builtin_return_address(0));
+#endif
 out:
 	pthread_mutex_unlock(&pcpu.lock);
 	return ret;
@@ -98,8 +109,14 @@ out:
 
 void *__alloc_percpu(size_t size, size_t align)
 {
+#ifdef MMSCALE_TRANSFERS
+	pcpu_caller = (uintptr_t)__builtin_return_address(0);
+#endif
 	void *ret = pcpu_area_alloc(size, align);
 
+#ifdef MMSCALE_TRANSFERS
+	pcpu_caller = 0;
+#endif
 	if (ret)
 		for (unsigned int cpu = 0; cpu < pcpu.nr_units; cpu++)
 			memset(per_cpu_ptr((char *)ret, cpu), 0, size);
@@ -112,6 +129,9 @@ void free_percpu(void *ptr)
 
 	if (!ptr)
 		return;
+#ifdef MMSCALE_TRANSFERS
+	mmscale_transfers_note_free(true, off);
+#endif
 	pthread_mutex_lock(&pcpu.lock);
 	for (size_t i = 0; i < pcpu.nr_chunks; i++) {
 		if (pcpu.chunks[i].off == off) {

@@ -44,10 +44,29 @@ enum mmscale_count {
 	MMSCALE_BDI_STORES,		/* balance_dirty_pages' stores to shared bdi/wb fields */
 	MMSCALE_PERCPU_ALLOCS,		/* per-CPU allocator calls (6.18's pcpu_alloc) */
 	MMSCALE_LINES_ZEROED,		/* cache lines zeroed by an allocation or init */
+	/*
+	 * Cache-line transfers (mmscale/kernel/transfers.h): counted only by
+	 * the counting build (mmscale --transfers); the timed build never
+	 * touches them. The total, by the requester's access, the upgrades
+	 * (a write to a line others hold a copy of too), and the total again
+	 * by where the previous holder sits (enum mmscale_xfer_class order).
+	 */
+	MMSCALE_XFERS,			/* lines moved to the requesting CPU */
+	MMSCALE_XFER_READS,		/* ... by a read */
+	MMSCALE_XFER_WRITES,		/* ... by a plain write */
+	MMSCALE_XFER_LOCKED,		/* ... by an atomic read-modify-write */
+	MMSCALE_XFER_UPGRADES,		/* writes that only invalidated other copies */
+	MMSCALE_XFER_CORE,		/* transfers from an SMT sibling */
+	MMSCALE_XFER_CACHE,		/* ... from another core of the same LLC */
+	MMSCALE_XFER_NODE,		/* ... from another LLC of the same node */
+	MMSCALE_XFER_REMOTE,		/* ... from another node */
 	MMSCALE_NR_COUNTS
 };
 
 #define MMSCALE_COUNT_BIT(c)	(1u << (c))
+/* The transfer counts, which the counting build publishes for every case. */
+#define MMSCALE_XFER_COUNT_BITS	(((1u << (MMSCALE_XFER_REMOTE + 1)) - 1) & \
+				 ~((1u << MMSCALE_XFERS) - 1))
 
 struct mmscale_counts {
 	uint64_t v[MMSCALE_NR_COUNTS];

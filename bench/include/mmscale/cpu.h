@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "topology.h"
 
@@ -41,6 +42,8 @@ void mmscale_machine_teardown(void);
 
 /* The plan the machine was set up with (NULL before setup). */
 const struct mmscale_plan *mmscale_machine_plan(void);
+/* The emulated CPU whose per-CPU unit holds addr (its offset in *offset), or -1. */
+int mmscale_machine_percpu_owner(uintptr_t addr, size_t *offset);
 
 /*
  * Bind the calling thread to the PU planned for emulated CPU cpu and make it

@@ -47,6 +47,9 @@ struct machine {
 	unsigned int nr_cpus;		/* nr_cpu_ids: emulated CPUs 0..nr_cpus-1 */
 	int nr_nodes;			/* planned nodes: node_data[0..nr_nodes-1] */
 	const int *cpu_node;		/* cpu_to_node(): the node of each CPU */
+	/* Each CPU's core and last-level cache (-1: unknown): transfers' classes. */
+	const int *cpu_core;
+	const int *cpu_llc;
 	/* Each CPU's per-CPU unit (on its node), unit_size bytes each. */
 	char *const *percpu_units;
 	size_t unit_size;

@@ -250,13 +250,40 @@ struct ipi_line {
 	_Atomic unsigned int vectors;		/* global queue: IPI_CALL_FUNCTION... */
 } ____cacheline_aligned_in_smp;
 
+/*
+ * The pending vectors are the interrupt controller's (the APIC's IRR), not
+ * memory: the counting build (mmscale --transfers) compiles their accesses
+ * without its hooks, so an IPI's delivery moves no line there; the lines
+ * the calls share (a csd, a queue) do.
+ */
+#ifdef MMSCALE_TRANSFERS
+#define __apic_access	__attribute__((__no_sanitize_thread__, __noinline__, __unused__))
+#else
+#define __apic_access	__always_inline
+#endif
+
+static __apic_access unsigned int apic_irr_read(struct ipi_line *line)
+{
+	return atomic_load_explicit(&line->vectors, memory_order_relaxed);
+}
+
+static __apic_access void apic_irr_raise(struct ipi_line *line, unsigned int vector)
+{
+	atomic_fetch_or(&line->vectors, vector);
+}
+
+/* The vectors pending, taken (the CPU acknowledges them). */
+static __apic_access unsigned int apic_irr_take(struct ipi_line *line)
+{
+	return atomic_exchange(&line->vectors, 0);
+}
+
 /* The calling CPU's interrupt point: run what is queued for it (spin, futex). */
 void ipi_interrupt_point_slow(void);
 
 static __always_inline bool ipi_line_pending(struct ipi_line *line)
 {
-	return !llist_empty(&line->call_single_queue) ||
-	       atomic_load_explicit(&line->vectors, memory_order_relaxed);
+	return !llist_empty(&line->call_single_queue) || apic_irr_read(line);
 }
 
 extern _Thread_local struct ipi_line *ipi_my_line;

@@ -187,7 +187,7 @@ int gq_csd_lock(struct call_single_data_list *data, int cpu, const struct cpumas
 
 static void send_vector(int cpu, unsigned int vector)
 {
-	atomic_fetch_or(&per_cpu_ptr(ipi_cpus, cpu)->line.vectors, vector);
+	apic_irr_raise(&per_cpu_ptr(ipi_cpus, cpu)->line, vector);
 	smp_send_ipi(cpu);
 }
 
@@ -512,9 +512,9 @@ void gq_interrupt(void (*call_function_interrupt)(void))
 {
 	unsigned int vectors;
 
-	if (!atomic_load_explicit(&ipi_my_line->vectors, memory_order_relaxed))
+	if (!apic_irr_read(ipi_my_line))
 		return;
-	vectors = atomic_exchange(&ipi_my_line->vectors, 0);
+	vectors = apic_irr_take(ipi_my_line);
 	/* The APIC delivers the higher vector first: CALL_FUNCTION (0xfc), then SINGLE (0xfb). */
 	if (vectors & IPI_CALL_FUNCTION)
 		call_function_interrupt();

@@ -69,7 +69,7 @@ static int csd_lock(struct call_single_data *csd, int cpu)
 	atomic_store_explicit(&csd->flags,
 			      atomic_load_explicit(&csd->flags, memory_order_relaxed) |
 			      CSD_FLAG_LOCK, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);	/* smp_wmb */
+	smp_wmb();
 	return 0;
 }
 
