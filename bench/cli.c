@@ -34,6 +34,7 @@ const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S]\n"
 "               [--oversubscribe=K] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
+"               [--transfers [--transfer-line=64|128]]\n"
 "               [--list[=json] | --describe[=json|xml] | --c2c-matrix[=json] | --verify-placement]\n"
 "               [--help]\n"
 "\n"
@@ -73,6 +74,17 @@ const char mmscale_help[] =
 "                       'none' for none). Events this machine lacks are dropped with a note;\n"
 "                       a name PAPI does not know is an error (where PAPI's perf_event\n"
 "                       component is disabled, CPU event names cannot be checked: dropped).\n"
+"  --transfers          count cache-line transfers instead of timing: runs the counting\n"
+"                       build (mmscale-transfers, beside mmscale; scripts/setup builds it),\n"
+"                       whose emulated kernel and cases are compiled with GCC's thread-\n"
+"                       sanitizer hooks, and adds per operation: transfers (a line moved to\n"
+"                       the requesting CPU, by mtrace's rule), transfers_read, _write,\n"
+"                       _locked, upgrades (a write that only invalidated other copies), and\n"
+"                       transfers_core, _cache, _node, _remote (where the previous holder\n"
+"                       sat); the JSON's mmscale_runs get each run's hottest lines and its\n"
+"                       (requester, holder) pairs, and stderr the hottest lines. Its times\n"
+"                       are marked not for timing\n"
+"  --transfer-line=B    the line --transfers counts: 64 (default) or 128 bytes\n"
 "  --mem=SIZE           emulated memory, split evenly over the nodes (default 3G, the seeds'\n"
 "                       box; K, M, G, T suffixes); sizes zones, stat thresholds, dirty limits\n"
 "  --swap=yes|no        whether the emulated machine has swap (default yes, as the seeds'\n"
@@ -90,7 +102,7 @@ const char mmscale_help[] =
 "                       lacks rings as spin, said once. M is one of:\n"
 "@DOORBELLS\n"
 "  --ipi-timeout-ms=N   a cross-CPU call not answered within N ms fails, naming the CPU\n"
-"                       (default 10000)\n"
+"                       (default 10000; 100000 in the counting build of --transfers)\n"
 "  --smp-model=M        the kernel/smp.c generation of the emulated cross-CPU calls: auto\n"
 "                       (default: each drain variant's own kernel's; the ipi/ cases and\n"
 "                       c2c run percpu), or one of:\n"
@@ -436,6 +448,8 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_flag(a, "--widen-affinity", &o->widen_affinity, &status) ||
 		    take_value(a, "--threads", &o->threads, &status) ||
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
+		    take_flag(a, "--transfers", &o->transfers, &status) ||
+		    take_value(a, "--transfer-line", &o->transfer_line, &status) ||
 		    take_text_or_json(a, "--list", &o->list, &o->list_json, &status) ||
 		    take_describe(a, o, &status) ||
 		    take_text_or_json(a, "--c2c-matrix", &o->c2c_matrix, &o->c2c_matrix_json,
@@ -461,6 +475,12 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 	}
 	if (status)
 		return status;
+	if (o->transfer_line && !o->transfers)
+		return mmscale_usage_error("%s", "--transfer-line sizes the lines --transfers counts: "
+					   "give --transfers too");
+	if (o->transfers && (o->c2c_matrix || o->verify_placement))
+		return mmscale_usage_error("%s", "--transfers counts the emulation's accesses; "
+					   "--c2c-matrix and --verify-placement measure this machine");
 	if (o->list + o->describe + o->c2c_matrix + o->verify_placement > 1)
 		return mmscale_usage_error("%s", "--list, --describe, --c2c-matrix and --verify-placement "
 				   "exclude each other");

@@ -19,6 +19,8 @@ struct mmscale_cli {
 	bool widen_affinity;
 	const char *threads;
 	const char *papi_events;
+	bool transfers;			/* --transfers: the counting build runs */
+	const char *transfer_line;	/* --transfer-line=64|128 */
 	bool list, describe, c2c_matrix, verify_placement, help;
 	bool describe_json;		/* --describe=json */
 	bool describe_xml;		/* --describe=xml */

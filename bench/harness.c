@@ -19,10 +19,12 @@
 #include "mmscale/kernel/cpumask.h"
 #include "mmscale/kernel/machine.h"
 #include "mmscale/kernel/processor.h"
+#include "mmscale/kernel/transfers.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
 #include "mmscale/topology.h"
+#include "mmscale/transfers_report.h"
 #include "mmscale/witness.h"
 #include "mmscale_build.h"
 
@@ -51,6 +53,8 @@ struct registration {
 	 */
 	long long ran_knobs[MM_NR_KNOBS];
 	bool ran_knobs_known;
+	/* A counting run's (mmscale --transfers) hottest lines and pairs, its last run's. */
+	struct mmscale_xfer_report *xfer;
 	struct registration *next;	/* every registration, to free them at the end */
 };
 
@@ -116,6 +120,26 @@ static void window_close(struct mmscale_state *st, struct registration *reg)
 }
 
 /*
+ * A counting run's transfers: not in virtual time (throttle/), where one
+ * thread plays every CPU of the world, so that no line can move between
+ * emulated CPUs (the counting build compiles those worlds without hooks).
+ */
+static bool transfers_counted(const struct registration *reg)
+{
+	return mmscale_transfers_counting() && !reg->run.c->virtual_time;
+}
+
+/*
+ * A machine-wide window: for counts_machine_wide cases, and in the counting
+ * build for every case, since a transfer is the machine's (the partner's
+ * side of a ping-pong, an IPI target's side of a drain).
+ */
+static bool machine_window_wanted(const struct registration *reg)
+{
+	return reg->run.c->counts_machine_wide || transfers_counted(reg);
+}
+
+/*
  * GB's timing hooks (bench/gbench_shim.cc): this thread's PAPI counting
  * follows its timer, and thread 0 of a counts_machine_wide run opens the
  * machine-wide window as its timed loop starts.
@@ -124,7 +148,8 @@ static void hook_start(struct mmscale_state *st)
 {
 	const struct registration *reg = mmscale_state_arg(st);
 
-	if (reg->run.c->counts_machine_wide && mmscale_thread_index(st) == 0) {
+	if (machine_window_wanted(reg) && mmscale_thread_index(st) == 0) {
+		mmscale_transfers_window_begin();
 		mmscale_counts_sum_all(&machine_window.start);
 		machine_window.open = true;
 	}
@@ -205,6 +230,8 @@ static void describe_run(void *arg, FILE *out)
 		mmscale_json_int(&j, c->arg_names[i], (long long)reg->run.args[i]);
 	mmscale_json_end(&j);
 	mmscale_json_int(&j, "threads", reg->nr_threads);
+	if (reg->xfer && reg->xfer->taken)
+		mmscale_xfer_report_json(&j, reg->xfer);
 	if (!reg->ran_knobs_known)
 		return;
 	mmscale_json_object(&j, "knobs");
@@ -244,7 +271,8 @@ static int run_teardown(void *arg, char *err, size_t errlen)
  * the machine's window from the thread that marked it and nothing from the
  * others, whose counts that window already holds (GB sums every thread's).
  */
-static void published_counts(const struct registration *reg, struct mmscale_counts *counts)
+static void published_counts(const struct mmscale_state *st, const struct registration *reg,
+			     struct mmscale_counts *counts)
 {
 	if (!reg->run.c->counts_machine_wide)
 		mmscale_counts_snapshot(counts);
@@ -252,6 +280,11 @@ static void published_counts(const struct registration *reg, struct mmscale_coun
 		*counts = machine_window.delta;
 	else
 		memset(counts, 0, sizeof(*counts));
+	/* Transfers are the machine's always: a line moves between two CPUs. */
+	if (transfers_counted(reg) && !reg->run.c->counts_machine_wide)
+		for (int c = MMSCALE_XFERS; c <= MMSCALE_XFER_REMOTE; c++)
+			counts->v[c] = machine_window.closed && mmscale_thread_index(st) == 0 ?
+				       machine_window.delta.v[c] : 0;
 }
 
 /*
@@ -319,16 +352,38 @@ static void publish_witness(struct mmscale_state *st)
 		mmscale_counter_set(st, "witness_load1", f->load1, MMSCALE_COUNTER_DEFAULT);
 }
 
+/*
+ * A counting run's lines and pairs, taken by thread 0 once its counts are
+ * final (a machine-wide window closed; otherwise its own body ended, while
+ * other threads may still finish theirs: the lines are a short list, the
+ * counts are what is exact).
+ */
+static void take_transfers(struct mmscale_state *st, struct registration *reg)
+{
+	if (mmscale_thread_index(st) != 0 || mmscale_error_occurred(st))
+		return;
+	if (!reg->xfer)
+		reg->xfer = calloc(1, sizeof(*reg->xfer));
+	if (reg->xfer)
+		mmscale_xfer_report_take(reg->xfer, reg->plan,
+					 (double)mmscale_iterations(st) * mmscale_threads(st));
+}
+
 static void publish(struct mmscale_state *st, struct registration *reg)
 {
 	struct mmscale_counts counts;
+	unsigned int published = reg->run.c->counts;
 
-	published_counts(reg, &counts);
+	if (transfers_counted(reg)) {
+		published |= MMSCALE_XFER_COUNT_BITS;
+		take_transfers(st, reg);
+	}
+	published_counts(st, reg, &counts);
 	check_claim(st, reg, &counts);
 	if (reg->run.c->machine_figures && machine_window.closed && !mmscale_error_occurred(st))
 		reg->run.c->machine_figures(st, &reg->run, &machine_window.delta);
 	for (int c = 0; c < MMSCALE_NR_COUNTS; c++)
-		if (reg->run.c->counts & MMSCALE_COUNT_BIT(c))
+		if (published & MMSCALE_COUNT_BIT(c))
 			mmscale_counter_set(st, mmscale_count_name(c), (double)counts.v[c],
 					    MMSCALE_COUNTER_AVG_ITERATIONS);
 	for (int i = 0; this_papi.active && i < mmscale_papi_nr_events(); i++)
@@ -382,6 +437,10 @@ static void run_label(void *arg, char *label, size_t len)
 		n = (size_t)snprintf(label, len, "oversubscribed, not for timing");
 	else if (mmscale_topology_stand_in(p->topo))
 		n = (size_t)snprintf(label, len, "stand-in, not for timing");
+	if (mmscale_transfers_counting() && n < len)
+		n += (size_t)snprintf(label + n, len - n, "%s%s", n ? ", " : "",
+				      transfers_counted(reg) ? "transfers counted, not for timing" :
+				      "virtual time: no transfers counted");
 	if (atomic_load(&reg->migrated) && n < len)
 		n += (size_t)snprintf(label + n, len - n, "%smigrated", n ? ", " : "");
 	if (reg->claim_differs[0] && n < len) {
@@ -414,7 +473,7 @@ static void case_trampoline(struct mmscale_state *st, void *arg)
 	reg->run.c->body(st, &reg->run);
 
 	mmscale_papi_stop(&this_papi);
-	if (reg->run.c->counts_machine_wide)
+	if (machine_window_wanted(reg))
 		window_close(st, reg);
 	publish(st, reg);
 	/* Two witnesses: the PMU-free one works everywhere. */
@@ -551,11 +610,54 @@ static bool table_enabled(const struct mmscale_case_table *tab)
 	return !tab->test_only || mmscale_params.test_cases;
 }
 
+/* The run's name as the hottest lines are printed under: "case/variant/arg:v (threads N)". */
+static void transfers_title(const struct registration *reg, char *buf, size_t len)
+{
+	const struct mmscale_case *c = reg->run.c;
+	size_t n = (size_t)snprintf(buf, len, "%s%s%s", c->name, reg->run.v ? "/" : "",
+				    reg->run.v ? reg->run.v->name : "");
+
+	for (int i = 0; c->args && i < c->nr_args && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "/%s:%lld", c->arg_names[i],
+				      (long long)reg->run.args[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, " (threads %d)", reg->nr_threads);
+}
+
+void mmscale_harness_print_transfers(FILE *out)
+{
+	char title[512];
+
+	struct registration **runs = NULL;
+	size_t n = 0;
+
+	if (!mmscale_transfers_counting())
+		return;
+	for (struct registration *r = registrations; r; r = r->next)
+		n += r->xfer && r->xfer->taken;
+	runs = n ? calloc(n, sizeof(*runs)) : NULL;
+	if (!runs)
+		return;
+	n = 0;
+	for (struct registration *r = registrations; r; r = r->next)
+		if (r->xfer && r->xfer->taken)
+			runs[n++] = r;
+	fprintf(out, "mmscale: transfers (%d-byte lines, mtrace's rule; counting build, "
+		"not for timing):\n", mmscale_transfers_line());
+	/* Registered first, printed first: the list is built backwards. */
+	while (n--) {
+		transfers_title(runs[n], title, sizeof(title));
+		mmscale_xfer_report_print(out, title, runs[n]->xfer);
+	}
+	free(runs);
+}
+
 void mmscale_harness_release(void)
 {
 	while (registrations) {
 		struct registration *next = registrations->next;
 
+		free(registrations->xfer);
 		free(registrations);
 		registrations = next;
 	}
@@ -598,6 +700,11 @@ void mmscale_harness_add_context(const struct mmscale_plan *p, const int *thread
 	mmscale_topology_summary(t, buf, sizeof(buf));
 	mmscale_gbench_add_context("mmscale_topology", buf);
 	mmscale_gbench_add_context("mmscale_stand_in", mmscale_topology_stand_in(t) ? "yes" : "no");
+	if (mmscale_transfers_counting()) {
+		snprintf(buf, sizeof(buf), "counted: mtrace's rule on %d-byte lines, by the counting "
+			 "build (mmscale-transfers); times not for timing", mmscale_transfers_line());
+		mmscale_gbench_add_context("mmscale_transfers", buf);
+	}
 	snprintf(buf, sizeof(buf), "%d", t->nr_nodes);
 	mmscale_gbench_add_context("mmscale_nodes", buf);
 	snprintf(buf, sizeof(buf), "%d", t->nr_pus);

@@ -110,6 +110,15 @@ void mmscale_json_uint(struct mmscale_json *j, const char *key, unsigned long lo
 	fprintf(j->out, "%llu", v);
 }
 
+void mmscale_json_double(struct mmscale_json *j, const char *key, double v)
+{
+	item(j, key);
+	if (v != v || v - v != 0)	/* NaN or infinite: JSON has no such number */
+		fputs("null", j->out);
+	else
+		fprintf(j->out, "%.10g", v);
+}
+
 void mmscale_json_bool(struct mmscale_json *j, const char *key, bool v)
 {
 	item(j, key);

@@ -25,6 +25,7 @@
 #include "mmscale/cpu.h"
 #include "mmscale/gbench.h"
 #include "mmscale/harness.h"
+#include "mmscale/kernel/transfers.h"
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
@@ -193,6 +194,7 @@ static int run_benchmarks(const struct mmscale_cli *o, struct mmscale_plan *plan
 	atomic_store(&interrupt_results, o->out);
 	install_interrupt_handlers();
 	mmscale_gbench_run(o->format, o->out, o->out_format, &hooks, &outcome);
+	mmscale_harness_print_transfers(stderr);
 	if (outcome.matched == 0) {
 		/* GB has said which filter matched nothing: that is the one line. */
 		status = MMSCALE_EXIT_USAGE;
@@ -286,6 +288,29 @@ out:
 	return status;
 }
 
+/*
+ * --transfers in the timed build: the counting build, mmscale-transfers
+ * beside this program (CMakeLists.txt builds both), runs the same command
+ * line instead. Returns only if it cannot.
+ */
+static int exec_counting_build(char **argv)
+{
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return mmscale_usage_error("--transfers: cannot find this program's directory: %s",
+					   strerror(errno));
+	self[n] = '\0';
+	snprintf(path, sizeof(path), "%s/mmscale-transfers", dirname(self));
+	if (access(path, X_OK) != 0)
+		return mmscale_usage_error("--transfers needs the counting build %s, which is "
+					   "not there (scripts/setup builds it; GCC only)", path);
+	fflush(NULL);
+	execv(path, argv);
+	return mmscale_usage_error("--transfers: cannot run %s: %s", path, strerror(errno));
+}
+
 static int run(struct mmscale_cli *o)
 {
 	struct mmscale_topology topo;
@@ -300,6 +325,20 @@ static int run(struct mmscale_cli *o)
 		/* The emulation flags go where the \0 splits the text. */
 		mmscale_print_help(stdout);
 		return 0;
+	}
+	/*
+	 * Every access of the counting build goes through a hook: a cross-CPU
+	 * call on an oversubscribed stand-in answers ten times slower, and the
+	 * default wait is made to match (--ipi-timeout-ms still sets it).
+	 */
+	if (mmscale_transfers_counting() && mmscale_params.ipi_timeout_ms == MMSCALE_DEFAULT_IPI_TIMEOUT_MS)
+		mmscale_params.ipi_timeout_ms = 10 * MMSCALE_DEFAULT_IPI_TIMEOUT_MS;
+	if (o->transfer_line) {
+		if (strcmp(o->transfer_line, "64") && strcmp(o->transfer_line, "128"))
+			return mmscale_usage_error("--transfer-line: '%s' is not 64 or 128",
+						   o->transfer_line);
+		if (mmscale_transfers_set_line(atoi(o->transfer_line), err, sizeof(err)) != 0)
+			return mmscale_usage_error("%s", err);
 	}
 	if (o->list) {
 		if (o->list_json)
@@ -384,6 +423,8 @@ int main(int argc, char **argv)
 	 */
 	mmscale_notices_hold();
 	status = mmscale_cli_parse(argc, argv, &o);
+	if (!status && o.transfers && !o.help && !mmscale_transfers_counting())
+		status = exec_counting_build(argv);
 	if (!status)
 		status = run(&o);
 	if (status == MMSCALE_EXIT_USAGE)

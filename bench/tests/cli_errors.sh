@@ -131,7 +131,15 @@ cases=(
   "--mem: ' -1' is not a memory size|--mem= -1"
   "PAPI knows no event 'sde:::mmscale::no_such_event'|--papi-events=sde:::mmscale::no_such_event|--benchmark_filter=^bdp/"
   "--verify-placement checks this machine|--verify-placement|--topology=synthetic:node:2 core:1 pu:1"
+  "--transfer-line sizes the lines --transfers counts|--transfer-line=128"
+  "--transfers counts the emulation's accesses|--transfers|--c2c-matrix"
 )
+# --transfers runs the counting build beside mmscale, which a sanitizer build has not.
+if [ -x "$(dirname "$MMSCALE")/mmscale-transfers" ]; then
+  cases+=("--transfer-line: '96' is not 64 or 128|--transfers|--transfer-line=96|--describe")
+else
+  cases+=("--transfers needs the counting build|--transfers|--describe")
+fi
 
 for entry in "${cases[@]}"; do
   IFS='|' read -r -a fields <<< "$entry"
@@ -180,6 +188,13 @@ declare -A sample=(
   [--verify-placement]="--verify-placement"
   [--set]="--set stat_threshold=0 --describe"
 )
+if [ -x "$(dirname "$MMSCALE")/mmscale-transfers" ]; then
+  sample[--transfers]="--transfers --describe"
+  sample[--transfer-line]="--transfers --transfer-line=128 --describe"
+else  # documented, and refused with one line: the counting build is not here
+  sample[--transfers]="--help"
+  sample[--transfer-line]="--help"
+fi
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do
   # shellcheck disable=SC2086
   if [ -n "${sample[$flag]:-}" ] && "$MMSCALE" ${sample[$flag]} >/dev/null 2>"$tmp/err"; then

@@ -27,6 +27,8 @@ void mmscale_run_prepare(struct mmscale_run *run, int plan_cpus);
 
 /* Free what mmscale_harness_register made (after mmscale_gbench_shutdown). */
 void mmscale_harness_release(void);
+/* A counting run's hottest lines, per run, on out (mmscale --transfers). */
+void mmscale_harness_print_transfers(FILE *out);
 
 /* Result context: topology, placement, oversubscription, PAPI, kernel, build. */
 void mmscale_harness_add_context(const struct mmscale_plan *p, const int *threads,

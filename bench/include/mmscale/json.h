@@ -41,6 +41,8 @@ void mmscale_json_end(struct mmscale_json *j);
 void mmscale_json_str(struct mmscale_json *j, const char *key, const char *s);
 void mmscale_json_int(struct mmscale_json *j, const char *key, long long v);
 void mmscale_json_uint(struct mmscale_json *j, const char *key, unsigned long long v);
+/* A number (%.10g), or null if it is not finite. */
+void mmscale_json_double(struct mmscale_json *j, const char *key, double v);
 void mmscale_json_bool(struct mmscale_json *j, const char *key, bool v);
 void mmscale_json_null(struct mmscale_json *j, const char *key);
 

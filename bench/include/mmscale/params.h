@@ -17,6 +17,9 @@
 struct doorbell_ops;
 struct smp_generation;
 
+/* A cross-CPU call not answered by then fails (the counting build waits ten times this). */
+#define MMSCALE_DEFAULT_IPI_TIMEOUT_MS	10000
+
 /* The flags' defaults: the emulated mm's own (mm/config.h), and the harness's. */
 #define MMSCALE_PARAMS_DEFAULTS {					\
 	.mem_bytes = MM_DEFAULT_MEM_BYTES,				\
@@ -26,7 +29,7 @@ struct smp_generation;
 	.device_pages_per_ms = MM_DEFAULT_DEVICE_PAGES_PER_MS,		\
 	.swap = MM_DEFAULT_SWAP,					\
 	/* Generous: oversubscribed stand-ins answer slowly, but never this slowly. */ \
-	.ipi_timeout_ms = 10000,					\
+	.ipi_timeout_ms = MMSCALE_DEFAULT_IPI_TIMEOUT_MS,		\
 	/* throttle/: a minute of virtual time per run. */		\
 	.throttle_seconds = 60,						\
 	/* test only: test/work's units, the sensitivity benchmark's 100. */ \
