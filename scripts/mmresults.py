@@ -336,6 +336,18 @@ def family_exact(fam):
     return names + [c for c in fam.get("counts", []) if c not in names]
 
 
+# What a counting run (mmscale --transfers) adds to every row: include/mmscale/opcount.h.
+TRANSFER_COUNTS = ["transfers", "transfers_read", "transfers_write", "transfers_locked",
+                   "upgrades", "transfers_core", "transfers_cache", "transfers_node",
+                   "transfers_remote"]
+
+
+def transfer_counts(context):
+    """The transfer counts of a counting run's rows (its context says mmscale_transfers),
+    else none."""
+    return list(TRANSFER_COUNTS) if context.get("mmscale_transfers") else []
+
+
 def exact_counts(context):
     """Every figure some family marks exact (a count the same on any machine)."""
     names = []
