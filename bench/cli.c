@@ -430,6 +430,8 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 				return mmscale_usage_error("--set: '%.40s...' is too long", argv[i]);
 			a = joined;
 		}
+		if (mmscale_option_value(a, "--ipi-timeout-ms"))
+			o->ipi_timeout_given = true;
 		{
 			char perr[1024];
 			int taken = mmscale_params_parse(a, perr, sizeof(perr));

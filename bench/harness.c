@@ -353,14 +353,18 @@ static void publish_witness(struct mmscale_state *st)
 }
 
 /*
- * A counting run's lines and pairs, taken by thread 0 once its counts are
- * final (a machine-wide window closed; otherwise its own body ended, while
- * other threads may still finish theirs: the lines are a short list, the
- * counts are what is exact).
+ * A counting run's lines and pairs, taken by thread 0 once its machine-wide
+ * window closed (a partner may still move a line after: the lines are a
+ * short list, the counts are what is exact). A run that failed leaves no
+ * report, not an earlier run's.
  */
 static void take_transfers(struct mmscale_state *st, struct registration *reg)
 {
-	if (mmscale_thread_index(st) != 0 || mmscale_error_occurred(st))
+	if (mmscale_thread_index(st) != 0)
+		return;
+	if (reg->xfer)
+		reg->xfer->taken = false;
+	if (mmscale_error_occurred(st))
 		return;
 	if (!reg->xfer)
 		reg->xfer = calloc(1, sizeof(*reg->xfer));

@@ -331,7 +331,7 @@ static int run(struct mmscale_cli *o)
 	 * call on an oversubscribed stand-in answers ten times slower, and the
 	 * default wait is made to match (--ipi-timeout-ms still sets it).
 	 */
-	if (mmscale_transfers_counting() && mmscale_params.ipi_timeout_ms == MMSCALE_DEFAULT_IPI_TIMEOUT_MS)
+	if (mmscale_transfers_counting() && !o->ipi_timeout_given)
 		mmscale_params.ipi_timeout_ms = 10 * MMSCALE_DEFAULT_IPI_TIMEOUT_MS;
 	if (o->transfer_line) {
 		if (strcmp(o->transfer_line, "64") && strcmp(o->transfer_line, "128"))

@@ -8,7 +8,7 @@
  * areas are the machine's (bench/cpu.c). Only counting runs come here.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,7 +33,7 @@ static int pair_distance_add(struct mmscale_xfer_report *r, uint64_t distance, u
 void mmscale_xfer_report_take(struct mmscale_xfer_report *r, const struct mmscale_plan *p,
 			      double ops)
 {
-	size_t all = mmscale_transfers_pairs(NULL, 0);
+	size_t all = mmscale_transfers_nr_pairs();
 	struct mmscale_xfer_pair *pairs = all ? malloc(all * sizeof(*pairs)) : NULL;
 
 	memset(r, 0, sizeof(*r));
@@ -54,8 +54,15 @@ void mmscale_xfer_report_take(struct mmscale_xfer_report *r, const struct mmscal
 	r->unattributed = mmscale_transfers_unattributed();
 	if (!pairs)
 		return;
-	all = mmscale_transfers_pairs(pairs, all);
-	r->nr_pairs_all = all;
+	{
+		size_t room = all;
+
+		/* A partner may have moved a line since the count: more pairs than room. */
+		all = mmscale_transfers_pairs(pairs, room);
+		r->nr_pairs_all = all;
+		if (all > room)
+			all = room;
+	}
 	for (size_t i = 0; i < all; i++) {
 		int a = p->cpu[pairs[i].requester].node, b = p->cpu[pairs[i].holder].node;
 
@@ -82,13 +89,20 @@ static int symbol_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* The program's first entry: its relocation bias (0 for a program not built as PIE). */
+static int first_object(struct dl_phdr_info *info, size_t size, void *bias)
+{
+	*(uintptr_t *)bias = (uintptr_t)info->dlpi_addr;
+	return 1;
+}
+
+/* What to take from a runtime address for nm's and addr2line's addresses. */
 static uintptr_t load_base(void)
 {
-	Dl_info info;
+	uintptr_t bias = 0;
 
-	if (!dladdr((void *)&load_base, &info))
-		return 0;
-	return (uintptr_t)info.dli_fbase;
+	dl_iterate_phdr(first_object, &bias);
+	return bias;
 }
 
 static void read_data_symbols(void)

@@ -37,6 +37,7 @@ void mmscale_transfers_window_begin(void) {}
 void mmscale_transfers_pause(bool paused) {}
 int mmscale_transfers_hottest(struct mmscale_hot_line *out, int max) { return 0; }
 size_t mmscale_transfers_pairs(struct mmscale_xfer_pair *out, size_t max) { return 0; }
+size_t mmscale_transfers_nr_pairs(void) { return 0; }
 uint64_t mmscale_transfers_unattributed(void) { return 0; }
 void mmscale_transfers_note_alloc(bool percpu, uintptr_t start, size_t size, uintptr_t caller) {}
 void mmscale_transfers_note_free(bool percpu, uintptr_t start) {}
@@ -66,7 +67,7 @@ struct line_state {
 	uint64_t *holders;		/* a bit per CPU, once a third came (in_bitmap) */
 	bool in_bitmap;
 	uint32_t gen;			/* the window the tallies below belong to */
-	uint32_t transfers, reads, writes, locked, upgrades;
+	uint64_t transfers, reads, writes, locked, upgrades;
 	/* The latest transfer's instruction, its size and offset in the line, by enum access. */
 	uintptr_t pc[3];
 	uint8_t access_bytes[3], offset[3];
@@ -97,6 +98,14 @@ static _Atomic uint32_t window_gen = 1;
 static _Atomic bool tally_paused;
 static _Atomic uint64_t unattributed;
 static _Thread_local bool in_hook;
+
+/* The allocations, sorted by (percpu, start), under their own lock. */
+static struct alloc_note {
+	bool percpu;
+	uintptr_t start, size, caller;
+} *allocs;
+static size_t nr_allocs, cap_allocs;
+static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool mmscale_transfers_counting(void) { return true; }
 
@@ -164,8 +173,12 @@ void mmscale_transfers_halt(void)
 {
 	if (!nr_cpus)
 		return;
+	free_shadow();			/* its loops run to nr_cpus */
 	nr_cpus = 0;
-	free_shadow();
+	/* The allocations' names go with the machine (the per-CPU units are freed next). */
+	pthread_mutex_lock(&allocs_lock);
+	nr_allocs = 0;
+	pthread_mutex_unlock(&allocs_lock);
 }
 
 enum mmscale_xfer_class mmscale_transfers_class(int requester, int holder)
@@ -393,9 +406,11 @@ static void account_line(int cpu, uintptr_t line, enum access kind, uintptr_t pc
 			e->writes += kind == ACCESS_WRITE;
 			e->locked += kind == ACCESS_LOCKED;
 			e->pc[kind] = pc;
-			e->access_bytes[kind] = (uint8_t)(size > 255 ? 255 : size);
-			e->offset[kind] = (uint8_t)(addr > (line << line_shift) ?
-						    addr - (line << line_shift) : 0);
+			uintptr_t at = addr > (line << line_shift) ? addr - (line << line_shift) : 0;
+			size_t in_line = (size_t)(1 << line_shift) - at;
+
+			e->access_bytes[kind] = (uint8_t)(size < in_line ? size : in_line);
+			e->offset[kind] = (uint8_t)at;
 		}
 	}
 	pthread_mutex_unlock(&st->lock);
@@ -426,8 +441,8 @@ static void on_access(const volatile void *p, size_t size, enum access kind, uin
 	uintptr_t a = (uintptr_t)p;
 	int cpu = mmscale_this_cpu;
 
-	if (!nr_cpus || in_hook || is_own_counts(a) || size == 0 || cpu >= nr_cpus) {
-		if (in_hook)
+	if (!nr_cpus || is_own_counts(a) || in_hook || size == 0 || cpu >= nr_cpus) {
+		if (in_hook && !is_own_counts(a))
 			atomic_fetch_add(&unattributed, 1);
 		if (op)
 			op(op_arg);
@@ -440,14 +455,6 @@ static void on_access(const volatile void *p, size_t size, enum access kind, uin
 	}
 	in_hook = false;
 }
-
-/* The allocations, sorted by (percpu, start), under their own lock. */
-static struct alloc_note {
-	bool percpu;
-	uintptr_t start, size, caller;
-} *allocs;
-static size_t nr_allocs, cap_allocs;
-static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool alloc_before(const struct alloc_note *a, bool percpu, uintptr_t start)
 {
@@ -579,6 +586,20 @@ static int pair_cmp(const void *a, const void *b)
 	return x->holder - y->holder;
 }
 
+size_t mmscale_transfers_nr_pairs(void)
+{
+	uint32_t gen = atomic_load(&window_gen);
+	size_t all = 0;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		pthread_mutex_lock(&pair_rows[cpu].lock);
+		if (pair_rows[cpu].gen == gen)
+			all += pair_rows[cpu].used;
+		pthread_mutex_unlock(&pair_rows[cpu].lock);
+	}
+	return all;
+}
+
 size_t mmscale_transfers_pairs(struct mmscale_xfer_pair *out, size_t max)
 {
 	uint32_t gen = atomic_load(&window_gen);
@@ -586,9 +607,9 @@ size_t mmscale_transfers_pairs(struct mmscale_xfer_pair *out, size_t max)
 	struct mmscale_xfer_pair *keep = NULL;
 
 	/* Every pair first, sorted, then the first max: the most, not the first found. */
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		if (pair_rows[cpu].gen == gen)
-			all += pair_rows[cpu].used;
+	all = mmscale_transfers_nr_pairs();
+	if (all == 0)
+		return 0;
 	if (all > max) {
 		keep = malloc(all * sizeof(*keep));
 		if (!keep)

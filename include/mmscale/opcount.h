@@ -46,8 +46,8 @@ enum mmscale_count {
 	MMSCALE_LINES_ZEROED,		/* cache lines zeroed by an allocation or init */
 	/*
 	 * Cache-line transfers (mmscale/kernel/transfers.h): counted only by
-	 * the counting build (mmscale --transfers); the timed build never
-	 * touches them. The total, by the requester's access, the upgrades
+	 * the counting build (mmscale --transfers); the timed build never adds
+	 * to them (it resets and copies them with the rest, outside timing). The total, by the requester's access, the upgrades
 	 * (a write to a line others hold a copy of too), and the total again
 	 * by where the previous holder sits (enum mmscale_xfer_class order).
 	 */

@@ -64,7 +64,9 @@ local = r.get("c2c/read_local/real_time/threads:1", {})
 check(local.get("transfers") == 0 and local.get("upgrades") == 0,
       f"c2c/read_local: nothing moves ({local.get('transfers')})")
 shared = r.get("c2c/read_shared/real_time/threads:1", {})
-check(0 < shared.get("transfers", 0) <= 1 and shared.get("transfers") == shared.get(
+# At most one per read: how many reads find a new value is the scheduler's (a loaded
+# machine may run the reader's whole loop before the partner writes again).
+check(0 <= shared.get("transfers", -1) <= 1 and shared.get("transfers") == shared.get(
       "transfers_read"), f"c2c/read_shared: at most one transfer per read, by a read "
       f"({shared.get('transfers')})")
 for name, b in r.items():

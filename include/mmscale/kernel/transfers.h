@@ -30,9 +30,9 @@
  * topology (same core, same last-level cache, same node, another node)
  * splits the counts.
  *
- * An access by a thread that is no emulated CPU (a case's setup, before the
- * machine runs) writes the line back to memory: the next CPU to touch it
- * moves nothing. The emulated machine's own hardware (the doorbells, in
+ * A write by a thread that is no emulated CPU (a case's setup) puts the
+ * line back in memory: the next CPU to touch it moves nothing; such a
+ * thread's reads change nothing. The emulated machine's own hardware (the doorbells, in
  * bench/) is not instrumented, and neither are the counts themselves.
  *
  * Counts go to the requester's thread-local counts (mmscale/opcount.h:
@@ -87,7 +87,9 @@ enum mmscale_xfer_class mmscale_transfers_class(int requester, int holder);
 
 /*
  * A new window: the lines' and the pairs' tallies start again (the counts
- * are the harness's, reset per thread). Only while no emulated CPU runs.
+ * are the harness's, reset per thread). Tallies restart lazily, line by
+ * line, so CPUs may run meanwhile (a partner waiting for its round trip);
+ * what they move before the window opens is not in it.
  */
 void mmscale_transfers_window_begin(void);
 
@@ -123,6 +125,8 @@ struct mmscale_xfer_pair {
  * many there are in all (more than max: the rest left off).
  */
 size_t mmscale_transfers_pairs(struct mmscale_xfer_pair *out, size_t max);
+/* How many pairs the window has so far. */
+size_t mmscale_transfers_nr_pairs(void);
 
 /*
  * Allocations, to name the lines the hottest list shows (the counting build
