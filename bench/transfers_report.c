@@ -235,9 +235,22 @@ static void source_line(const char *file, long line, char *code, size_t clen)
 	fclose(f);
 }
 
+/* The kernel layer's primitives (atomics, locks, bitops): a frame to look past. */
+static bool primitive(const char *loc)
+{
+	return strncmp(tree_path(loc), "include/mmscale/kernel/", 23) == 0;
+}
+
+/*
+ * "function (file:line)" and that line's code: the first frame, from the
+ * instruction outwards through what was inlined into it, that is not a
+ * primitive of the kernel layer (an atomic_long_read says less than the
+ * global_page_state it is in), with " via <primitive>" where it looked past one.
+ */
 void mmscale_xfer_name_code(uintptr_t pc, char *where, size_t wlen, char *code, size_t clen)
 {
-	char cmd[256], fn[256] = "?", loc[512] = "?";
+	char cmd[256], fn[8][256], loc[8][512];
+	int frames = 0, at = 0;
 	struct code_name *c;
 	FILE *a2l;
 
@@ -248,28 +261,31 @@ void mmscale_xfer_name_code(uintptr_t pc, char *where, size_t wlen, char *code, 
 			return;
 		}
 	/* pc is a return address: the hook's call is the instruction before it. */
-	snprintf(cmd, sizeof(cmd), "addr2line -f -e /proc/%d/exe 0x%lx 2>/dev/null", (int)getpid(),
-		 (unsigned long)(pc - 1 - load_base()));
+	snprintf(cmd, sizeof(cmd), "addr2line -f -i -e /proc/%d/exe 0x%lx 2>/dev/null",
+		 (int)getpid(), (unsigned long)(pc - 1 - load_base()));
 	a2l = popen(cmd, "r");
 	code[0] = '\0';
-	if (a2l) {
-		if (fgets(fn, sizeof(fn), a2l))
-			fn[strcspn(fn, "\n")] = '\0';
-		if (fgets(loc, sizeof(loc), a2l))
-			loc[strcspn(loc, "\n")] = '\0';
-		pclose(a2l);
+	while (a2l && frames < 8 && fgets(fn[frames], sizeof(fn[0]), a2l) &&
+	       fgets(loc[frames], sizeof(loc[0]), a2l)) {
+		fn[frames][strcspn(fn[frames], "\n")] = '\0';
+		loc[frames][strcspn(loc[frames], "\n")] = '\0';
+		frames++;
 	}
-	{
-		char *colon = strrchr(loc, ':');
+	if (a2l)
+		pclose(a2l);
+	while (at < frames - 1 && primitive(loc[at]))
+		at++;
+	if (!frames) {
+		snprintf(where, wlen, "?");
+	} else {
+		char *colon = strrchr(loc[at], ':');
 		long line = colon ? strtol(colon + 1, NULL, 10) : 0;
 
-		if (colon) {
+		if (colon)
 			*colon = '\0';
-			source_line(loc, line, code, clen);
-			snprintf(where, wlen, "%s (%s:%ld)", fn, tree_path(loc), line);
-		} else {
-			snprintf(where, wlen, "%s", fn);
-		}
+		source_line(loc[at], line, code, clen);
+		snprintf(where, wlen, "%s (%s:%ld)%s%s", fn[at], tree_path(loc[at]), line,
+			 at ? " via " : "", at ? fn[0] : "");
 	}
 	c = &code_names[nr_code_names < 64 ? nr_code_names++ : (int)(pc % 64)];
 	c->pc = pc;
