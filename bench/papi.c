@@ -25,6 +25,7 @@ static struct {
 	int migrations;
 	char status[1024];
 	char domain[160];
+	bool user_only;		/* the kernel's side may not be counted (choose_domain) */
 } papi = { .migrations = -1, .domain = "none (no PAPI events counted)" };
 
 static bool event_char_ok(char c)
@@ -246,9 +247,25 @@ static void choose_domain(void)
 	PAPI_set_domain(PAPI_DOM_USER);
 	snprintf(papi.domain, sizeof(papi.domain), "user only (the kernel's side may not be "
 		 "counted here: perf_event_paranoid): context switches and migrations read 0");
-	mmscale_notice("PAPI counts user space only here (perf_event_paranoid): "
-		       "perf::CONTEXT-SWITCHES and perf::CPU-MIGRATIONS read 0; the witness "
-		       "of interference (witness_*) does not need them");
+	papi.user_only = true;
+}
+
+/*
+ * Said once the events are known, and only where it matters: where a
+ * software event that happens in the kernel is counted. On a machine whose
+ * PMU counts nothing at all, the dropped events' line is the one line.
+ */
+static void say_user_only(void)
+{
+	bool kernel_event = false;
+
+	for (int i = 0; i < papi.nr; i++)
+		kernel_event |= strcmp(papi.names[i], "perf::CONTEXT-SWITCHES") == 0 ||
+				strcmp(papi.names[i], "perf::CPU-MIGRATIONS") == 0;
+	if (papi.user_only && kernel_event)
+		mmscale_notice("PAPI counts user space only here (perf_event_paranoid): "
+			       "perf::CONTEXT-SWITCHES and perf::CPU-MIGRATIONS read 0; the witness "
+			       "of interference (witness_*) does not need them");
 }
 
 int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t errlen)
@@ -331,6 +348,7 @@ int mmscale_papi_init(const char *list, bool explicit_list, char *err, size_t er
 		say_dropped(&dropped, "no requested event is left: running with operation counts only");
 		return 0;
 	}
+	say_user_only();
 	papi.status[0] = '\0';
 	for (int i = 0; i < papi.nr; i++) {
 		size_t len = strlen(papi.status);
@@ -354,6 +372,7 @@ void mmscale_papi_shutdown(void)
 	papi.initialised = false;
 	papi.nr = 0;
 	papi.migrations = -1;
+	papi.user_only = false;
 }
 
 int mmscale_papi_nr_events(void)
