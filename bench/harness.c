@@ -631,7 +631,6 @@ static void transfers_title(const struct registration *reg, char *buf, size_t le
 void mmscale_harness_print_transfers(FILE *out)
 {
 	char title[512];
-
 	struct registration **runs = NULL;
 	size_t n = 0;
 

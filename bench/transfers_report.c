@@ -295,9 +295,13 @@ void mmscale_xfer_name_code(uintptr_t pc, char *where, size_t wlen, char *code, 
 
 static const char *access_kind(const struct mmscale_hot_line *h)
 {
-	if (h->locked >= h->reads && h->locked >= h->writes)
-		return "locked";
-	return h->writes > h->reads ? "write" : "read";
+	static const char *const kinds[] = {
+		[MMSCALE_XFER_BY_READ] = "read",
+		[MMSCALE_XFER_BY_WRITE] = "write",
+		[MMSCALE_XFER_BY_LOCKED] = "locked",
+	};
+
+	return kinds[h->most];
 }
 
 void mmscale_xfer_report_json(struct mmscale_json *j, const struct mmscale_xfer_report *r)

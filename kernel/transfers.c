@@ -56,8 +56,6 @@ bool mmscale_transfers_alloc_of(bool percpu, uintptr_t key, uintptr_t *caller, s
 #define NR_STRIPES	4096
 #define STRIPE_MIN	64
 
-enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_LOCKED };
-
 struct line_state {
 	uintptr_t tag;			/* the line's number + 1; 0: a free slot */
 	int32_t last_writer;		/* the CPU with the dirty copy; -1: memory */
@@ -68,7 +66,7 @@ struct line_state {
 	bool in_bitmap;
 	uint32_t gen;			/* the window the tallies below belong to */
 	uint64_t transfers, reads, writes, locked, upgrades;
-	/* The latest transfer's instruction, its size and offset in the line, by enum access. */
+	/* The latest transfer's instruction, its size and offset in the line, by access. */
 	uintptr_t pc[3];
 	uint8_t access_bytes[3], offset[3];
 };
@@ -336,7 +334,7 @@ static void pair_add(int requester, int holder)
  * under the line's stripe lock, so that the shadow's order is the order in
  * which the values were seen.
  */
-static void account_line(int cpu, uintptr_t line, enum access kind, uintptr_t pc,
+static void account_line(int cpu, uintptr_t line, enum mmscale_xfer_access kind, uintptr_t pc,
 			 uintptr_t addr, size_t size, void (*op)(void *), void *op_arg)
 {
 	uintptr_t tag = line + 1;
@@ -352,7 +350,7 @@ static void account_line(int cpu, uintptr_t line, enum access kind, uintptr_t pc
 	if (cpu < 0) {
 		/* Outside the machine: a write puts a line it knows back in memory. */
 		e = st->mask ? slot_for(st, tag, h) : NULL;
-		if (e && e->tag && kind != ACCESS_READ) {
+		if (e && e->tag && kind != MMSCALE_XFER_BY_READ) {
 			only_holder(e, -1);
 			e->last_writer = e->last_accessor = -1;
 		}
@@ -369,7 +367,7 @@ static void account_line(int cpu, uintptr_t line, enum access kind, uintptr_t pc
 		*e = (struct line_state){ .tag = tag, .last_writer = -1, .last_accessor = -1 };
 		st->used++;
 	}
-	if (kind == ACCESS_READ) {
+	if (kind == MMSCALE_XFER_BY_READ) {
 		if (!holds(e, cpu)) {
 			if (e->last_writer >= 0) {
 				moved = true;
@@ -402,9 +400,9 @@ static void account_line(int cpu, uintptr_t line, enum access kind, uintptr_t pc
 			e->upgrades++;
 		} else {
 			e->transfers++;
-			e->reads += kind == ACCESS_READ;
-			e->writes += kind == ACCESS_WRITE;
-			e->locked += kind == ACCESS_LOCKED;
+			e->reads += kind == MMSCALE_XFER_BY_READ;
+			e->writes += kind == MMSCALE_XFER_BY_WRITE;
+			e->locked += kind == MMSCALE_XFER_BY_LOCKED;
 			e->pc[kind] = pc;
 			uintptr_t at = addr > (line << line_shift) ? addr - (line << line_shift) : 0;
 			size_t in_line = (size_t)(1 << line_shift) - at;
@@ -421,8 +419,8 @@ static void account_line(int cpu, uintptr_t line, enum access kind, uintptr_t pc
 	if (!moved)
 		return;
 	mmscale_count_inc(MMSCALE_XFERS);
-	mmscale_count_inc(kind == ACCESS_READ ? MMSCALE_XFER_READS :
-			  kind == ACCESS_WRITE ? MMSCALE_XFER_WRITES : MMSCALE_XFER_LOCKED);
+	mmscale_count_inc(kind == MMSCALE_XFER_BY_READ ? MMSCALE_XFER_READS :
+			  kind == MMSCALE_XFER_BY_WRITE ? MMSCALE_XFER_WRITES : MMSCALE_XFER_LOCKED);
 	mmscale_count_inc((enum mmscale_count)(MMSCALE_XFER_CORE +
 					       mmscale_transfers_class(cpu, holder)));
 	if (!atomic_load_explicit(&tally_paused, memory_order_relaxed))
@@ -435,8 +433,8 @@ static inline bool is_own_counts(uintptr_t a)
 	return a - (uintptr_t)&mmscale_this_counts < sizeof(mmscale_this_counts);
 }
 
-static void on_access(const volatile void *p, size_t size, enum access kind, uintptr_t pc,
-		      void (*op)(void *), void *op_arg)
+static void on_access(const volatile void *p, size_t size, enum mmscale_xfer_access kind,
+		      uintptr_t pc, void (*op)(void *), void *op_arg)
 {
 	uintptr_t a = (uintptr_t)p;
 	int cpu = mmscale_this_cpu;
@@ -545,9 +543,9 @@ int mmscale_transfers_hottest(struct mmscale_hot_line *out, int max)
 		pthread_mutex_lock(&st->lock);
 		for (size_t i = 0; st->mask && i <= st->mask; i++) {
 			const struct line_state *e = &st->slots[i];
-			enum access most = e->locked >= e->reads && e->locked >= e->writes ?
-					   ACCESS_LOCKED : e->writes > e->reads ? ACCESS_WRITE :
-					   ACCESS_READ;
+			enum mmscale_xfer_access most =
+				e->locked >= e->reads && e->locked >= e->writes ? MMSCALE_XFER_BY_LOCKED :
+				e->writes > e->reads ? MMSCALE_XFER_BY_WRITE : MMSCALE_XFER_BY_READ;
 			int at;
 
 			if (!e->tag || e->gen != gen || !e->transfers)
@@ -566,7 +564,8 @@ int mmscale_transfers_hottest(struct mmscale_hot_line *out, int max)
 				.transfers = e->transfers, .reads = e->reads,
 				.writes = e->writes, .locked = e->locked,
 				.upgrades = e->upgrades,
-				.pc = e->pc[most], .access_bytes = e->access_bytes[most],
+				.most = most, .pc = e->pc[most],
+				.access_bytes = e->access_bytes[most],
 				.offset = e->offset[most],
 			};
 		}
@@ -647,15 +646,17 @@ size_t mmscale_transfers_pairs(struct mmscale_xfer_pair *out, size_t max)
 #define PC()	((uintptr_t)__builtin_return_address(0))
 
 /* The hooks are called by instrumented objects only: their prototypes are these. */
+#define HOOK_READ	MMSCALE_XFER_BY_READ
+#define HOOK_WRITE	MMSCALE_XFER_BY_WRITE
 #define PLAIN_HOOKS(n)							\
 	void __tsan_read##n(void *p);					\
 	void __tsan_write##n(void *p);					\
 	void __tsan_unaligned_read##n(void *p);				\
 	void __tsan_unaligned_write##n(void *p);			\
-	void __tsan_read##n(void *p) { on_access(p, n, ACCESS_READ, PC(), NULL, NULL); } \
-	void __tsan_write##n(void *p) { on_access(p, n, ACCESS_WRITE, PC(), NULL, NULL); } \
-	void __tsan_unaligned_read##n(void *p) { on_access(p, n, ACCESS_READ, PC(), NULL, NULL); } \
-	void __tsan_unaligned_write##n(void *p) { on_access(p, n, ACCESS_WRITE, PC(), NULL, NULL); }
+	void __tsan_read##n(void *p) { on_access(p, n, HOOK_READ, PC(), NULL, NULL); } \
+	void __tsan_write##n(void *p) { on_access(p, n, HOOK_WRITE, PC(), NULL, NULL); } \
+	void __tsan_unaligned_read##n(void *p) { on_access(p, n, HOOK_READ, PC(), NULL, NULL); } \
+	void __tsan_unaligned_write##n(void *p) { on_access(p, n, HOOK_WRITE, PC(), NULL, NULL); }
 PLAIN_HOOKS(1)
 PLAIN_HOOKS(2)
 PLAIN_HOOKS(4)
@@ -666,11 +667,11 @@ void __tsan_read_range(void *p, unsigned long size);
 void __tsan_write_range(void *p, unsigned long size);
 void __tsan_read_range(void *p, unsigned long size)
 {
-	on_access(p, size, ACCESS_READ, PC(), NULL, NULL);
+	on_access(p, size, MMSCALE_XFER_BY_READ, PC(), NULL, NULL);
 }
 void __tsan_write_range(void *p, unsigned long size)
 {
-	on_access(p, size, ACCESS_WRITE, PC(), NULL, NULL);
+	on_access(p, size, MMSCALE_XFER_BY_WRITE, PC(), NULL, NULL);
 }
 
 void __tsan_init(void);
@@ -716,8 +717,8 @@ static T do##n(volatile T *a, T v, T *expected, int kind, uintptr_t pc, bool *ok
 {										\
 	struct op##n o = { .a = a, .v = v, .expected = expected, .kind = kind };	\
 										\
-	on_access(a, n / 8, kind == 0 ? ACCESS_READ : kind == 1 ? ACCESS_WRITE :	\
-		  ACCESS_LOCKED, pc, run##n, &o);					\
+	on_access(a, n / 8, kind == 0 ? HOOK_READ : kind == 1 ? HOOK_WRITE :	\
+		  MMSCALE_XFER_BY_LOCKED, pc, run##n, &o);			\
 	if (ok)									\
 		*ok = o.ok;							\
 	return o.r;								\
@@ -774,19 +775,19 @@ void *mmscale_xfer_memcpy(void *d, const void *s, size_t n);
 void *mmscale_xfer_memmove(void *d, const void *s, size_t n);
 void *mmscale_xfer_memset(void *d, int c, size_t n)
 {
-	on_access(d, n, ACCESS_WRITE, PC(), NULL, NULL);
+	on_access(d, n, MMSCALE_XFER_BY_WRITE, PC(), NULL, NULL);
 	return memset(d, c, n);
 }
 void *mmscale_xfer_memcpy(void *d, const void *s, size_t n)
 {
-	on_access(s, n, ACCESS_READ, PC(), NULL, NULL);
-	on_access(d, n, ACCESS_WRITE, PC(), NULL, NULL);
+	on_access(s, n, MMSCALE_XFER_BY_READ, PC(), NULL, NULL);
+	on_access(d, n, MMSCALE_XFER_BY_WRITE, PC(), NULL, NULL);
 	return memcpy(d, s, n);
 }
 void *mmscale_xfer_memmove(void *d, const void *s, size_t n)
 {
-	on_access(s, n, ACCESS_READ, PC(), NULL, NULL);
-	on_access(d, n, ACCESS_WRITE, PC(), NULL, NULL);
+	on_access(s, n, MMSCALE_XFER_BY_READ, PC(), NULL, NULL);
+	on_access(d, n, MMSCALE_XFER_BY_WRITE, PC(), NULL, NULL);
 	return memmove(d, s, n);
 }
 

@@ -60,6 +60,13 @@ enum mmscale_xfer_class {
 	MMSCALE_NR_XFER_CLASSES
 };
 
+/* The access that moved a line: a read, a plain write, a locked read-modify-write. */
+enum mmscale_xfer_access {
+	MMSCALE_XFER_BY_READ,
+	MMSCALE_XFER_BY_WRITE,
+	MMSCALE_XFER_BY_LOCKED,
+};
+
 /* The planned machine, per emulated CPU: what the classes are computed from. */
 struct mmscale_xfer_topology {
 	int nr_cpus;
@@ -105,7 +112,8 @@ struct mmscale_hot_line {
 	uint64_t transfers;		/* all three kinds */
 	uint64_t reads, writes, locked;	/* transfers by the requester's access */
 	uint64_t upgrades;
-	/* The latest transfer of the kind that moved it most: its instruction, size, offset. */
+	enum mmscale_xfer_access most;	/* the kind that moved it most (ties: locked, read) */
+	/* The latest transfer of that kind: its instruction, size, offset. */
 	uintptr_t pc;
 	unsigned int access_bytes;
 	uintptr_t offset;
