@@ -1,0 +1,147 @@
+"""What a row would cost on a machine we do not have: its exact counts per
+operation (from the counting build, mmscale --transfers, on any machine or
+stand-in) priced with a machine description (scripts/machines.py). The
+model, MODEL below, and nothing else: every projected figure names it and
+its machine, and is never stored where a measured time goes (a projection
+has no real_time, so scripts/compare and every results reader refuse it as
+a run).
+
+A row's projected time per operation is the sum of its parts (breakdown):
+
+  local      the work that moves no line, measured on this machine:
+             a timed run's ns per op here, less the row's transfers here
+             priced with this machine's own description (--local, --here);
+             without them 0, and the projection says "local work not included"
+  transfers  the transfers per op by where the previous holder sat (core,
+             cache, node, remote) x the machine's transfer_ns of that class;
+             the locked share of them (transfers_locked / transfers) at
+             locked_ns where the file gives it
+  ipis       per op, ipis_sent x ipi_send_ns, plus one ipi_receive_ns when
+             any was sent (the targets answer in parallel; the caller waits
+             for them once); unpriced, and said, where the file has no IPI
+             figures
+  queueing   per lock acquisition, the wait of a lock that the row's threads
+             share, by the Markov model of Boyd-Wickizer, Kaashoek, Morris
+             and Zeldovich, "Non-scalable locks are dangerous" (Linux
+             Symposium 2012, section 4): n cores, each outside the lock for
+             a mean a, then queueing for it; in state k (k cores holding or
+             waiting) a new core arrives at rate (n - k) / a and the lock is
+             handed on at rate 1 / (s + k c) for a ticket lock (every waiter
+             re-reads the lock's line before the next holder sees its turn)
+             and 1 / (s + c) for a queued (MCS-like) lock; s the hold, c a
+             hand-off's transfer. The queueing per acquisition is the mean
+             cycle n / X (X the chain's hand-offs per ns) less the cycle
+             without contention, a + s + c.
+
+What the model leaves out is said where the figures are printed
+(LEAVES_OUT): the counts are machine-wide, so transfers that other CPUs make
+in parallel (an IPI's targets) are added as if in series; the hold s is
+one hand-off (the lock's line) unless the caller gives more, a lower bound;
+a's contenders are the row's threads; prefetchers, capacity misses, the
+home node's placement, and the interconnect's own queueing on lines that
+are not locks."""
+MODEL = "mmscale-proj 1"
+CLASSES = ("core", "cache", "node", "remote")
+LOCKS = ("ticket", "queued")
+LEAVES_OUT = ("counts are machine-wide: other CPUs' transfers (an IPI's targets) are added "
+              "in series; a lock's hold is one hand-off (a lower bound on queueing); no "
+              "prefetch, capacity misses, home-node placement or interconnect queueing")
+
+
+class ProjectionError(ValueError):
+    """A row that cannot be projected: one line saying why."""
+
+
+def lock_chain(n, a, s, c, kind):
+    """The lock's stationary distribution and hand-off rate: -> (P[0..n], X).
+    n contending cores, a ns outside the lock, s ns hold, c ns hand-off."""
+    if kind not in LOCKS:
+        raise ProjectionError(f"lock kind {kind!r}: want one of {', '.join(LOCKS)}")
+    if n < 1 or a <= 0 or s < 0 or c < 0 or s + c <= 0:
+        raise ProjectionError(f"lock chain: n={n} a={a} s={s} c={c}: want n >= 1, a > 0, "
+                              f"s + c > 0")
+    weights = [1.0]
+    for k in range(n):	# from state k to k + 1
+        arrive = (n - k) / a
+        service = 1.0 / (s + (k + 1) * c if kind == "ticket" else s + c)
+        weights.append(weights[-1] * arrive / service)
+    total = sum(weights)
+    p = [w / total for w in weights]
+    x = sum(p[k] / (s + k * c if kind == "ticket" else s + c) for k in range(1, n + 1))
+    return p, x
+
+
+def lock_queueing_ns(n, a, s, c, kind):
+    """Mean wait per acquisition beyond the uncontended cycle a + s + c."""
+    _, x = lock_chain(n, a, s, c, kind)
+    return max(0.0, n / x - (a + s + c))
+
+
+def price_transfers(counts, machine):
+    """-> (ns per op, the classes the machine could not price)."""
+    total = counts.get("transfers", 0.0)
+    locked_share = counts.get("transfers_locked", 0.0) / total if total > 0 else 0.0
+    ns, missing = 0.0, []
+    for c in CLASSES:
+        x = counts.get("transfers_" + c, 0.0)
+        if x == 0:
+            continue
+        t = machine["transfer_ns"].get(c)
+        if t is None:
+            missing.append(c)
+            continue
+        lk = machine["locked_ns"].get(c, t)
+        ns += x * ((1 - locked_share) * t + locked_share * lk)
+    return ns, missing
+
+
+def mean_transfer_ns(counts, machine):
+    """The row's transfers' mean price (its own mix of classes); the remote figure if none."""
+    total = sum(counts.get("transfers_" + c, 0.0) for c in CLASSES)
+    if total <= 0:
+        return machine["transfer_ns"].get("remote", max(machine["transfer_ns"].values()))
+    ns, _ = price_transfers(dict(counts, transfers_locked=0.0, transfers=total), machine)
+    return ns / total
+
+
+def project(counts, machine, threads=1, local_ns=None, lock_kind=None, hold_ns=None):
+    """One row: counts per op (transfers_*, ipis_sent, lock_acquires), the
+    machine, the threads sharing its locks. -> {"total": ns, "parts": {...},
+    "unpriced": [what could not be priced], "model": MODEL, "machine": name}."""
+    parts, unpriced = {}, []
+    parts["local"] = local_ns if local_ns is not None else 0.0
+    if local_ns is None:
+        unpriced.append("local work (no timed run here: --local)")
+    parts["transfers"], missing = price_transfers(counts, machine)
+    for c in missing:
+        unpriced.append(f"{counts['transfers_' + c]:g} {c} transfers per op "
+                        f"(no transfer_ns.{c})")
+    sent = counts.get("ipis_sent", 0.0)
+    parts["ipis"] = 0.0
+    if sent > 0:
+        if machine["ipi_send_ns"] is None or machine["ipi_receive_ns"] is None:
+            unpriced.append(f"{sent:g} IPIs per op (the machine file has no IPI figures)")
+        else:
+            parts["ipis"] = sent * machine["ipi_send_ns"] + machine["ipi_receive_ns"]
+    parts["queueing"] = 0.0
+    locks = counts.get("lock_acquires", 0.0)
+    if locks > 0 and threads > 1:
+        if lock_kind is None:
+            unpriced.append("lock queueing (the row's lock kind is not known)")
+        else:
+            c = mean_transfer_ns(counts, machine)
+            s = hold_ns if hold_ns is not None else c
+            before = parts["local"] + parts["transfers"] + parts["ipis"]
+            a = max(before / locks - s - c, 1e-3)
+            parts["queueing"] = locks * lock_queueing_ns(int(threads), a, s, c, lock_kind)
+    return {"total": sum(parts.values()), "parts": parts, "unpriced": unpriced,
+            "model": MODEL, "machine": machine["name"]}
+
+
+def local_here(measured_ns, counts_here, here):
+    """The local work: a timed run's ns per op on this machine, less its
+    transfers priced with this machine's own description; never below 0
+    (then -> (0, True): the description prices more than the run took)."""
+    priced, _ = price_transfers(counts_here, here)
+    left = measured_ns - priced
+    return (left, False) if left >= 0 else (0.0, True)

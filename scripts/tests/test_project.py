@@ -1,0 +1,244 @@
+#!/usr/bin/python3
+"""The projection (scripts/projection.py, scripts/project) and the machine
+descriptions (scripts/machines.py, machines/, scripts/machine-from-c2c):
+
+- the model's arithmetic on worked examples, each worked out by hand in the
+  comment beside it: a ping-pong, a ticket and a queued lock with 2 cores
+  and with many, an ipi-all drain on 1024 CPUs, the local work here;
+- a projected figure is never a measured one: the JSON has no benchmarks
+  list (every results reader refuses it), the text's title and every row
+  say projected, name the model and the machine file;
+- what cannot be priced is said per row, never priced as 0 silently;
+- machine files: every shipped one reads and names its source's commit;
+  every malformed one is one line and exit status 2; machine-from-c2c on a
+  small CSV gives the clusters' medians and says when a cluster holds
+  other pairs than the topology has;
+- scripts/project end to end on the counting build (c2c/pingpong), where
+  it is built."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
+sys.path.insert(0, HERE)
+sys.path.insert(0, SCRIPTS)
+from check import check, report  # noqa: E402
+import machines  # noqa: E402
+import mmresults  # noqa: E402
+import projection  # noqa: E402
+
+MMSCALE = os.environ.get("MMSCALE") or os.path.join(ROOT, "build", "mmscale")
+COUNTING = os.path.join(os.path.dirname(MMSCALE), "mmscale-transfers")
+TMP = tempfile.mkdtemp(prefix="test_project-")
+
+
+def near(a, b, eps=1e-9):
+    return abs(a - b) <= eps * max(1.0, abs(b))
+
+
+def machine_text(**kw):
+    lines = {"format": "mmscale-machine 1", "name": "worked", "source": "by hand",
+             "method": "by hand", "confidence": "low", "transfer_ns.cache": "25",
+             "transfer_ns.node": "100", "transfer_ns.remote": "300"}
+    lines.update({k.replace("__", "."): v for k, v in kw.items()})
+    return "\n".join(f"{k} = {v}" for k, v in lines.items() if v is not None) + "\n"
+
+
+def write(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def project_cli(*args):
+    return subprocess.run([sys.executable, os.path.join(SCRIPTS, "project"), *args],
+                          capture_output=True, text=True, env=dict(os.environ, MMSCALE=MMSCALE))
+
+
+M = machines.parse_text(machine_text(ipi_send_ns="100", ipi_receive_ns="2000"))
+
+# -- worked examples ------------------------------------------------------------
+# A ping-pong round trip moves the line twice, from a core of the same L3:
+# 2 x 25 ns = 50 ns, all of it transfers.
+r = projection.project({"transfers": 2, "transfers_cache": 2}, M, local_ns=0.0)
+check(near(r["total"], 50.0) and near(r["parts"]["transfers"], 50.0),
+      f"ping-pong: 2 transfers x 25 ns = 50 ns ({r})")
+check(r["model"] == projection.MODEL and r["machine"] == "worked" and not r["unpriced"],
+      f"the projection names its model and machine, and priced everything ({r})")
+
+# A locked transfer at locked_ns: half the 2 transfers locked, locked_ns.cache 45:
+# 1 x 25 + 1 x 45 = 70.
+ML = machines.parse_text(machine_text(locked_ns__cache="45"))
+r = projection.project({"transfers": 2, "transfers_cache": 2, "transfers_locked": 1}, ML,
+                       local_ns=0.0)
+check(near(r["total"], 70.0), f"a locked transfer at locked_ns: 25 + 45 = 70 ({r['total']})")
+
+# A ticket lock, 2 cores, a = 100 ns outside, s = 10 ns hold, c = 5 ns hand-off.
+# States 0, 1, 2; weights 1, (2/100) x 15 = 0.3, 0.3 x (1/100) x 20 = 0.06; sum 1.36.
+# Hand-offs per ns X = (0.3/15 + 0.06/20) / 1.36 = 0.023 / 1.36; the cycle 2/X =
+# 118.26 ns against 115 uncontended: 3.26 ns of queueing per acquisition.
+p, x = projection.lock_chain(2, 100.0, 10.0, 5.0, "ticket")
+check(near(p[0], 1 / 1.36) and near(p[1], 0.3 / 1.36) and near(p[2], 0.06 / 1.36),
+      f"ticket, 2 cores: P = 1, 0.3, 0.06 over 1.36 ({p})")
+check(near(x, 0.023 / 1.36), f"ticket, 2 cores: X = 0.023/1.36 per ns ({x})")
+q_ticket = projection.lock_queueing_ns(2, 100.0, 10.0, 5.0, "ticket")
+check(near(q_ticket, 2 * 1.36 / 0.023 - 115), f"ticket, 2 cores: {q_ticket} ns of queueing")
+# The same as a queued lock: every hand-off s + c = 15: weights 1, 0.3, 0.045; sum
+# 1.345; X = 0.345 / (15 x 1.345); the cycle 116.96: 1.96 ns.
+q_queued = projection.lock_queueing_ns(2, 100.0, 10.0, 5.0, "queued")
+check(near(q_queued, 2 * 15 * 1.345 / 0.345 - 115), f"queued, 2 cores: {q_queued} ns")
+check(q_queued < q_ticket, "the ticket lock queues longer than the queued one")
+# One core never waits: the cycle is a + s + c.
+check(near(projection.lock_queueing_ns(1, 100.0, 10.0, 5.0, "ticket"), 0.0, 1e-6),
+      "one core: no queueing")
+# Many waiters: 64 cores on a lock held 10 ns, 100 ns apart: the queued lock's
+# hand-offs are 15 ns, so it saturates at X = 1/15 (cycle 64 x 15 = 960 ns);
+# the ticket lock's grow with the waiters, and it collapses far beyond.
+q64t = projection.lock_queueing_ns(64, 100.0, 10.0, 5.0, "ticket")
+q64q = projection.lock_queueing_ns(64, 100.0, 10.0, 5.0, "queued")
+check(near(q64q, 64 * 15 - 115, 1e-3), f"queued, 64 cores: saturated, {q64q:.1f} ns")
+check(q64t > 10 * q64q, f"ticket, 64 cores: collapse ({q64t:.0f} ns against {q64q:.0f})")
+
+# An ipi-all drain on 1024 CPUs (128 nodes): 1023 IPIs sent and the lines of 7
+# CPUs of the node and 1016 beyond: 1023 x 100 + 2000 (one answer waited for)
+# + 7 x 100 + 1016 x 300 = 409800 ns.
+drain = {"ipis_sent": 1023, "transfers": 1023, "transfers_node": 7, "transfers_remote": 1016}
+r = projection.project(drain, M, local_ns=0.0)
+check(near(r["parts"]["ipis"], 104300) and near(r["total"], 409800),
+      f"ipi-all drain on 1024 CPUs: 409800 ns ({r['total']})")
+# Without IPI figures the IPIs are said, not priced as free.
+r = projection.project(drain, machines.parse_text(machine_text()), local_ns=0.0)
+check(r["parts"]["ipis"] == 0 and any("1023 IPIs" in u for u in r["unpriced"]),
+      f"a machine without IPI figures: the IPIs are named unpriced ({r['unpriced']})")
+# A class the machine has no figure for is named; local work left out is named.
+r = projection.project({"transfers": 3, "transfers_core": 3}, M)
+check(any("core transfers" in u for u in r["unpriced"]) and
+      any("local work" in u for u in r["unpriced"]), f"unpriced parts named ({r['unpriced']})")
+# Lock queueing needs the lock's kind; given it, a 2-thread row with one lock per op
+# whose transfers cost 50 ns queues (the hold is one hand-off, c = 25).
+row = {"transfers": 2, "transfers_cache": 2, "lock_acquires": 1}
+r = projection.project(row, M, threads=2, local_ns=100.0)
+check(r["parts"]["queueing"] == 0 and any("lock queueing" in u for u in r["unpriced"]),
+      "lock queueing without the kind: named, not priced")
+r = projection.project(row, M, threads=2, local_ns=100.0, lock_kind="ticket")
+want = projection.lock_queueing_ns(2, 150.0 - 25 - 25, 25.0, 25.0, "ticket")
+check(want > 0 and near(r["parts"]["queueing"], want),
+      f"queueing of a 2-thread row: {r['parts']['queueing']} ns, the chain's {want}")
+
+# The local work: 500 ns measured here with 2 cache transfers at here's 25 ns: 450.
+check(projection.local_here(500.0, {"transfers_cache": 2}, M) == (450.0, False),
+      "local work: measured less here's transfers")
+check(projection.local_here(40.0, {"transfers_cache": 2}, M) == (0.0, True),
+      "local work: never below 0, and said")
+
+# -- machine files -----------------------------------------------------------------
+for name in machines.shipped():
+    m = machines.load(name)
+    check(m["confidence"] == "published" and "commit" in m["source"] and
+          m.get("topology"), f"machines/{name}: published, its source's commit and topology")
+bad = {
+    "no format": machine_text(format=None),
+    "other format": machine_text(format="mmscale-machine 9"),
+    "no transfer": machine_text(**{"transfer_ns.cache": None, "transfer_ns.node": None,
+                                   "transfer_ns.remote": None}),
+    "a word for a number": machine_text(transfer_ns__cache="fast"),
+    "a negative": machine_text(transfer_ns__cache="-1"),
+    "an unknown key": machine_text(latency="3"),
+    "a bad confidence": machine_text(confidence="sure"),
+}
+counted = write("counted.json", json.dumps({"context": {"mmscale_transfers": "counted: test"},
+                                             "benchmarks": [{"name": "x/y", "run_name": "x/y",
+                                                             "run_type": "iteration",
+                                                             "threads": 1, "transfers": 2,
+                                                             "transfers_cache": 2,
+                                                             "real_time": 1, "cpu_time": 1,
+                                                             "time_unit": "ns"}]}))
+for what, text in bad.items():
+    p = project_cli("--machine", write("bad.machine", text), counted)
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and "bad.machine" in lines[0],
+          f"a machine file with {what}: one line naming the file, exit 2 "
+          f"({p.returncode}: {p.stderr.strip()})")
+timed = write("timed.json", json.dumps({"context": {}, "benchmarks": [
+    {"name": "x/y", "run_name": "x/y", "run_type": "iteration", "threads": 1,
+     "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}))
+p = project_cli("--machine", write("ok.machine", machine_text()), timed)
+check(p.returncode == 2 and "not a counting run" in p.stderr,
+      f"a timed run is refused: it has no transfers ({p.stderr.strip()})")
+
+# -- projected, never measured ----------------------------------------------------
+ok = write("ok.machine", machine_text())
+p = project_cli("--machine", ok, counted)
+out = p.stdout.splitlines()
+check(p.returncode == 0 and out and out[0].startswith("PROJECTED, not measured: " +
+                                                       projection.MODEL),
+      f"the table's title says projected and names the model ({out[:1]})")
+check(any("x/y" in line and "ok.machine" in line and "50.0" in line for line in out),
+      f"the row: the machine file and 2 x 25 ns ({p.stdout})")
+p = project_cli("--machine", ok, "--format", "json", counted)
+doc = json.loads(p.stdout)
+check("benchmarks" not in doc and doc["mmscale_projection"]["rows"][0]["total"] == 50.0,
+      "the JSON: a projection, no benchmarks list")
+try:
+    mmresults.read_text(p.stdout, "projection.json", quiet=True)
+    check(False, "a results reader took a projection for a run")
+except ValueError as e:
+    check("no benchmarks list" in str(e), f"a results reader refuses a projection ({e})")
+# --local with --here: the row's local work, 500 ns measured less 2 x 25 here.
+timed500 = write("timed500.json", json.dumps({"context": {}, "benchmarks": [
+    {"name": "x/y", "run_name": "x/y", "run_type": "iteration", "threads": 1,
+     "real_time": 500, "cpu_time": 500, "time_unit": "ns", "iterations": 1}]}))
+p = project_cli("--machine", ok, "--local", timed500, "--here", ok, "--format", "json", counted)
+row = json.loads(p.stdout)["mmscale_projection"]["rows"][0] if p.returncode == 0 else {}
+check(row.get("parts", {}).get("local") == 450.0 and row.get("total") == 500.0,
+      f"--local/--here: 450 ns of local work, 500 projected ({p.stderr.strip()}, {row})")
+p = project_cli("--machine", ok, "--local", timed500, counted)
+check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+      "--local without --here: one line, exit 2")
+
+# -- machine-from-c2c -----------------------------------------------------------
+# 4 CPUs, node:2 core:1 pu:2: CPUs 0,1 and 2,3 are siblings (5 ns), the rest 100.
+csv = write("c2c.csv", ",,,\n5,,,\n100,100,,\n100,100,6,\n")
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-c2c"), csv, "--name", "t",
+                    "--source", "test", "--classes", "core,remote", "--topology",
+                    "node:2 core:1 pu:2"], capture_output=True, text=True)
+m = machines.parse_text(p.stdout) if p.returncode == 0 else {}
+check(m and m["transfer_ns"] == {"core": 5.5, "remote": 100.0} and
+      m["pairs"] == {"core": 2, "remote": 4} and not p.stderr,
+      f"machine-from-c2c: medians 5.5 and 100, 2 and 4 pairs ({p.returncode}: {p.stderr})")
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-c2c"), csv, "--name", "t",
+                    "--source", "test", "--classes", "core,remote", "--topology",
+                    "node:1 core:2 pu:2"], capture_output=True, text=True)
+check(p.returncode == 0 and "holds 2 pairs where the topology has 2" not in p.stderr and
+      "the remote cluster holds 4 pairs where the topology has 0" in p.stdout,
+      f"machine-from-c2c: a cluster of other pairs than the topology's is noted "
+      f"({p.stderr.strip()})")
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-c2c"),
+                    write("bad.csv", ",,\n5,,\n1,2,3\n"), "--name", "t", "--source", "t",
+                    "--classes", "core"], capture_output=True, text=True)
+check(p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1,
+      f"a CSV that is not a triangle: one line, exit 1 ({p.stderr.strip()})")
+
+# -- end to end on the counting build ------------------------------------------------
+if os.access(COUNTING, os.X_OK):
+    p = project_cli("--machine", "dual-xeon-gold-6242", "--format", "json", "--",
+                    "--benchmark_filter=^c2c/pingpong/", "--benchmark_min_time=0.01",
+                    "--papi-events=none", "--topology=synthetic:node:2 l3:1 core:16 pu:2")
+    rows = json.loads(p.stdout)["mmscale_projection"]["rows"] if p.returncode == 0 else []
+    xeon = machines.load("dual-xeon-gold-6242")
+    # Placed compact, the partner is CPU 0's SMT sibling: its transfers (2 per round
+    # trip, and what the window's edges add over few iterations) are all core ones.
+    c = rows[0]["counts"] if rows else {}
+    check(rows and c.get("transfers_core", 0) >= 2 and c["transfers_core"] == c["transfers"] and
+          near(rows[0]["parts"]["transfers"], c["transfers_core"] * xeon["transfer_ns"]["core"]),
+          f"scripts/project -- ...: c2c/pingpong on the Xeon stand-in, core transfers "
+          f"({p.returncode}: {p.stderr[-300:]}, {rows[:1]})")
+else:
+    print(f"test_project: {COUNTING} not built: the end-to-end check is skipped")
+
+sys.exit(report("test_project"))
