@@ -6,9 +6,14 @@
  * outside Google Benchmark.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mmscale/c2c.h"
 #include "mmscale/cpu.h"
@@ -16,6 +21,7 @@
 #include "mmscale/kernel/processor.h"
 #include "mmscale/kernel/timekeeping.h"
 #include "mmscale/notice.h"
+#include "mmscale_build.h"
 
 /*
  * Round trips through a request and a reply location: the requester stores
@@ -236,6 +242,186 @@ out:
 	free(reader);
 	free(writer);
 	free(smt);
+	if (sh)
+		mmscale_free_mem(sh, sizeof(*sh));
+	return ret;
+}
+
+/*
+ * --save-machine=FILE: this machine's description for scripts/project, in
+ * the format scripts/machines.py reads ("mmscale-machine 1"). From plan CPU
+ * 0, one pair per class the plan has: its SMT sibling (core), another core
+ * of its last-level cache (cache), a CPU of another LLC of its node (node),
+ * and the first CPU of every other node (remote, and remote by hwloc
+ * distance: the median of that distance's nodes). A round trip on one line
+ * moves it twice (c2c/pingpong's floor), so each class's transfer is half
+ * its pair's median round trip. Locked operations and IPIs are not measured
+ * here, and the file says so: the projection then prices the first as
+ * transfers and names the second unpriced.
+ */
+enum { CLASS_CORE, CLASS_CACHE, CLASS_NODE, NR_LOCAL_CLASSES };
+static const char *const class_name[NR_LOCAL_CLASSES] = { "core", "cache", "node" };
+
+static int pu_llc(const struct mmscale_plan *p, int cpu)
+{
+	return p->topo->pus[p->cpu[cpu].pu].llc;
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int mmscale_c2c_save_machine_check(const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return mmscale_errorf(err, errlen, "--save-machine=%s: the name is too long", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
+int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, char *err,
+			     size_t errlen)
+{
+	const struct mmscale_topology *t = p->topo;
+	int nodes = t->nr_nodes, peer[NR_LOCAL_CLASSES] = { -1, -1, -1 };
+	int *node_first = malloc((size_t)nodes * sizeof(*node_first));
+	double *remote = malloc((size_t)nodes * sizeof(*remote));
+	double *same = malloc((size_t)nodes * sizeof(*same));
+	uint64_t *dist = malloc((size_t)nodes * sizeof(*dist));
+	struct matrix_line *sh = mmscale_alloc_global(sizeof(struct matrix_line), err, errlen);
+	char tmp[4096];
+	struct utsname u;
+	FILE *f = NULL;
+	int nr_remote = 0, ret = -1;
+
+	if (!node_first || !remote || !same || !dist || !sh) {
+		if (sh)
+			mmscale_errorf(err, errlen, "out of memory");
+		goto out;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
+		mmscale_errorf(err, errlen, "--save-machine=%s: the name is too long", path);
+		goto out;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (int n = 0; n < nodes; n++)
+		node_first[n] = -1;
+	for (int i = 0; i < p->nr_cpus; i++) {
+		const struct mmscale_cpu_info *c0 = &p->cpu[0], *c = &p->cpu[i];
+
+		if (node_first[c->node] < 0)
+			node_first[c->node] = i;
+		if (i == 0 || c->run_pu == c0->run_pu)
+			continue;
+		if (c->core == c0->core && peer[CLASS_CORE] < 0)
+			peer[CLASS_CORE] = i;
+		else if (c->core != c0->core && pu_llc(p, i) == pu_llc(p, 0) && peer[CLASS_CACHE] < 0)
+			peer[CLASS_CACHE] = i;
+		else if (c->node == c0->node && pu_llc(p, i) != pu_llc(p, 0) && peer[CLASS_NODE] < 0)
+			peer[CLASS_NODE] = i;
+	}
+	uname(&u);
+	fprintf(f, "# written by mmscale --c2c-matrix --save-machine\n"
+		"format = mmscale-machine 1\n"
+		"name = %s (%s): %d node%s, %d PUs of the plan\n"
+		"source = measured by mmscale %s on %s\n"
+		"method = mmscale --c2c-matrix --save-machine: from plan CPU 0 (PU %d), one "
+		"c2c/pingpong pair per class, the median of %d x %d round trips on one line, "
+		"halved (a round trip moves the line twice)\n"
+		"confidence = measured\n",
+		u.nodename, u.machine, nodes, nodes == 1 ? "" : "s", p->nr_pus_used,
+		MMSCALE_GIT_REVISION, u.nodename,
+		p->cpu[0].run_pu, MATRIX_TRIALS, MATRIX_ROUND_TRIPS);
+	for (int k = 0; k < NR_LOCAL_CLASSES; k++) {
+		double rt;
+
+		if (peer[k] < 0) {
+			fprintf(f, "note = no %s pair: the plan has no such CPU beside PU %d\n",
+				class_name[k], p->cpu[0].run_pu);
+			continue;
+		}
+		rt = matrix_pair(sh, 0, peer[k]);
+		if (rt < 0) {
+			mmscale_errorf(err, errlen, "--save-machine: the %s pair (PUs %d and %d) "
+				       "could not run", class_name[k], p->cpu[0].run_pu,
+				       p->cpu[peer[k]].run_pu);
+			goto out;
+		}
+		fprintf(f, "transfer_ns.%s = %.1f\n", class_name[k], rt / 2);
+		fprintf(f, "note = %s: PUs %d and %d, %.1f ns a round trip\n", class_name[k],
+			p->cpu[0].run_pu, p->cpu[peer[k]].run_pu, rt);
+	}
+	for (int n = 0; n < nodes; n++) {
+		double rt;
+
+		if (n == p->cpu[0].node || node_first[n] < 0)
+			continue;
+		rt = matrix_pair(sh, 0, node_first[n]);
+		if (rt < 0) {
+			mmscale_errorf(err, errlen, "--save-machine: the pair of PUs %d and %d could "
+				       "not run", p->cpu[0].run_pu, p->cpu[node_first[n]].run_pu);
+			goto out;
+		}
+		dist[nr_remote] = mmscale_node_distance(t, p->cpu[0].node, n);
+		remote[nr_remote++] = rt / 2;
+	}
+	if (nr_remote) {
+		memcpy(same, remote, (size_t)nr_remote * sizeof(*same));
+		fprintf(f, "transfer_ns.remote = %.1f\n", median_of(same, nr_remote));
+		for (int i = 0; i < nr_remote; i++) {
+			int m = 0;
+			bool first = true;
+
+			for (int j = 0; j < i && first; j++)
+				first = dist[j] != dist[i];
+			if (!first || !dist[i])
+				continue;
+			for (int j = i; j < nr_remote; j++)
+				if (dist[j] == dist[i])
+					same[m++] = remote[j];
+			fprintf(f, "transfer_ns.remote.%llu = %.1f\n", (unsigned long long)dist[i],
+				median_of(same, m));
+		}
+	} else {
+		fprintf(f, "note = no remote pair: the plan has one node\n");
+	}
+	fputs("note = locked operations not measured: priced as transfers\n"
+	      "note = no IPI figure measured: a projection of a row that sends IPIs says so\n", f);
+	if (fclose(f) != 0) {
+		f = NULL;
+		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path) != 0) {
+		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (f) {
+		fclose(f);
+		unlink(tmp);
+	} else if (ret) {
+		unlink(tmp);
+	}
+	free(node_first);
+	free(remote);
+	free(same);
+	free(dist);
 	if (sh)
 		mmscale_free_mem(sh, sizeof(*sh));
 	return ret;

@@ -143,6 +143,9 @@ const char mmscale_help[] =
 "                       topology only): one row per reader node, one column per writer node\n"
 "                       (MLC's idle-latency layout), '*' where the pair are SMT siblings;\n"
 "                       on one node, one line that says so. json: for scripts/plot --c2c\n"
+"  --save-machine=FILE  with --c2c-matrix: also write this machine's description for\n"
+"                       scripts/project (a transfer's ns per class, from one pair each:\n"
+"                       SMT sibling, same LLC, same node, each other node)\n"
 "  --verify-placement   check with move_pages where every emulated CPU's per-CPU data and\n"
 "                       the global data really are, against the plan (real topology only)\n"
 "  --help               this text\n"
@@ -456,6 +459,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_describe(a, o, &status) ||
 		    take_text_or_json(a, "--c2c-matrix", &o->c2c_matrix, &o->c2c_matrix_json,
 				      &status) ||
+		    take_value(a, "--save-machine", &o->save_machine, &status) ||
 		    take_flag(a, "--verify-placement", &o->verify_placement, &status))
 			continue;
 		if (strncmp(a, "--benchmark_", 12) == 0 || strncmp(a, "--v=", 4) == 0) {
@@ -483,6 +487,11 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 	if (o->transfers && (o->c2c_matrix || o->verify_placement))
 		return mmscale_usage_error("%s", "--transfers counts the emulation's accesses; "
 					   "--c2c-matrix and --verify-placement measure this machine");
+	if (o->save_machine && !o->c2c_matrix)
+		return mmscale_usage_error("%s", "--save-machine writes what --c2c-matrix measures: "
+					   "give --c2c-matrix too");
+	if (o->save_machine && !o->save_machine[0])
+		return mmscale_usage_error("%s", "--save-machine=FILE: name the file");
 	if (o->list + o->describe + o->c2c_matrix + o->verify_placement > 1)
 		return mmscale_usage_error("%s", "--list, --describe, --c2c-matrix and --verify-placement "
 				   "exclude each other");

@@ -27,6 +27,7 @@ struct mmscale_cli {
 	bool describe_xml;		/* --describe=xml */
 	bool list_json;			/* --list=json */
 	bool c2c_matrix_json;		/* --c2c-matrix=json */
+	const char *save_machine;	/* --save-machine=FILE (with --c2c-matrix) */
 	int gb_argc;
 	char **gb_argv;
 	char *command;			/* the command line, shell-quoted ("mmscale ...") */

@@ -249,6 +249,10 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 				     "--verify-placement checks this machine: it cannot use a --topology stand-in");
 		goto out;
 	}
+	if (o->save_machine && mmscale_c2c_save_machine_check(o->save_machine, err, sizeof(err))) {
+		status = mmscale_usage_error("%s", err);	/* nothing measured yet */
+		goto out;
+	}
 	if (o->c2c_matrix || o->verify_placement)
 		mmscale_notices_release();	/* no bad input can follow: say them first */
 	if (mmscale_machine_setup(plan, MMSCALE_SPIN_AUTO, err, sizeof(err)) != 0) {
@@ -265,7 +269,9 @@ static int run_plan(const struct mmscale_cli *o, struct mmscale_plan *plan)
 		goto out_machine;
 	}
 	if (o->c2c_matrix) {
-		if (mmscale_c2c_matrix(plan, o->c2c_matrix_json, stdout, err, sizeof(err)) != 0) {
+		if (mmscale_c2c_matrix(plan, o->c2c_matrix_json, stdout, err, sizeof(err)) != 0 ||
+		    (o->save_machine &&
+		     mmscale_c2c_save_machine(plan, o->save_machine, err, sizeof(err)) != 0)) {
 			fprintf(stderr, "mmscale: %s\n", err);
 			status = 1;
 		}

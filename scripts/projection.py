@@ -44,8 +44,9 @@ MODEL = "mmscale-proj 1"
 CLASSES = ("core", "cache", "node", "remote")
 LOCKS = ("ticket", "queued")
 LEAVES_OUT = ("counts are machine-wide: other CPUs' transfers (an IPI's targets) are added "
-              "in series; a lock's hold is one hand-off (a lower bound on queueing); no "
-              "prefetch, capacity misses, home-node placement or interconnect queueing")
+              "in series; a lock's hold is one hand-off (a lower bound on queueing); other "
+              "nodes' transfers at transfer_ns.remote, not by distance; no prefetch, capacity "
+              "misses, home-node placement or interconnect queueing")
 
 
 class ProjectionError(ValueError):

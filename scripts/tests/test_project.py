@@ -10,6 +10,7 @@ descriptions (scripts/machines.py, machines/, scripts/machine-from-c2c):
   say projected, name the model and the machine file;
 - what cannot be priced is said per row, never priced as 0 silently;
 - machine files: every shipped one reads and names its source's commit;
+  mmscale --c2c-matrix --save-machine writes one of this machine that reads;
   every malformed one is one line and exit status 2; machine-from-c2c on a
   small CSV gives the clusters' medians and says when a cluster holds
   other pairs than the topology has;
@@ -223,6 +224,52 @@ p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-c2c"),
                     "--classes", "core"], capture_output=True, text=True)
 check(p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1,
       f"a CSV that is not a triangle: one line, exit 1 ({p.stderr.strip()})")
+
+# -- mmscale --c2c-matrix --save-machine: this machine's own description --------------
+saved = os.path.join(TMP, "here.machine")
+p = subprocess.run([MMSCALE, "--c2c-matrix", "--save-machine=" + saved], capture_output=True,
+                   text=True)
+try:
+    here = machines.load(saved)
+except (machines.MachineError, OSError) as e:
+    here = None
+    check(False, f"--save-machine wrote a file that reads ({p.returncode}: {p.stderr}: {e})")
+if here:
+    check(p.returncode == 0 and here["confidence"] == "measured" and here["transfer_ns"] and
+          all(v > 0 for v in here["transfer_ns"].values()) and
+          any("IPI" in n for n in here["notes"]) and not os.path.exists(saved + ".tmp"),
+          f"--save-machine: measured, a transfer per class the plan has, no IPI said "
+          f"({here['transfer_ns']}, {here['notes']})")
+    # Every class the file leaves out, it says why.
+    for c in ("core", "cache", "node", "remote"):
+        check(c in here["transfer_ns"] or any(f"no {c} pair" in n for n in here["notes"]),
+              f"--save-machine: the {c} class is measured or its absence said")
+
+# -- machine-from-hwloc: a SLIT scaled by one measured pair ------------------------
+# The dual EPYC 7742 in L3-as-NUMA mode (scripts/gen-machine-topologies): node 0's
+# row is 10 (itself), 11 for one node, 12 for its socket's other 14, 32 for the
+# other socket's 16. Scaled by a pair measured at distance 12 (120 ns): 11 -> 110,
+# 32 -> 320; the median of the 31 other nodes (1 at 110, 14 at 120, 16 at 320) is 320.
+gm = os.path.join(TMP, "gm")
+subprocess.run([sys.executable, os.path.join(SCRIPTS, "gen-machine-topologies"), "--only",
+                "256amd64-2p16n4c2t-epyc-7742-l3asnuma", "--out", gm], capture_output=True)
+xml = os.path.join(gm, "256amd64-2p16n4c2t-epyc-7742-l3asnuma.xml")
+measured = write("measured.machine", machine_text(transfer_ns__remote__12="120",
+                                                  confidence="measured"))
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-hwloc"), "--measured",
+                    measured, "--topology", "xml:" + xml, "--name", "scaled"],
+                   capture_output=True, text=True, env=dict(os.environ, MMSCALE=MMSCALE))
+m = machines.parse_text(p.stdout) if p.returncode == 0 else {}
+check(m and m["confidence"] == "low" and
+      m["transfer_ns_by_distance"] == {11: 110.0, 12: 120.0, 32: 320.0} and
+      m["transfer_ns"]["remote"] == 320.0 and m["transfer_ns"]["cache"] == 25.0,
+      f"machine-from-hwloc: 11/12/32 scaled by 120 ns at 12, low confidence "
+      f"({p.returncode}: {p.stderr.strip()}, {m and m['transfer_ns_by_distance']})")
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-hwloc"), "--measured",
+                    measured, "--topology", "synthetic:node:2 core:1 pu:1", "--name", "x"],
+                   capture_output=True, text=True, env=dict(os.environ, MMSCALE=MMSCALE))
+check(p.returncode == 2 and "no distance matrix" in p.stderr,
+      f"machine-from-hwloc: a topology without distances, exit 2 ({p.stderr.strip()})")
 
 # -- end to end on the counting build ------------------------------------------------
 if os.access(COUNTING, os.X_OK):

@@ -20,6 +20,16 @@
 int mmscale_c2c_matrix(const struct mmscale_plan *p, bool json, FILE *out, char *err,
 		       size_t errlen);
 
+/*
+ * --save-machine=FILE: this machine's description (scripts/machines.py's
+ * format) from one c2c/pingpong pair per class the plan has. Needs
+ * mmscale_machine_setup() first; -1 with one line in err.
+ */
+int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, char *err,
+			     size_t errlen);
+/* Before measuring: can FILE be written? -1 with one line in err if not. */
+int mmscale_c2c_save_machine_check(const char *path, char *err, size_t errlen);
+
 /* A measured matrix: what mmscale_c2c_matrix prints. */
 struct mmscale_c2c_matrix {
 	int nr_nodes;
