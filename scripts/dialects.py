@@ -408,17 +408,19 @@ def lkp_row(key, base, new):
     return "".join(cells) + f"  {key}"
 
 
-def lkp_table(names, base, new):
+def lkp_table(names, base, new, every_key=False):
     """compare.rb's report of two results (show_group): the group header
     (the common axes, then the compared ones: here the results' names), the
     %stddev %change %stddev header and the changed stats, sorted by key.
-    base, new: {key: [samples]}. -> (lines, keys compared, keys shown)"""
+    base, new: {key: [samples]}; every_key: every stat, not only those
+    LKP's change rule picks (a projection has no noise to pick them from).
+    -> (lines, keys compared, keys shown)"""
     # stats.rb fills a baseline stat the new result lacks (dump-stat drops
     # a stat that is 0 in every run) with a 0 per run: it went to 0.
     runs = max((len(v) for v in new.values()), default=0)
     new = dict(new, **{k: [0] * runs for k in base if k not in new})
     keys = sorted(k for k in base if new.get(k))
-    shown = [k for k in keys if lkp_changed(k, new[k], base[k])]
+    shown = [k for k in keys if every_key or lkp_changed(k, new[k], base[k])]
     if not shown:  # show_group prints nothing of a group without a change
         return [], len(keys), 0
     first = LKP_ABS + LKP_ERR

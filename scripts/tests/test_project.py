@@ -190,6 +190,22 @@ try:
     check(False, "a results reader took a projection for a run")
 except ValueError as e:
     check("no benchmarks list" in str(e), f"a results reader refuses a projection ({e})")
+# The frameworks' dialects: projected-ns rows, one column per machine, under the title.
+two = write("two.machine", machine_text(transfer_ns__cache="50", name="two"))
+p = project_cli("--machine", ok, "--machine", two, "--format", "mmtests", counted)
+lines = p.stdout.splitlines()
+check(p.returncode == 0 and lines[0].startswith("PROJECTED") and
+      any(line.startswith("Amean") and "projected-ns-x/y" in line and "50.00" in line and
+          "100.00" in line for line in lines),
+      f"--format mmtests: the projected-ns row, 50 and 100 ns ({p.stdout[:600]})")
+p = project_cli("--machine", ok, "--machine", two, "--format", "lkp", counted)
+check(p.returncode == 0 and p.stdout.startswith("PROJECTED") and
+      "mmscale.x/y.projected_ns" in p.stdout and "+100.0%" in p.stdout,
+      f"--format lkp: every row shown, +100% ({p.stdout[-400:]})")
+p = project_cli("--machine", ok, "--format", "lkp", counted)
+check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+      "--format lkp with one machine: one line, exit 2")
+
 # --local with --here: the row's local work, 500 ns measured less 2 x 25 here.
 timed500 = write("timed500.json", json.dumps({"context": {}, "benchmarks": [
     {"name": "x/y", "run_name": "x/y", "run_type": "iteration", "threads": 1,
@@ -285,6 +301,24 @@ if os.access(COUNTING, os.X_OK):
           near(rows[0]["parts"]["transfers"], c["transfers_core"] * xeon["transfer_ns"]["core"]),
           f"scripts/project -- ...: c2c/pingpong on the Xeon stand-in, core transfers "
           f"({p.returncode}: {p.stderr[-300:]}, {rows[:1]})")
+    # --validate: a 2-thread row projected on this machine's own description, beside
+    # its measured time, the error per row and per family.
+    if here:
+        p = project_cli("--validate", "--here", saved, "--format", "json", "--",
+                        "--benchmark_filter=^vmstat/mod/inc/", "--benchmark_min_time=0.01",
+                        "--papi-events=none")
+        v = json.loads(p.stdout)["mmscale_projection_validation"] if p.returncode == 0 else {}
+        rows = v.get("rows", [])
+        check(len(rows) == 1 and rows[0]["name"].endswith("threads:2") and
+              rows[0]["measured"] > 0 and rows[0]["projected"] > 0 and
+              abs(rows[0]["error"] - (rows[0]["projected"] - rows[0]["measured"]) /
+                  rows[0]["measured"]) < 1e-9 and "vmstat/mod" in v["median_abs_error_by_family"],
+              f"--validate: the 2-thread row, measured and projected apart, its error "
+              f"({p.returncode}: {p.stderr[-300:]}, {v})")
+        p = project_cli("--validate", "--here", saved, "--machine", "dual-epyc-7742", "--",
+                        "--benchmark_filter=^vmstat/mod/inc/")
+        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+              "--validate with --machine: one line, exit 2")
 else:
     print(f"test_project: {COUNTING} not built: the end-to-end check is skipped")
 
