@@ -6,7 +6,10 @@ its machine, and is never stored where a measured time goes (a projection
 has no real_time, so scripts/compare and every results reader refuse it as
 a run).
 
-A row's projected time per operation is the sum of its parts (breakdown):
+A row's projected time per operation - one thread's: a threaded run's
+reported real_time is its wall time over every thread's iterations, so a
+thread's own is that times the threads - is the sum of its parts
+(breakdown):
 
   local      the work that moves no line, measured on this machine:
              a timed run's ns per op here, less the row's transfers here
@@ -40,6 +43,10 @@ one hand-off (the lock's line) unless the caller gives more, a lower bound;
 a's contenders are the row's threads; prefetchers, capacity misses, the
 home node's placement, and the interconnect's own queueing on lines that
 are not locks."""
+import json
+import re
+import sys
+
 MODEL = "mmscale-proj 1"
 CLASSES = ("core", "cache", "node", "remote")
 LOCKS = ("ticket", "queued")
@@ -146,3 +153,50 @@ def local_here(measured_ns, counts_here, here):
     priced, _ = price_transfers(counts_here, here)
     left = measured_ns - priced
     return (left, False) if left >= 0 else (0.0, True)
+
+
+def counted_rows(path, cases=None, who="project"):
+    """-> ([(name, threads, counts per op averaged over repetitions)], runs that failed)
+    of a counting run's results; each failed run named on stderr by who;
+    ProjectionError (one line) for a file that is no counting run."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise ProjectionError(f"{path}: {e.strerror}") from None
+    except ValueError as e:
+        raise ProjectionError(f"{path}: not JSON ({e})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise ProjectionError(f"{path}: not mmscale's results (no benchmarks list)")
+    if not str(doc.get("context", {}).get("mmscale_transfers", "")).startswith("counted"):
+        raise ProjectionError(f"{path}: not a counting run (mmscale --transfers): it has no "
+                              f"transfers to price")
+    rows = {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") == "aggregate":
+            continue
+        name = b.get("run_name") or b.get("name", "")
+        if cases and not re.search(cases, name):
+            continue
+        if b.get("error_occurred"):
+            print(f"{who}: {path}: {name}: the run failed ({b.get('error_message', '')}): "
+                  f"not projected", file=sys.stderr)
+            rows.setdefault(name, {"failed": True})
+            continue
+        if "transfers" not in b:
+            print(f"{who}: {path}: {name}: no transfer counts ({b.get('label', '')}): "
+                  f"not projected", file=sys.stderr)
+            rows.setdefault(name, {"failed": True})
+            continue
+        r = rows.setdefault(name, {"threads": b.get("threads", 1), "runs": []})
+        if "runs" in r:
+            r["runs"].append({k: v for k, v in b.items() if isinstance(v, (int, float))})
+    out, failed = [], 0
+    for name, r in rows.items():
+        if "runs" not in r:
+            failed += 1
+            continue
+        keys = set().union(*r["runs"])
+        avg = {k: sum(run.get(k, 0.0) for run in r["runs"]) / len(r["runs"]) for k in keys}
+        out.append((name, r["threads"], avg))
+    return out, failed

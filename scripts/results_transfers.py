@@ -180,7 +180,16 @@ def main():
         "claimed: the floors (100 round trips: 200 transfers, 199 upgrades), each kind and "
         "class, memset, 128-byte lines, the windows of the hottest lines and pairs, and "
         "percpu_counter_sum over 1024 CPUs each of whose slot its own CPU wrote last: 1023 "
-        "transfers, 7 from CPU 0's node and 1016 from other nodes, and 0 for a second sum.",
+        "transfers, 7 from CPU 0's node and 1016 from other nodes, and 0 for a second sum. "
+        "On the same stand-in (one populated zone a node), each CPU's own lines last "
+        "written by that CPU, each emulated CPU on a stack of its own: 6.18's "
+        "drain_all_pages with every list empty reads 128 pagesets of each other CPU, 130944 "
+        "transfers (896 from the node, 130048 beyond), and a second drain 0; a "
+        "vmstat_shepherd pass reads each other CPU's 128 zone and 128 node statistics, "
+        "261888 (1792 and 260096); 6.18's refresh_cpu_vm_stats on CPUs 1 to 1023 in turn, "
+        "one item each, 1919 locked transfers (the global item from the CPU before, the "
+        "zone's from the CPU before on the same node: 1792 node, 127 remote). Where those "
+        "rows run as cases above, nobody wrote the other CPUs' lines first, so they show 0.",
         "",
         "### What the rule cannot see",
         "",

@@ -206,6 +206,21 @@ p = project_cli("--machine", ok, "--format", "lkp", counted)
 check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
       "--format lkp with one machine: one line, exit 2")
 
+# scripts/compare --project: two saved counting runs priced on one machine, side by side.
+counted4 = write("counted4.json", open(counted).read().replace('"transfers": 2, "transfers_cache": 2',
+                                                                '"transfers": 4, "transfers_cache": 4'))
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--project", ok, counted,
+                    counted4], capture_output=True, text=True)
+lines = p.stdout.splitlines()
+check(p.returncode == 0 and lines and lines[0].startswith("PROJECTED, not measured") and
+      any("50.0" in line and "100.0" in line and "+100.0%" in line and "x/y" in line
+          for line in lines), f"compare --project: 50 against 100 ns, +100% ({p.stdout}{p.stderr})")
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--project", ok, timed],
+                   capture_output=True, text=True)
+check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and
+      "not a counting run" in p.stderr, f"compare --project of a timed run: one line, exit 2 "
+      f"({p.stderr.strip()})")
+
 # --local with --here: the row's local work, 500 ns measured less 2 x 25 here.
 timed500 = write("timed500.json", json.dumps({"context": {}, "benchmarks": [
     {"name": "x/y", "run_name": "x/y", "run_type": "iteration", "threads": 1,
