@@ -379,8 +379,19 @@ static void publish(struct mmscale_state *st, struct registration *reg)
 	unsigned int published = reg->run.c->counts;
 
 	if (transfers_counted(reg)) {
+		struct mmscale_counts own;
+
 		published |= MMSCALE_XFER_COUNT_BITS;
 		take_transfers(st, reg);
+		/*
+		 * The transfers the run's own threads made (each thread's count is
+		 * its own): what lies on their operations' path. The rest are the
+		 * partners' and an IPI's targets', which run beside them
+		 * (scripts/projection.py prices the two apart).
+		 */
+		mmscale_counts_snapshot(&own);
+		mmscale_counter_set(st, "transfers_by_threads", (double)own.v[MMSCALE_XFERS],
+				    MMSCALE_COUNTER_AVG_ITERATIONS);
 	}
 	published_counts(st, reg, &counts);
 	check_claim(st, reg, &counts);

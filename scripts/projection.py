@@ -18,7 +18,9 @@ thread's own is that times the threads - is the sum of its parts
   transfers  the transfers per op by where the previous holder sat (core,
              cache, node, remote) x the machine's transfer_ns of that class;
              the locked share of them (transfers_locked / transfers) at
-             locked_ns where the file gives it
+             locked_ns where the file gives it; of a row that sends IPIs,
+             its own threads' transfers and one target's mean share of the
+             targets' (in_series_share: they answer in parallel)
   ipis       per op, ipis_sent x ipi_send_ns, plus one ipi_receive_ns when
              any was sent (the targets answer in parallel; the caller waits
              for them once); unpriced, and said, where the file has no IPI
@@ -37,8 +39,9 @@ thread's own is that times the threads - is the sum of its parts
              without contention, a + s + c.
 
 What the model leaves out is said where the figures are printed
-(LEAVES_OUT): the counts are machine-wide, so transfers that other CPUs make
-in parallel (an IPI's targets) are added as if in series; the hold s is
+(LEAVES_OUT): an IPI's targets are taken as equal (one's mean share of
+their transfers is the caller's wait), and what they serialize on (a lock
+they all take) is not queued; the hold s is
 one hand-off (the lock's line) unless the caller gives more, a lower bound;
 a's contenders are the row's threads; prefetchers, capacity misses, the
 home node's placement, and the interconnect's own queueing on lines that
@@ -50,8 +53,9 @@ import sys
 MODEL = "mmscale-proj 1"
 CLASSES = ("core", "cache", "node", "remote")
 LOCKS = ("ticket", "queued")
-LEAVES_OUT = ("counts are machine-wide: other CPUs' transfers (an IPI's targets) are added "
-              "in series; a lock's hold is one hand-off (a lower bound on queueing); other "
+LEAVES_OUT = ("an IPI's targets are taken as equal (the caller waits for one's mean share of "
+              "their transfers) and not queued on what they all take; a lock's hold is one "
+              "hand-off (a lower bound on queueing); other "
               "nodes' transfers at transfer_ns.remote, not by distance; no prefetch, capacity "
               "misses, home-node placement or interconnect queueing")
 
@@ -112,6 +116,22 @@ def mean_transfer_ns(counts, machine):
     return ns / total
 
 
+def in_series_share(counts):
+    """The share of a row's transfers on its operation's path: its own
+    threads' (transfers_by_threads) and, where it sends IPIs, one target's
+    mean share of the rest (the targets answer in parallel, the caller waits
+    for them); where it sends none, the rest too (a partner's transfers
+    alternate with the caller's, as a ping-pong's). 1 where the run does
+    not say which are its threads' (a counting run before that count)."""
+    total = counts.get("transfers", 0.0)
+    own = counts.get("transfers_by_threads")
+    sent = counts.get("ipis_sent", 0.0)
+    if own is None or total <= 0 or sent <= 0:
+        return 1.0
+    own = min(own, total)
+    return (own + (total - own) / sent) / total
+
+
 def project(counts, machine, threads=1, local_ns=None, lock_kind=None, hold_ns=None):
     """One row: counts per op (transfers_*, ipis_sent, lock_acquires), the
     machine, the threads sharing its locks. -> {"total": ns, "parts": {...},
@@ -120,7 +140,11 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None, hold_ns=N
     parts["local"] = local_ns if local_ns is not None else 0.0
     if local_ns is None:
         unpriced.append("local work (no timed run here: --local)")
-    parts["transfers"], missing = price_transfers(counts, machine)
+    priced, missing = price_transfers(counts, machine)
+    parts["transfers"] = priced * in_series_share(counts)
+    if counts.get("ipis_sent", 0.0) > 0 and "transfers_by_threads" not in counts:
+        unpriced.append("which transfers an IPI's targets made (a counting run without "
+                        "transfers_by_threads): all priced in series")
     for c in missing:
         unpriced.append(f"{counts['transfers_' + c]:g} {c} transfers per op "
                         f"(no transfer_ns.{c})")

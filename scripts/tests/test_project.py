@@ -112,6 +112,18 @@ drain = {"ipis_sent": 1023, "transfers": 1023, "transfers_node": 7, "transfers_r
 r = projection.project(drain, M, local_ns=0.0)
 check(near(r["parts"]["ipis"], 104300) and near(r["total"], 409800),
       f"ipi-all drain on 1024 CPUs: 409800 ns ({r['total']})")
+# The same drain where the counting run says which transfers were the caller's own: 1023
+# (a read of each target's answer), and 10 a target, 10230, on the targets' side. The
+# caller waits for one target's mean share: 1023 + 10230 / 1023 = 1033 remote transfers
+# on its path, 1033 x 300 = 309900, and the IPIs' 104300: 414200 ns.
+split = {"ipis_sent": 1023, "transfers": 11253, "transfers_remote": 11253,
+         "transfers_by_threads": 1023}
+r = projection.project(split, M, local_ns=0.0)
+check(near(r["parts"]["transfers"], 309900) and near(r["total"], 414200) and not r["unpriced"],
+      f"ipi-all drain, the caller's own and one target's share: 414200 ns ({r})")
+r = projection.project(drain, M, local_ns=0.0)
+check(any("targets made" in u for u in r["unpriced"]),
+      f"a drain without transfers_by_threads: its transfers in series, and said ({r['unpriced']})")
 # Without IPI figures the IPIs are said, not priced as free.
 r = projection.project(drain, machines.parse_text(machine_text()), local_ns=0.0)
 check(r["parts"]["ipis"] == 0 and any("1023 IPIs" in u for u in r["unpriced"]),

@@ -3,7 +3,7 @@
 tests/test_transfers.c's, exactly):
 
 - the floors through the harness: c2c/pingpong moves its line twice per
-  round trip and upgrades it twice, c2c/read_local never, c2c/read_shared at
+  round trip (once by the requester's own read) and upgrades it twice, c2c/read_local never, c2c/read_shared at
   most once per read; the transfer counts are machine-wide (the partner's
   side is in them), by kind and by class adding up to the total;
 - every run of the counting build says it is not for timing, its context
@@ -69,8 +69,13 @@ shared = r.get("c2c/read_shared/real_time/threads:1", {})
 check(0 <= shared.get("transfers", -1) <= 1 and shared.get("transfers") == shared.get(
       "transfers_read"), f"c2c/read_shared: at most one transfer per read, by a read "
       f"({shared.get('transfers')})")
+# The requester's own: its read of each pong; the partner's read of the ping is the other.
+check(pp.get("transfers_by_threads") == 1,
+      f"c2c/pingpong: 1 of the 2 transfers is the requester's own ({pp.get('transfers_by_threads')})")
 for name, b in r.items():
     check(all(k in b for k in XFER), f"{name}: every transfer count published")
+    check(0 <= b.get("transfers_by_threads", -1) <= b["transfers"],
+          f"{name}: the run's threads' own transfers, at most all of them")
     check(abs(b["transfers"] - sum(b[k] for k in XFER[1:4])) < 1e-9 and
           abs(b["transfers"] - sum(b[k] for k in XFER[5:])) < 1e-9,
           f"{name}: kinds and classes each add up to the total")
