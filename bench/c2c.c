@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,16 +274,41 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * FILE.tmp, created here and only here (O_EXCL: one already there, a write
+ * in progress or one left behind, is never truncated or removed): a stream,
+ * or NULL with one line in err.
+ */
+static FILE *create_tmp(const char *path, char *tmp, size_t len, char *err, size_t errlen)
+{
+	FILE *f;
+	int fd;
+
+	if ((size_t)snprintf(tmp, len, "%s.tmp", path) >= len) {
+		mmscale_errorf(err, errlen, "--save-machine=%s: the name is too long", path);
+		return NULL;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		mmscale_errorf(err, errlen, "--save-machine=%s: %s: %s", path, tmp, strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+	}
+	return f;
+}
+
 int mmscale_c2c_save_machine_check(const char *path, char *err, size_t errlen)
 {
 	char tmp[4096];
-	FILE *f;
+	FILE *f = create_tmp(path, tmp, sizeof(tmp), err, errlen);
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return mmscale_errorf(err, errlen, "--save-machine=%s: the name is too long", path);
-	f = fopen(tmp, "w");
 	if (!f)
-		return mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
+		return -1;
 	fclose(f);
 	unlink(tmp);
 	return 0;
@@ -298,9 +324,10 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 	double *same = malloc((size_t)nodes * sizeof(*same));
 	uint64_t *dist = malloc((size_t)nodes * sizeof(*dist));
 	struct matrix_line *sh = mmscale_alloc_global(sizeof(struct matrix_line), err, errlen);
-	char tmp[4096];
+	char tmp[4096] = "";
 	struct utsname u;
 	FILE *f = NULL;
+	bool created = false;
 	int nr_remote = 0, ret = -1;
 
 	if (!node_first || !remote || !same || !dist || !sh) {
@@ -308,15 +335,10 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 			mmscale_errorf(err, errlen, "out of memory");
 		goto out;
 	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		mmscale_errorf(err, errlen, "--save-machine=%s: the name is too long", path);
+	f = create_tmp(path, tmp, sizeof(tmp), err, errlen);
+	if (!f)
 		goto out;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
-		goto out;
-	}
+	created = true;
 	for (int n = 0; n < nodes; n++)
 		node_first[n] = -1;
 	for (int i = 0; i < p->nr_cpus; i++) {
@@ -333,14 +355,15 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 		else if (c->node == c0->node && pu_llc(p, i) != pu_llc(p, 0) && peer[CLASS_NODE] < 0)
 			peer[CLASS_NODE] = i;
 	}
-	uname(&u);
+	if (uname(&u) != 0)
+		snprintf(u.nodename, sizeof(u.nodename), "unknown host");
 	fprintf(f, "# written by mmscale --c2c-matrix --save-machine\n"
 		"format = mmscale-machine 1\n"
 		"name = %s (%s): %d node%s, %d PUs of the plan\n"
 		"source = measured by mmscale %s on %s\n"
 		"method = mmscale --c2c-matrix --save-machine: from plan CPU 0 (PU %d), one "
-		"c2c/pingpong pair per class, the median of %d x %d round trips on one line, "
-		"halved (a round trip moves the line twice)\n"
+		"c2c/pingpong pair per class, the median of %d trials' mean round trip (%d "
+		"round trips on one line each), halved (a round trip moves the line twice)\n"
 		"confidence = measured\n",
 		u.nodename, u.machine, nodes, nodes == 1 ? "" : "s", p->nr_pus_used,
 		MMSCALE_GIT_REVISION, u.nodename,
@@ -400,7 +423,7 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 	}
 	fputs("note = locked operations not measured: priced as transfers\n"
 	      "note = no IPI figure measured: a projection of a row that sends IPIs says so\n", f);
-	if (fclose(f) != 0) {
+	if (ferror(f) | (fclose(f) != 0)) {
 		f = NULL;
 		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
 		goto out;
@@ -412,12 +435,10 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 	}
 	ret = 0;
 out:
-	if (f) {
+	if (f)
 		fclose(f);
-		unlink(tmp);
-	} else if (ret) {
-		unlink(tmp);
-	}
+	if (created && ret)
+		unlink(tmp);	/* ours: nothing half-written is left behind */
 	free(node_first);
 	free(remote);
 	free(same);

@@ -490,8 +490,6 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 	if (o->save_machine && !o->c2c_matrix)
 		return mmscale_usage_error("%s", "--save-machine writes what --c2c-matrix measures: "
 					   "give --c2c-matrix too");
-	if (o->save_machine && !o->save_machine[0])
-		return mmscale_usage_error("%s", "--save-machine=FILE: name the file");
 	if (o->list + o->describe + o->c2c_matrix + o->verify_placement > 1)
 		return mmscale_usage_error("%s", "--list, --describe, --c2c-matrix and --verify-placement "
 				   "exclude each other");

@@ -144,9 +144,18 @@ static bool machine_window_wanted(const struct registration *reg)
  * follows its timer, and thread 0 of a counts_machine_wide run opens the
  * machine-wide window as its timed loop starts.
  */
+/* This thread's own transfers when its timed loop started (transfers_by_threads). */
+static _Thread_local uint64_t own_transfers_at_start;
+
 static void hook_start(struct mmscale_state *st)
 {
 	const struct registration *reg = mmscale_state_arg(st);
+	struct mmscale_counts own;
+
+	if (transfers_counted(reg)) {
+		mmscale_counts_snapshot(&own);
+		own_transfers_at_start = own.v[MMSCALE_XFERS];
+	}
 
 	if (machine_window_wanted(reg) && mmscale_thread_index(st) == 0) {
 		mmscale_transfers_window_begin();
@@ -385,12 +394,14 @@ static void publish(struct mmscale_state *st, struct registration *reg)
 		take_transfers(st, reg);
 		/*
 		 * The transfers the run's own threads made (each thread's count is
-		 * its own): what lies on their operations' path. The rest are the
+		 * its own) in the machine-wide window's span (from its timed loop's
+		 * start): what lies on their operations' path. The rest are the
 		 * partners' and an IPI's targets', which run beside them
 		 * (scripts/projection.py prices the two apart).
 		 */
 		mmscale_counts_snapshot(&own);
-		mmscale_counter_set(st, "transfers_by_threads", (double)own.v[MMSCALE_XFERS],
+		mmscale_counter_set(st, "transfers_by_threads",
+				    (double)(own.v[MMSCALE_XFERS] - own_transfers_at_start),
 				    MMSCALE_COUNTER_AVG_ITERATIONS);
 	}
 	published_counts(st, reg, &counts);

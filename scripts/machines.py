@@ -8,22 +8,24 @@ comment, blank lines are skipped; the words after the values below say
 what each key means and are not part of the format):
 
   format = mmscale-machine 1
-  name = Dual Intel Xeon Gold 6242
+  name = Dual Intel Xeon Gold 6242 (2 sockets x 16 cores x 2 threads)
   source = <where every figure below was read: repository, path, commit, blob>
   method = <how the figures were made from the source>
   confidence = measured | published | low
   topology = synthetic:node:2 core:16 pu:2   (optional) the machine's shape as
                                an hwloc synthetic topology: `mmscale --transfers
                                --topology=...` counts its rows on a stand-in of it
-  transfer_ns.core = 7.6       an SMT sibling held the line
-  transfer_ns.cache = 47.9     another core of the same last-level cache
-  transfer_ns.node = 47.9      another LLC of the same NUMA node
-  transfer_ns.remote = 140.1   another node (transfer_ns.remote.D: at hwloc distance D)
+  transfer_ns.core = 7.4       an SMT sibling held the line
+  transfer_ns.cache = 48.0     another core of the same last-level cache
+  transfer_ns.node = 48.0      another LLC of the same NUMA node
+  transfer_ns.remote = 141.4   another node (transfer_ns.remote.D: at hwloc distance D)
   locked_ns.CLASS = ...        a locked operation on a line held there
                                (absent: priced as a transfer; the file says so)
   ipi_send_ns = ...            the sender's cost per target
   ipi_receive_ns = ...         a target's entry, handler call and return
-  pairs.CLASS = N              how many CPU pairs the source measured in a class
+  pairs.CLASS = N              how many CPU pairs the source measured in the
+                               cluster that gave CLASS its figure (its notes
+                               say where that is not the class's own pairs)
   note = ...                   anything else a reader must know (repeatable)
 
 A figure the source does not give is left out, never guessed: the
@@ -115,10 +117,12 @@ def load(path):
         if os.path.exists(shipped):
             path = shipped
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise MachineError(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise MachineError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     return parse_text(text, path)
 
 

@@ -21,10 +21,10 @@ thread's own is that times the threads - is the sum of its parts
              locked_ns where the file gives it; of a row that sends IPIs,
              its own threads' transfers and one target's mean share of the
              targets' (in_series_share: they answer in parallel)
-  ipis       per op, ipis_sent x ipi_send_ns, plus one ipi_receive_ns when
-             any was sent (the targets answer in parallel; the caller waits
-             for them once); unpriced, and said, where the file has no IPI
-             figures
+  ipis       per op, ipis_sent x ipi_send_ns, plus one ipi_receive_ns for
+             an operation that sends any (the targets answer in parallel; the
+             caller waits for them once; min(ipis_sent, 1) of it per op);
+             unpriced, and said, where the file has no IPI figures
   queueing   per lock acquisition, the wait of a lock that the row's threads
              share, by the Markov model of Boyd-Wickizer, Kaashoek, Morris
              and Zeldovich, "Non-scalable locks are dangerous" (Linux
@@ -41,9 +41,8 @@ thread's own is that times the threads - is the sum of its parts
 What the model leaves out is said where the figures are printed
 (LEAVES_OUT): an IPI's targets are taken as equal (one's mean share of
 their transfers is the caller's wait), and what they serialize on (a lock
-they all take) is not queued; the hold s is
-one hand-off (the lock's line) unless the caller gives more, a lower bound;
-a's contenders are the row's threads; prefetchers, capacity misses, the
+they all take) is not queued; the hold s is one hand-off (the lock's
+line), a lower bound; a's contenders are the row's threads; prefetchers, capacity misses, the
 home node's placement, and the interconnect's own queueing on lines that
 are not locks."""
 import json
@@ -108,8 +107,12 @@ def price_transfers(counts, machine):
 
 
 def mean_transfer_ns(counts, machine):
-    """The row's transfers' mean price (its own mix of classes); the remote figure if none."""
-    total = sum(counts.get("transfers_" + c, 0.0) for c in CLASSES)
+    """The row's priced transfers' mean price (its own mix of the classes the
+    machine prices); the remote figure where it moved none; 0 if none is priced."""
+    total = sum(counts.get("transfers_" + c, 0.0) for c in CLASSES
+                if c in machine["transfer_ns"])
+    if total <= 0 and any(counts.get("transfers_" + c, 0.0) > 0 for c in CLASSES):
+        return 0.0
     if total <= 0:
         return machine["transfer_ns"].get("remote", max(machine["transfer_ns"].values()))
     ns, _ = price_transfers(dict(counts, transfers_locked=0.0, transfers=total), machine)
@@ -129,10 +132,12 @@ def in_series_share(counts):
     if own is None or total <= 0 or sent <= 0:
         return 1.0
     own = min(own, total)
-    return (own + (total - own) / sent) / total
+    # Fewer than one IPI per operation: the targets' side of the operations
+    # that send them, at most all of it; several: one target's mean share.
+    return (own + (total - own) / max(sent, 1.0)) / total
 
 
-def project(counts, machine, threads=1, local_ns=None, lock_kind=None, hold_ns=None):
+def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
     """One row: counts per op (transfers_*, ipis_sent, lock_acquires), the
     machine, the threads sharing its locks. -> {"total": ns, "parts": {...},
     "unpriced": [what could not be priced], "model": MODEL, "machine": name}."""
@@ -154,15 +159,21 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None, hold_ns=N
         if machine["ipi_send_ns"] is None or machine["ipi_receive_ns"] is None:
             unpriced.append(f"{sent:g} IPIs per op (the machine file has no IPI figures)")
         else:
-            parts["ipis"] = sent * machine["ipi_send_ns"] + machine["ipi_receive_ns"]
+            # One answer waited for per call: per operation, at most one.
+            parts["ipis"] = sent * machine["ipi_send_ns"] + min(sent, 1.0) * machine[
+                "ipi_receive_ns"]
     parts["queueing"] = 0.0
     locks = counts.get("lock_acquires", 0.0)
     if locks > 0 and threads > 1:
+        c = mean_transfer_ns(counts, machine)
         if lock_kind is None:
-            unpriced.append("lock queueing (the row's lock kind is not known)")
+            unpriced.append("lock queueing (the row's lock kind is not known: --lock)")
+        elif local_ns is None:
+            unpriced.append("lock queueing (it needs the time outside the lock: --local)")
+        elif not c > 0:
+            unpriced.append("lock queueing (no transfer figure for the row's classes)")
         else:
-            c = mean_transfer_ns(counts, machine)
-            s = hold_ns if hold_ns is not None else c
+            s = c	# the hold: one hand-off of the lock's line (a lower bound)
             before = parts["local"] + parts["transfers"] + parts["ipis"]
             a = max(before / locks - s - c, 1e-3)
             parts["queueing"] = locks * lock_queueing_ns(int(threads), a, s, c, lock_kind)
@@ -171,11 +182,13 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None, hold_ns=N
 
 
 def local_here(measured_ns, counts_here, here):
-    """The local work: a timed run's ns per op on this machine, less its
-    transfers priced with this machine's own description; never below 0
-    (then -> (0, True): the description prices more than the run took)."""
-    priced, _ = price_transfers(counts_here, here)
-    left = measured_ns - priced
+    """The local work: a timed run's ns per op on this machine (one
+    thread's), less what the model prices of it with this machine's own
+    description (its transfers on the path and its IPIs, as project() adds
+    them again); never below 0 (then -> (0, True): the description prices
+    more than the run took)."""
+    r = project(counts_here, here, local_ns=0.0)
+    left = measured_ns - r["parts"]["transfers"] - r["parts"]["ipis"]
     return (left, False) if left >= 0 else (0.0, True)
 
 
@@ -202,25 +215,21 @@ def counted_rows(path, cases=None, who="project"):
         name = b.get("run_name") or b.get("name", "")
         if cases and not re.search(cases, name):
             continue
+        r = rows.setdefault(name, {"threads": b.get("threads", 1), "runs": [], "why": None})
         if b.get("error_occurred"):
-            print(f"{who}: {path}: {name}: the run failed ({b.get('error_message', '')}): "
-                  f"not projected", file=sys.stderr)
-            rows.setdefault(name, {"failed": True})
-            continue
-        if "transfers" not in b:
-            print(f"{who}: {path}: {name}: no transfer counts ({b.get('label', '')}): "
-                  f"not projected", file=sys.stderr)
-            rows.setdefault(name, {"failed": True})
-            continue
-        r = rows.setdefault(name, {"threads": b.get("threads", 1), "runs": []})
-        if "runs" in r:
+            r["why"] = r["why"] or f"a run failed ({b.get('error_message', '')})"
+        elif "transfers" not in b:
+            r["why"] = r["why"] or f"a run has no transfer counts ({b.get('label', '')})"
+        else:
             r["runs"].append({k: v for k, v in b.items() if isinstance(v, (int, float))})
     out, failed = [], 0
     for name, r in rows.items():
-        if "runs" not in r:
+        if r["why"]:
+            # A repetition it cannot use and the row is not projected: named, counted.
+            print(f"{who}: {path}: {name}: {r['why']}: not projected", file=sys.stderr)
             failed += 1
             continue
-        keys = set().union(*r["runs"])
-        avg = {k: sum(run.get(k, 0.0) for run in r["runs"]) / len(r["runs"]) for k in keys}
+        keys = set.intersection(*(set(run) for run in r["runs"]))
+        avg = {k: sum(run[k] for run in r["runs"]) / len(r["runs"]) for k in keys}
         out.append((name, r["threads"], avg))
     return out, failed

@@ -55,7 +55,7 @@ cases=(
   "--c2c-matrix measures this machine|--c2c-matrix|--topology=synthetic:node:2 core:1 pu:1"
   "--save-machine writes what --c2c-matrix measures|--save-machine=$tmp/m.machine"
   "--save-machine needs a value|--c2c-matrix|--save-machine="
-  "--save-machine=/nonexistent/m.machine: No such file or directory|--c2c-matrix|--save-machine=/nonexistent/m.machine"
+  "--save-machine=/nonexistent/m.machine: /nonexistent/m.machine.tmp: No such file or directory|--c2c-matrix|--save-machine=/nonexistent/m.machine"
   "--benchmark_min_time: 'abc' is not a positive|--benchmark_min_time=abc"
   "--benchmark_min_time: '0' is not a positive|--benchmark_min_time=0"
   "--benchmark_repetitions: '-1' is not a count|--benchmark_repetitions=-1"

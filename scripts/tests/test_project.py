@@ -138,10 +138,27 @@ row = {"transfers": 2, "transfers_cache": 2, "lock_acquires": 1}
 r = projection.project(row, M, threads=2, local_ns=100.0)
 check(r["parts"]["queueing"] == 0 and any("lock queueing" in u for u in r["unpriced"]),
       "lock queueing without the kind: named, not priced")
+# The chain by hand: a = 150 - 25 - 25 = 100 outside, s = c = 25: weights 1, (2/100) x 50
+# = 1, 1 x (1/100) x 75 = 0.75; sum 2.75; X = (1/50 + 0.75/75) / 2.75; the cycle
+# 2/X = 183.33 against 150 uncontended: 33.33 ns a lock, one lock per op.
 r = projection.project(row, M, threads=2, local_ns=100.0, lock_kind="ticket")
-want = projection.lock_queueing_ns(2, 150.0 - 25 - 25, 25.0, 25.0, "ticket")
-check(want > 0 and near(r["parts"]["queueing"], want),
-      f"queueing of a 2-thread row: {r['parts']['queueing']} ns, the chain's {want}")
+check(near(r["parts"]["queueing"], 2 * 2.75 / 0.03 - 150),
+      f"queueing of a 2-thread row: {r['parts']['queueing']} ns, 33.33 by hand")
+r = projection.project(row, M, threads=2, lock_kind="ticket")
+check(r["parts"]["queueing"] == 0 and any("--local" in u for u in r["unpriced"]),
+      "lock queueing without the local work: named, not priced")
+# A lock row whose classes the machine does not price: named, no traceback.
+r = projection.project({"transfers": 2, "transfers_core": 2, "lock_acquires": 1}, M,
+                       threads=2, local_ns=100.0, lock_kind="ticket")
+check(r["parts"]["queueing"] == 0 and any("no transfer figure" in u for u in r["unpriced"]),
+      f"a lock row of unpriced classes: its queueing named ({r['unpriced']})")
+# Fewer than one IPI per operation (a drain every 4 allocations): the targets' side of
+# that operation at most, and a quarter of an answer: 0.25 x 100 + 0.25 x 2000 = 525 ns
+# of IPIs; transfers 2 own + 8 the targets' (every target's, not 8 x 4): 10 x 300.
+r = projection.project({"ipis_sent": 0.25, "transfers": 10, "transfers_remote": 10,
+                        "transfers_by_threads": 2}, M, local_ns=0.0)
+check(near(r["parts"]["ipis"], 525) and near(r["parts"]["transfers"], 3000),
+      f"a quarter of an IPI per op: 525 + 3000 ns ({r['parts']})")
 
 # The local work: 500 ns measured here with 2 cache transfers at here's 25 ns: 450.
 check(projection.local_here(500.0, {"transfers_cache": 2}, M) == (450.0, False),
@@ -163,6 +180,7 @@ bad = {
     "a negative": machine_text(transfer_ns__cache="-1"),
     "an unknown key": machine_text(latency="3"),
     "a bad confidence": machine_text(confidence="sure"),
+    "a key given twice": machine_text() + "transfer_ns.cache = 30\n",
 }
 counted = write("counted.json", json.dumps({"context": {"mmscale_transfers": "counted: test"},
                                              "benchmarks": [{"name": "x/y", "run_name": "x/y",
@@ -177,6 +195,21 @@ for what, text in bad.items():
     check(p.returncode == 2 and len(lines) == 1 and "bad.machine" in lines[0],
           f"a machine file with {what}: one line naming the file, exit 2 "
           f"({p.returncode}: {p.stderr.strip()})")
+latin = os.path.join(TMP, "latin.machine")
+with open(latin, "wb") as f:
+    f.write(machine_text(name="caf\xe9").encode("latin-1"))
+p = project_cli("--machine", latin, counted)
+check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "UTF-8" in p.stderr,
+      f"a machine file that is not UTF-8: one line, exit 2 ({p.stderr.strip()})")
+# A row one of whose repetitions failed is not projected: named, exit 1.
+doc = json.loads(open(counted).read())
+doc["benchmarks"].append(dict(doc["benchmarks"][0], error_occurred=True,
+                              error_message="a test failure", repetition_index=1))
+p = project_cli("--machine", write("ok.machine", machine_text()),
+                write("failed.json", json.dumps(doc)))
+check(p.returncode == 1 and "x/y: a run failed (a test failure): not projected" in p.stderr,
+      f"a failed repetition: the row named, not projected, exit 1 ({p.returncode}: "
+      f"{p.stderr.strip()})")
 timed = write("timed.json", json.dumps({"context": {}, "benchmarks": [
     {"name": "x/y", "run_name": "x/y", "run_type": "iteration", "threads": 1,
      "real_time": 1, "cpu_time": 1, "time_unit": "ns"}]}))
@@ -258,8 +291,8 @@ check(m and m["transfer_ns"] == {"core": 5.5, "remote": 100.0} and
 p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-c2c"), csv, "--name", "t",
                     "--source", "test", "--classes", "core,remote", "--topology",
                     "node:1 core:2 pu:2"], capture_output=True, text=True)
-check(p.returncode == 0 and "holds 2 pairs where the topology has 2" not in p.stderr and
-      "the remote cluster holds 4 pairs where the topology has 0" in p.stdout,
+check(p.returncode == 0 and "the remote cluster holds 4 pairs where the topology has 0" in
+      p.stdout and "the remote cluster holds 4 pairs where the topology has 0" in p.stderr,
       f"machine-from-c2c: a cluster of other pairs than the topology's is noted "
       f"({p.stderr.strip()})")
 p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "machine-from-c2c"),
