@@ -28,33 +28,40 @@ thread's own is that times the threads - is the sum of its parts
   queueing   per lock acquisition, the wait of a lock that the row's threads
              share, by the Markov model of Boyd-Wickizer, Kaashoek, Morris
              and Zeldovich, "Non-scalable locks are dangerous" (Linux
-             Symposium 2012, section 4): n cores, each outside the lock for
-             a mean a, then queueing for it; in state k (k cores holding or
-             waiting) a new core arrives at rate (n - k) / a and the lock is
-             handed on at rate 1 / (s + k c) for a ticket lock (every waiter
-             re-reads the lock's line before the next holder sees its turn)
-             and 1 / (s + c) for a queued (MCS-like) lock; s the hold, c a
-             hand-off's transfer. The queueing per acquisition is the mean
-             cycle n / X (X the chain's hand-offs per ns) less the cycle
-             without contention, a + s + c.
+             Symposium 2012): n cores, each outside the lock for a mean a,
+             then queueing for it; in state k (k cores holding or waiting) a
+             new core arrives at rate (n - k) / a, and the lock is handed on
+             after S + (k - 1) c / 2 for a ticket lock (the paper's
+             s + c k' / 2 with k' = k - 1 waiters: the next holder's read is
+             answered, on average, after half of the waiters' re-reads) and
+             after S for a queued (MCS-like) lock, each waiter spinning on its
+             own line (our extension: the paper models the ticket lock, and
+             says a scalable lock's hand-off costs a constant number of
+             transfers); S the hold plus the lock line's own transfer (s + c),
+             c a transfer. The paper's rates were read from secondary
+             sources (its text is not in ../shared). The queueing per
+             acquisition is the mean cycle n / X (X the chain's hand-offs per
+             ns) less the cycle without contention, a + S. The weights are
+             kept as logarithms: at 256 cores and more they overflow a double.
 
 What the model leaves out is said where the figures are printed
 (LEAVES_OUT): an IPI's targets are taken as equal (one's mean share of
 their transfers is the caller's wait), and what they serialize on (a lock
-they all take) is not queued; the hold s is one hand-off (the lock's
+they all take) is not queued; the hold s is one transfer (the lock's
 line), a lower bound; a's contenders are the row's threads; prefetchers, capacity misses, the
 home node's placement, and the interconnect's own queueing on lines that
 are not locks."""
 import json
+import math
 import re
 import sys
 
-MODEL = "mmscale-proj 1"
+MODEL = "mmscale-proj 2"	# 2: the paper's c k / 2 ticket hand-off; log weights
 CLASSES = ("core", "cache", "node", "remote")
 LOCKS = ("ticket", "queued")
 LEAVES_OUT = ("an IPI's targets are taken as equal (the caller waits for one's mean share of "
               "their transfers) and not queued on what they all take; a lock's hold is one "
-              "hand-off (a lower bound on queueing); other "
+              "transfer (a lower bound on queueing); other "
               "nodes' transfers at transfer_ns.remote, not by distance; no prefetch, capacity "
               "misses, home-node placement or interconnect queueing")
 
@@ -63,22 +70,30 @@ class ProjectionError(ValueError):
     """A row that cannot be projected: one line saying why."""
 
 
+def handoff_ns(k, s, c, kind):
+    """The time to hand the lock on in state k (k cores holding or waiting)."""
+    return s + c + (k - 1) * c / 2 if kind == "ticket" else s + c
+
+
 def lock_chain(n, a, s, c, kind):
     """The lock's stationary distribution and hand-off rate: -> (P[0..n], X).
-    n contending cores, a ns outside the lock, s ns hold, c ns hand-off."""
+    n contending cores, a ns outside the lock, s ns hold, c ns a transfer."""
     if kind not in LOCKS:
         raise ProjectionError(f"lock kind {kind!r}: want one of {', '.join(LOCKS)}")
     if n < 1 or a <= 0 or s < 0 or c < 0 or s + c <= 0:
         raise ProjectionError(f"lock chain: n={n} a={a} s={s} c={c}: want n >= 1, a > 0, "
                               f"s + c > 0")
-    weights = [1.0]
-    for k in range(n):	# from state k to k + 1
-        arrive = (n - k) / a
-        service = 1.0 / (s + (k + 1) * c if kind == "ticket" else s + c)
-        weights.append(weights[-1] * arrive / service)
+    # Balance: P[k+1] = P[k] x arrival(k) x handoff(k+1), as logarithms.
+    logs = [0.0]
+    for k in range(n):
+        logs.append(logs[-1] + math.log((n - k) / a) + math.log(handoff_ns(k + 1, s, c, kind)))
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
     total = sum(weights)
     p = [w / total for w in weights]
-    x = sum(p[k] / (s + k * c if kind == "ticket" else s + c) for k in range(1, n + 1))
+    x = sum(p[k] / handoff_ns(k, s, c, kind) for k in range(1, n + 1))
+    if not (x > 0 and math.isfinite(x)):
+        raise ProjectionError(f"lock chain: n={n} a={a} s={s} c={c}: no finite hand-off rate")
     return p, x
 
 
@@ -173,7 +188,7 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
         elif not c > 0:
             unpriced.append("lock queueing (no transfer figure for the row's classes)")
         else:
-            s = c	# the hold: one hand-off of the lock's line (a lower bound)
+            s = c	# the hold: one transfer of the lock's line (a lower bound)
             before = parts["local"] + parts["transfers"] + parts["ipis"]
             a = max(before / locks - s - c, 1e-3)
             parts["queueing"] = locks * lock_queueing_ns(int(threads), a, s, c, lock_kind)
