@@ -34,7 +34,7 @@ const char mmscale_help[] =
 "usage: mmscale [Google Benchmark flags] [--topology=SPEC] [--placement=compact|scatter]\n"
 "               [--cpus=LIST] [--nodes=LIST] [--widen-affinity] [--sample=S]\n"
 "               [--oversubscribe=K] [--threads=LIST] [--papi-events=LIST] [emulation flags]\n"
-"               [--transfers [--transfer-line=64|128]]\n"
+"               [--transfers [--transfer-line=64|128] [--project=FILE]]\n"
 "               [--list[=json] | --describe[=json|xml] | --c2c-matrix[=json] | --verify-placement]\n"
 "               [--help]\n"
 "\n"
@@ -85,6 +85,13 @@ const char mmscale_help[] =
 "                       (requester, holder) pairs, and stderr the hottest lines. Its times\n"
 "                       are marked not for timing\n"
 "  --transfer-line=B    the line --transfers counts: 64 (default) or 128 bytes\n"
+"  --project=FILE       with --transfers: price each row's counts on the machine FILE\n"
+"                       describes (machines/*.machine; mmscale --c2c-matrix --save-machine\n"
+"                       writes one) by the model mmscale-proj 2 (docs/projection.md), added\n"
+"                       as counters named projected_transfers_ns, projected_ipis_ns and\n"
+"                       projected_ns_excl_local: one thread's ns per op there, projected,\n"
+"                       never measured. The local work and lock queueing need a timed run\n"
+"                       here and are left out (scripts/project --local --lock prices them)\n"
 "  --mem=SIZE           emulated memory, split evenly over the nodes (default 3G, the seeds'\n"
 "                       box; K, M, G, T suffixes); sizes zones, stat thresholds, dirty limits\n"
 "  --swap=yes|no        whether the emulated machine has swap (default yes, as the seeds'\n"
@@ -455,6 +462,7 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		    take_value(a, "--papi-events", &o->papi_events, &status) ||
 		    take_flag(a, "--transfers", &o->transfers, &status) ||
 		    take_value(a, "--transfer-line", &o->transfer_line, &status) ||
+		    take_value(a, "--project", &o->project, &status) ||
 		    take_text_or_json(a, "--list", &o->list, &o->list_json, &status) ||
 		    take_describe(a, o, &status) ||
 		    take_text_or_json(a, "--c2c-matrix", &o->c2c_matrix, &o->c2c_matrix_json,
@@ -483,6 +491,9 @@ int mmscale_cli_parse(int argc, char **argv, struct mmscale_cli *o)
 		return status;
 	if (o->transfer_line && !o->transfers)
 		return mmscale_usage_error("%s", "--transfer-line sizes the lines --transfers counts: "
+					   "give --transfers too");
+	if (o->project && !o->transfers)
+		return mmscale_usage_error("%s", "--project prices a counting run's counts: "
 					   "give --transfers too");
 	if (o->transfers && (o->c2c_matrix || o->verify_placement))
 		return mmscale_usage_error("%s", "--transfers counts the emulation's accesses; "

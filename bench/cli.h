@@ -21,6 +21,7 @@ struct mmscale_cli {
 	const char *papi_events;
 	bool transfers;			/* --transfers: the counting build runs */
 	const char *transfer_line;	/* --transfer-line=64|128 */
+	const char *project;		/* --project=FILE: a machine file (with --transfers) */
 	bool ipi_timeout_given;		/* --ipi-timeout-ms was given (the counting build's default differs) */
 	bool list, describe, c2c_matrix, verify_placement, help;
 	bool describe_json;		/* --describe=json */

@@ -268,8 +268,17 @@ public:
 		return ok;
 	}
 
-	void ReportRuns(const std::vector<Run> &runs) override
+	void ReportRuns(const std::vector<Run> &given) override
 	{
+		std::vector<Run> added;
+
+		if (hooks_.add_counters) {
+			added = given;
+			for (Run &r : added)
+				add_counters(r);
+		}
+		const std::vector<Run> &runs = hooks_.add_counters ? added : given;
+
 		/*
 		 * GB's CSV reporter takes its header's counters from the first
 		 * ReportRuns it is given and aborts on a later run with another
@@ -310,6 +319,32 @@ public:
 	std::atomic<int> in_file{ -1 };
 
 private:
+	/* The hook's counters (--project's projected_*), added to one result before anyone reads it. */
+	void add_counters(Run &r)
+	{
+		std::vector<const char *> names;
+		std::vector<double> values;
+		const char *added_names[MMSCALE_ADDED_COUNTERS];
+		double added_values[MMSCALE_ADDED_COUNTERS];
+		char label[512];
+		int n;
+
+		if (r.error_occurred || (r.run_type == Run::RT_Aggregate &&
+					 r.aggregate_name != "mean" && r.aggregate_name != "median" &&
+					 r.aggregate_name != "trimmed_mean"))
+			return;
+		for (const auto &c : r.counters) {
+			names.push_back(c.first.c_str());
+			values.push_back(c.second.value);
+		}
+		n = hooks_.add_counters(names.data(), values.data(), names.size(), added_names,
+					added_values, label, sizeof(label));
+		for (int i = 0; i < n && i < MMSCALE_ADDED_COUNTERS; i++)
+			r.counters[added_names[i]] = benchmark::Counter(added_values[i]);
+		if (label[0] && r.run_type == Run::RT_Iteration)
+			r.report_label += (r.report_label.empty() ? "" : "; ") + std::string(label);
+	}
+
 	void write_file(bool final = false)
 	{
 		std::ostringstream os;

@@ -29,6 +29,7 @@
 #include "mmscale/notice.h"
 #include "mmscale/papi.h"
 #include "mmscale/params.h"
+#include "mmscale/projection.h"
 #include "mmscale/topology.h"
 
 /*
@@ -173,13 +174,39 @@ static void say_failed_runs(void)
 	fprintf(stderr, "%s\n", failed_runs.nr > 3 ? "; ..." : "");
 }
 
+/* --project=FILE: the machine each counting row is priced on (bench/projection.c). */
+static struct mmscale_machine_file projection_machine;
+
+static int add_projected_counters(const char *const *names, const double *values, size_t nr,
+				  const char **added_names, double *added_values, char *label,
+				  size_t label_len)
+{
+	return mmscale_projection_counters(&projection_machine, names, values, nr, added_names,
+					   added_values, label, label_len);
+}
+
+/* The results' word on what the projected_* counters are, and what they leave out. */
+static void add_projection_context(void)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "PROJECTED, not measured: %s (docs/projection.md) on %s: %s "
+		 "(confidence %s); projected_transfers_ns, projected_ipis_ns and "
+		 "projected_ns_excl_local are one thread's ns per op there; left out: the local "
+		 "work and lock queueing, which need a timed run here (scripts/project --local "
+		 "--here --lock)", MMSCALE_PROJECTION_MODEL, projection_machine.path,
+		 projection_machine.name, projection_machine.confidence);
+	mmscale_gbench_add_context("mmscale_projection", text);
+}
+
 static int run_benchmarks(const struct mmscale_cli *o, struct mmscale_plan *plan,
 			  const int *threads, int nr_threads)
 {
-	static const struct mmscale_report_hooks hooks = {
+	struct mmscale_report_hooks hooks = {
 		/* GB found benchmarks: no bad input is left to find, say the notices. */
 		.started = mmscale_notices_release,
 		.failed = on_failed,
+		.add_counters = o->project ? add_projected_counters : NULL,
 	};
 	struct mmscale_gbench_outcome outcome;
 	char err[512];
@@ -191,6 +218,8 @@ static int run_benchmarks(const struct mmscale_cli *o, struct mmscale_plan *plan
 	}
 	mmscale_harness_add_context(plan, threads, nr_threads);
 	mmscale_gbench_add_context("mmscale_command", o->command);
+	if (o->project)
+		add_projection_context();
 	atomic_store(&interrupt_results, o->out);
 	install_interrupt_handlers();
 	mmscale_gbench_run(o->format, o->out, o->out_format, &hooks, &outcome);
@@ -346,6 +375,9 @@ static int run(struct mmscale_cli *o)
 		if (mmscale_transfers_set_line(atoi(o->transfer_line), err, sizeof(err)) != 0)
 			return mmscale_usage_error("%s", err);
 	}
+	if (o->project && mmscale_machine_file_load(o->project, &projection_machine, err,
+						     sizeof(err)) != 0)
+		return mmscale_usage_error("--project: %s", err);
 	if (o->list) {
 		if (o->list_json)
 			mmscale_list_json(stdout);

@@ -200,6 +200,9 @@ NON_COUNTERS = {
 }
 
 
+# mmscale --transfers --project=FILE's counters (bench/projection.c).
+PROJECTED_PREFIX = "projected_"
+
 SWEEP_PARAMS = "sweep.json"  # what scripts/sweep records of a sweep, beside raw/
 
 
@@ -681,7 +684,12 @@ def records_from(entries):
             "listing": (1e9 if b.get("family_index") is None else b["family_index"],
                         b.get("per_family_instance_index") or 0),
             "counters": {k: v for k, v in b.items()
-                         if k not in NON_COUNTERS and isinstance(v, (int, float))},
+                         if k not in NON_COUNTERS and isinstance(v, (int, float))
+                         and not k.startswith(PROJECTED_PREFIX)},
+            # mmscale --project's figures: priced on another machine, never a
+            # count or a time of this run, so no table compares them as one.
+            "projected": {k: v for k, v in b.items()
+                          if k.startswith(PROJECTED_PREFIX) and isinstance(v, (int, float))},
             "context": ctx, "variants": variants,
             # The knobs the kernel ran with, and those asked for where they differ.
             "knobs_ran": ran, "knobs_requested": requested,

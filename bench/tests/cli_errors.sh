@@ -136,10 +136,14 @@ cases=(
   "--verify-placement checks this machine|--verify-placement|--topology=synthetic:node:2 core:1 pu:1"
   "--transfer-line sizes the lines --transfers counts|--transfer-line=128"
   "--transfers counts the emulation's accesses|--transfers|--c2c-matrix"
+  "--project prices a counting run's counts: give --transfers too|--project=x.machine"
+  "--project needs a value|--transfers|--project"
 )
 # --transfers runs the counting build beside mmscale, which a sanitizer build has not.
 if [ -x "$(dirname "$MMSCALE")/mmscale-transfers" ]; then
   cases+=("--transfer-line: '96' is not 64 or 128|--transfers|--transfer-line=96|--describe")
+  cases+=("--project: /nonexistent.machine: No such file or directory (the shipped machines are|--transfers|--project=/nonexistent.machine|--describe")
+  cases+=("--project: /proc/version:1: want 'key = value'|--transfers|--project=/proc/version|--describe")
 else
   cases+=("--transfers needs the counting build|--transfers|--describe")
 fi
@@ -195,9 +199,11 @@ declare -A sample=(
 if [ -x "$(dirname "$MMSCALE")/mmscale-transfers" ]; then
   sample[--transfers]="--transfers --describe"
   sample[--transfer-line]="--transfers --transfer-line=128 --describe"
+  sample[--project]="--transfers --project=$(cd "$(dirname "$0")/../.." && pwd)/machines/dual-epyc-7742.machine --describe"
 else  # documented, and refused with one line: the counting build is not here
   sample[--transfers]="--help"
   sample[--transfer-line]="--help"
+  sample[--project]="--help"
 fi
 for flag in $("$MMSCALE" --help | grep -oE -- '^ +--[a-z0-9-]+' | tr -d ' ' | sort -u); do
   # shellcheck disable=SC2086

@@ -153,7 +153,9 @@ int main(int argc, char **argv)
 
 	mmscale_gbench_add_context("shim_test_context", "present");
 	{
-		static const struct mmscale_report_hooks report = { on_started, on_failed };
+		static const struct mmscale_report_hooks report = {
+			.started = on_started, .failed = on_failed,
+		};
 		struct mmscale_gbench_outcome outcome;
 
 		CHECK_EQ_LL(mmscale_gbench_run("console", path, "json", &report, &outcome), 1105);

@@ -389,6 +389,84 @@ if os.access(COUNTING, os.X_OK):
                         "--benchmark_filter=^vmstat/mod/inc/")
         check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
               "--validate with --machine: one line, exit 2")
+    # mmscale --transfers --project=FILE: bench/projection.c prices each row in C, and
+    # must give what this model gives for the same counts (local work and queueing left
+    # out), on a machine with IPI figures and without a core figure.
+    ipi_machine = write("ipi.machine", machine_text(ipi_send_ns="100", ipi_receive_ns="2000"))
+    MI = machines.load(ipi_machine)
+    for topo in ("real", "synthetic:node:2 l3:1 core:4 pu:2"):
+        p = subprocess.run([MMSCALE, "--transfers", "--project=" + ipi_machine,
+                            "--benchmark_filter=^c2c/(pingpong|ticket_lock)/|"
+                            "^drain/empty/(ipi-all|quick-scan)/", "--threads=1,2",
+                            "--benchmark_min_time=0.01", "--benchmark_repetitions=2",
+                            "--papi-events=none", "--topology=" + topo,
+                            "--benchmark_format=json"], capture_output=True, text=True)
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            doc = {"benchmarks": [], "context": {}}
+        check(p.returncode == 0 and doc["benchmarks"] and
+              doc["context"].get("mmscale_projection", "").startswith(
+                  "PROJECTED, not measured: " + projection.MODEL) and
+              "left out: the local work and lock queueing" in doc["context"]["mmscale_projection"],
+              f"--project on {topo}: runs, and its context says projected, the model, what "
+              f"it leaves out ({p.returncode}: {p.stderr[-300:]})")
+        compared = 0
+        for b in doc["benchmarks"]:
+            counts = {k: v for k, v in b.items() if isinstance(v, (int, float))}
+            if b.get("aggregate_name") in ("stddev", "cv", "trimmed_stddev"):
+                check(not any(k.startswith("projected_") for k in b),
+                      f"{b['name']}: a dispersion is not projected")
+                continue
+            r = projection.project(counts, MI, threads=b.get("threads", 1))
+            ipis_priced = not any("IPIs per op" in u for u in r["unpriced"])
+            classes_priced = not any("transfers per op" in u for u in r["unpriced"])
+            want = {"projected_transfers_ns": r["parts"]["transfers"]}
+            if ipis_priced:
+                want["projected_ipis_ns"] = r["parts"]["ipis"]
+            if ipis_priced and classes_priced:
+                want["projected_ns_excl_local"] = r["parts"]["transfers"] + r["parts"]["ipis"]
+            got = {k: v for k, v in b.items() if k.startswith("projected_")}
+            check(got.keys() == want.keys() and all(near(got[k], want[k], 1e-12) for k in want),
+                  f"--project on {topo}: {b['name']}: C and Python agree ({got} against {want})")
+            # Every unpriced transfer class is said on the row, in the model's words.
+            for u in r["unpriced"]:
+                if "transfers per op" in u and b.get("run_type") == "iteration":
+                    check(u in b.get("label", ""), f"{b['name']}: label says {u!r} "
+                          f"({b.get('label')})")
+            compared += 1
+        check(compared >= 8, f"--project on {topo}: {compared} results compared")
+    # The stand-in's ping-pong partner is an SMT sibling: core transfers, which this
+    # machine does not price - no excl_local sum, and the row says so.
+    check("no transfer_ns.core" in p.stdout, "--project: an unpriced class is named on the row")
+    # A projected figure is never read as a count or a time of the run.
+    saved_run = write("projected.json", p.stdout)
+    recs = mmresults.load(saved_run, who="test")
+    check(recs and not any(k.startswith("projected_") for r in recs for k in r["counters"]) and
+          all("projected_transfers_ns" in r["projected"] for r in recs),
+          "mmresults keeps projected_* apart from the run's counters")
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--metric",
+                        "projected_transfers_ns", saved_run, saved_run],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+          f"compare refuses a projected figure as a metric ({p.returncode}: {p.stderr.strip()})")
+    # The C reader refuses what machines.py refuses: one line naming the file, exit 2.
+    for what, text in bad.items():
+        p = subprocess.run([MMSCALE, "--transfers", "--project=" + write("bad.machine", text),
+                            "--describe"], capture_output=True, text=True)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and "bad.machine" in lines[0],
+              f"--project, a machine file with {what}: one line naming the file, exit 2 "
+              f"({p.returncode}: {p.stderr.strip()})")
+    p = subprocess.run([MMSCALE, "--transfers", "--project=" + latin, "--describe"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "UTF-8" in p.stderr,
+          f"--project, a machine file that is not UTF-8: one line, exit 2 ({p.stderr.strip()})")
+    for name in machines.shipped():
+        p = subprocess.run([MMSCALE, "--transfers", "--describe", "--project=" +
+                            os.path.join(ROOT, "machines", name + ".machine")],
+                           capture_output=True, text=True)
+        check(p.returncode == 0, f"--project reads machines/{name} ({p.stderr.strip()})")
 else:
     print(f"test_project: {COUNTING} not built: the end-to-end check is skipped")
 

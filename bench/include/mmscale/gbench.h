@@ -138,7 +138,19 @@ struct mmscale_report_hooks {
 	void (*started)(void);
 	/* A benchmark run ended in error; once per benchmark name. */
 	void (*failed)(const char *name, const char *message);
+	/*
+	 * Counters to add to a result before it is reported (--project): given
+	 * its counters by name, writes at most MMSCALE_ADDED_COUNTERS names and
+	 * values, and words for its label ("" for none); returns how many.
+	 * Called for every run and for the mean, median and trimmed-mean
+	 * aggregates (a dispersion's counters are not counts).
+	 */
+	int (*add_counters)(const char *const *names, const double *values, size_t nr,
+			    const char **added_names, double *added_values, char *label,
+			    size_t label_len);
 };
+
+#define MMSCALE_ADDED_COUNTERS 8
 
 struct mmscale_gbench_outcome {
 	size_t matched;		/* benchmarks the filter selected; 0: GB said so */
