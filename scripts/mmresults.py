@@ -19,6 +19,7 @@ reported on stderr, one line each,
 
 and kept in the result's .unusable list, so the script can count it in its
 summary (and exit 1). Nothing is dropped without a word."""
+import argparse
 import contextlib
 import glob
 import importlib.machinery
@@ -66,6 +67,14 @@ def run_script(name, argv):
 
 # What an interrupted script says it kept (scripts set it as they go).
 KEPT = "every file it finished is whole (each is written to FILE.partial, then renamed)"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser whose refusal is one line and exit status 2 (argparse's
+    own prints its usage first): "PROG: what is wrong (PROG --help says more)"."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help says more)\n")
 
 
 def main_guard(main, *args):
