@@ -44,23 +44,39 @@ thread's own is that times the threads - is the sum of its parts
              ns) less the cycle without contention, a + S. The weights are
              kept as logarithms: at 256 cores and more they overflow a double.
 
+  targets_queueing
+             of a row that sends an IPI to T targets (ipis_sent >= 1) whose
+             every CPU takes the same L locks in the same order (lock_acquires
+             = (T + 1) L: drain_all_pages's for_each_populated_zone), the
+             caller's extra wait for the last target: the targets arrive at
+             the first lock one ipi_send_ns apart (together where the machine
+             has no IPI figure: an upper bound) and are served in order, each
+             hand-off as the chain's (S + (k - 1) c / 2 ticket, k contending;
+             S queued). Past the first lock they are spread S or more apart,
+             so no later lock queues (a target reaches it as the one before
+             leaves it): the wait is the last departure from the first lock
+             less its uncontended T ipi_send_ns + S.
+
 What the model leaves out is said where the figures are printed
 (LEAVES_OUT): an IPI's targets are taken as equal (one's mean share of
-their transfers is the caller's wait), and what they serialize on (a lock
-they all take) is not queued; the hold s is one transfer (the lock's
+their transfers is the caller's wait), and they queue only on locks that
+every CPU takes alike (a row whose CPUs take different locks is said, not
+queued); the hold s is one transfer (the lock's
 line), a lower bound; a's contenders are the row's threads; prefetchers, capacity misses, the
 home node's placement, and the interconnect's own queueing on lines that
 are not locks."""
+import bisect
 import json
 import math
 import re
 import sys
 
-MODEL = "mmscale-proj 2"	# 2: the paper's c k / 2 ticket hand-off; log weights
+# 2: the paper's c k / 2 ticket hand-off, log weights, the targets' queueing
+MODEL = "mmscale-proj 2"
 CLASSES = ("core", "cache", "node", "remote")
 LOCKS = ("ticket", "queued")
 LEAVES_OUT = ("an IPI's targets are taken as equal (the caller waits for one's mean share of "
-              "their transfers) and not queued on what they all take; a lock's hold is one "
+              "their transfers), and queue only on locks every CPU takes alike; a lock's hold is one "
               "transfer (a lower bound on queueing); other "
               "nodes' transfers at transfer_ns.remote, not by distance; no prefetch, capacity "
               "misses, home-node placement or interconnect queueing")
@@ -101,6 +117,22 @@ def lock_queueing_ns(n, a, s, c, kind):
     """Mean wait per acquisition beyond the uncontended cycle a + s + c."""
     _, x = lock_chain(n, a, s, c, kind)
     return max(0.0, n / x - (a + s + c))
+
+
+def targets_queueing_ns(targets, send_ns, s, c, kind):
+    """The caller's extra wait for T targets convoying on the first of the
+    locks they all take (see the module's docstring): the last one's
+    departure from it less its uncontended T x send_ns + S."""
+    if targets < 1 or send_ns < 0 or s < 0 or c < 0 or s + c <= 0:
+        raise ProjectionError(f"targets' queueing: T={targets} send={send_ns} s={s} c={c}")
+    arrive = [j * send_ns for j in range(1, targets + 1)]
+    free = 0.0
+    for j in range(targets):
+        start = max(arrive[j], free)
+        # Contending at its turn: itself and the later targets already there.
+        k = bisect.bisect_right(arrive, start) - j
+        free = start + handoff_ns(k, s, c, kind)
+    return max(0.0, free - (targets * send_ns + s + c))
 
 
 def price_transfers(counts, machine):
@@ -192,6 +224,25 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
             before = parts["local"] + parts["transfers"] + parts["ipis"]
             a = max(before / locks - s - c, 1e-3)
             parts["queueing"] = locks * lock_queueing_ns(int(threads), a, s, c, lock_kind)
+    parts["targets_queueing"] = 0.0
+    if sent >= 1 and locks > 0:
+        targets = round(sent)
+        per_cpu = locks / (targets + 1)
+        c = mean_transfer_ns(counts, machine)
+        if abs(per_cpu - round(per_cpu)) > 0.01 * per_cpu:
+            unpriced.append(f"the targets' queueing ({locks:g} lock acquisitions for "
+                            f"{targets + 1} CPUs: not the same locks on every CPU)")
+        elif lock_kind is None:
+            unpriced.append("the targets' queueing (the row's lock kind is not known: --lock)")
+        elif not c > 0:
+            unpriced.append("the targets' queueing (no transfer figure for the row's classes)")
+        else:
+            send = machine["ipi_send_ns"]
+            if send is None:
+                unpriced.append("the targets' arrival spacing (no IPI figures: taken as "
+                                "together, an upper bound on their queueing)")
+            parts["targets_queueing"] = targets_queueing_ns(targets, send or 0.0, c, c,
+                                                            lock_kind)
     return {"total": sum(parts.values()), "parts": parts, "unpriced": unpriced,
             "model": MODEL, "machine": machine["name"]}
 

@@ -170,6 +170,42 @@ r = projection.project({"ipis_sent": 0.25, "transfers": 10, "transfers_remote": 
 check(near(r["parts"]["ipis"], 525) and near(r["parts"]["transfers"], 3000),
       f"a quarter of an IPI per op: 525 + 3000 ns ({r['parts']})")
 
+# The targets' queueing: an IPI to T targets that each take the same lock. Two targets
+# at once, c = 10, S = s + c = 20: the first is served with 2 contending (ticket: 20 +
+# 10/2 = 25), the second after it (20): the last leaves at 45 against 20 uncontended:
+# 25 ns. A queued lock: 20 + 20, 20 ns. Sent 30 ns apart (more than S): no queueing.
+check(near(projection.targets_queueing_ns(2, 0.0, 10.0, 10.0, "ticket"), 25.0) and
+      near(projection.targets_queueing_ns(2, 0.0, 10.0, 10.0, "queued"), 20.0) and
+      projection.targets_queueing_ns(2, 30.0, 10.0, 10.0, "ticket") == 0.0,
+      "targets' queueing, 2 targets: 25 ns ticket, 20 queued, 0 when sent apart")
+# Three sent 5 ns apart (arriving at 5, 10, 15): the first alone (20, leaves at 25), the
+# second with the third there (25, leaves at 50), the third alone (20): 70 against 15 + 20.
+check(near(projection.targets_queueing_ns(3, 5.0, 10.0, 10.0, "ticket"), 35.0),
+      "targets' queueing, 3 targets 5 ns apart: 35 ns")
+# In a row: 1023 targets and 1024 x 128 zone locks (drain_all_pages over 128 zones, every
+# list empty), all remote at 300 ns, a queued lock, sent 100 ns apart: S = 600 > 100, so
+# they queue: the last leaves the first lock at 100 + 1023 x 600 (each served S after
+# the one before, the first on arrival), less 1023 x 100 + 600 uncontended.
+drain_locks = {"ipis_sent": 1023, "transfers": 1023, "transfers_remote": 1023,
+               "lock_acquires": 1024 * 128}
+r = projection.project(drain_locks, M, local_ns=0.0, lock_kind="queued")
+check(near(r["parts"]["targets_queueing"], 100 + 1023 * 600 - (1023 * 100 + 600)),
+      f"ipi-all drain, 1023 targets queued on zone locks: 511000 ns ({r['parts']})")
+r = projection.project(drain_locks, M, local_ns=0.0)
+check(r["parts"]["targets_queueing"] == 0 and
+      any("targets' queueing" in u and "--lock" in u for u in r["unpriced"]),
+      f"the targets' queueing without the lock kind: named, not priced ({r['unpriced']})")
+r = projection.project(dict(drain_locks, lock_acquires=1000), M, local_ns=0.0,
+                       lock_kind="queued")
+check(r["parts"]["targets_queueing"] == 0 and
+      any("not the same locks on every CPU" in u for u in r["unpriced"]),
+      f"lock acquisitions that are not L per CPU: named, not priced ({r['unpriced']})")
+r = projection.project(drain_locks, machines.parse_text(machine_text()), local_ns=0.0,
+                       lock_kind="queued")
+check(near(r["parts"]["targets_queueing"], 1022 * 600) and
+      any("upper bound" in u for u in r["unpriced"]),
+      f"no IPI figures: the targets arrive together, an upper bound, said ({r['parts']})")
+
 # The local work: 500 ns measured here with 2 cache transfers at here's 25 ns: 450.
 check(projection.local_here(500.0, {"transfers_cache": 2}, M) == (450.0, False),
       "local work: measured less here's transfers")
@@ -260,6 +296,28 @@ check(p.returncode == 0 and p.stdout.startswith("PROJECTED") and
 p = project_cli("--machine", ok, "--format", "lkp", counted)
 check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
       "--format lkp with one machine: one line, exit 2")
+
+# --ipi-ns: a what-if for a machine without IPI figures, said in the title.
+ipi_row = write("ipi_row.json", json.dumps({"context": {"mmscale_transfers": "counted: test"},
+                                            "benchmarks": [{"name": "d/e", "run_name": "d/e",
+                                                            "run_type": "iteration",
+                                                            "threads": 1, "transfers": 2,
+                                                            "transfers_cache": 2,
+                                                            "ipis_sent": 3, "real_time": 1,
+                                                            "cpu_time": 1, "time_unit": "ns"}]}))
+p = project_cli("--machine", ok, "--ipi-ns", "100,2000", "--format", "json", ipi_row)
+doc = json.loads(p.stdout) if p.returncode == 0 else {}
+row = doc.get("mmscale_projection", {}).get("rows", [{}])[0]
+check(row.get("parts", {}).get("ipis") == 3 * 100 + 2000 and
+      doc["mmscale_projection"]["ipi_ns_what_if"] == [100.0, 2000.0],
+      f"--ipi-ns: 3 IPIs at 100 and one answer at 2000: 2300 ns, recorded ({p.stderr}, {row})")
+p = project_cli("--machine", ok, "--ipi-ns", "100,2000", ipi_row)
+check(p.returncode == 0 and "a what-if: not the machine files' figures" in p.stdout.splitlines()[0],
+      f"--ipi-ns: the title says what-if ({p.stdout[:300]})")
+for bad_ipi in ("100", "a,b", "-1,5", "inf,1"):
+    p = project_cli("--machine", ok, "--ipi-ns", bad_ipi, ipi_row)
+    check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+          f"--ipi-ns {bad_ipi}: one line, exit 2 ({p.stderr.strip()})")
 
 # scripts/compare --project: two saved counting runs priced on one machine, side by side.
 counted4 = write("counted4.json", open(counted).read().replace('"transfers": 2, "transfers_cache": 2',
