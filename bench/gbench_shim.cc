@@ -326,7 +326,7 @@ private:
 		std::vector<double> values;
 		const char *added_names[MMSCALE_ADDED_COUNTERS];
 		double added_values[MMSCALE_ADDED_COUNTERS];
-		char label[512];
+		char label[512] = "";
 		int n;
 
 		if (r.error_occurred || (r.run_type == Run::RT_Aggregate &&

@@ -193,8 +193,8 @@ static void add_projection_context(void)
 	snprintf(text, sizeof(text), "PROJECTED, not measured: %s (docs/projection.md) on %s: %s "
 		 "(confidence %s); projected_transfers_ns, projected_ipis_ns and "
 		 "projected_ns_excl_local are one thread's ns per op there; left out: the local "
-		 "work and lock queueing, which need a timed run here (scripts/project --local "
-		 "--here --lock)", MMSCALE_PROJECTION_MODEL, projection_machine.path,
+		 "work (a timed run here: scripts/project --local --here) and the queueing on "
+		 "locks (their kind: --lock)", MMSCALE_PROJECTION_MODEL, projection_machine.path,
 		 projection_machine.name, projection_machine.confidence);
 	mmscale_gbench_add_context("mmscale_projection", text);
 }

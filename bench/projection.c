@@ -18,13 +18,16 @@
  *   ipis       ipis_sent x ipi_send_ns + min(ipis_sent, 1) x ipi_receive_ns
  *
  * Left out, and said in the results' context: the local work (a timed run
- * here, less its own transfers priced on this machine) and the lock
- * queueing (which needs the time outside the lock): scripts/project
- * --local --here --lock prices both.
+ * here, less its own transfers priced on this machine) and both kinds of
+ * queueing on locks (the threads' and an IPI's targets': they need the
+ * lock's kind, and the threads' the time outside it): scripts/project
+ * --local --here --lock prices them.
  *
  * The machine file's format is scripts/machines.py's; this reader takes
- * and refuses what that one does (test_project checks both on the same
- * files), each refusal one line naming the file and line.
+ * and refuses what that one does - lines split at '\n' only, ASCII blanks
+ * stripped, ASCII decimal numbers, UTF-8 text of at most 1 MiB - save
+ * that FILE is a path, not a name of machines/ (test_project checks both
+ * readers on the same files), each refusal one line naming the file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,35 +68,68 @@ static int class_of(const char *word)
 	return -1;
 }
 
-/* A decimal number, as Python's float() reads one in the files we write (no hex). */
+/* A number as machines.py's NUMBER takes it: decimal, ASCII, no inf, nan or hex. */
 static int parse_number(const char *text, double *v)
 {
+	static const char pattern[] = "^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$";
+	regex_t re;
 	char *end;
+	int matched;
 
-	if (strpbrk(text, "xXpP"))
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
 		return -1;
-	errno = 0;
+	matched = regexec(&re, text, 0, NULL, 0) == 0;
+	regfree(&re);
+	if (!matched)
+		return -1;
 	*v = strtod(text, &end);
-	if (end == text || *end)
+	return *end ? -1 : 0;
+}
+
+/* The keys given so far (a key given twice is an error), as many as the file has. */
+struct seen_keys {
+	char **keys;
+	size_t n;
+};
+
+/* Whether key was given before (and remember it); -1: out of memory. */
+static int seen_before(struct seen_keys *s, const char *key)
+{
+	char **grown;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->keys[i], key))
+			return 1;
+	grown = realloc(s->keys, (s->n + 1) * sizeof(*s->keys));
+	if (!grown)
 		return -1;
+	s->keys = grown;
+	s->keys[s->n] = strdup(key);
+	if (!s->keys[s->n])
+		return -1;
+	s->n++;
 	return 0;
 }
 
-struct seen_keys {
-	char keys[64][48];
-	int n;
-};
-
-/* Whether key was given before (and remember it); -1: too many keys to tell. */
-static int seen_before(struct seen_keys *s, const char *key)
+static void seen_keys_free(struct seen_keys *s)
 {
-	for (int i = 0; i < s->n; i++)
-		if (!strcmp(s->keys[i], key))
-			return 1;
-	if (s->n == (int)(sizeof(s->keys) / sizeof(s->keys[0])) || strlen(key) >= sizeof(s->keys[0]))
-		return -1;
-	strcpy(s->keys[s->n++], key);
-	return 0;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->keys[i]);
+	free(s->keys);
+}
+
+/* Copy text into a field, cut (if it must be) where a UTF-8 character starts. */
+static void copy_text(char *field, size_t size, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (len >= size) {
+		len = size - 1;
+		while (len && ((unsigned char)text[len] & 0xc0) == 0x80)
+			len--;
+	}
+	memcpy(field, text, len);
+	field[len] = '\0';
 }
 
 /* One "key = value" line of a number; line n of path. */
@@ -162,7 +198,7 @@ int mmscale_machine_file_parse(const char *text, const char *path,
 	static const char *const required[] = { "format", "name", "source", "method",
 						"confidence" };
 	char format[64] = "";
-	struct seen_keys seen = { .n = 0 };
+	struct seen_keys seen = { .keys = NULL, .n = 0 };
 	char *copy = strdup(text), *line, *next;
 	bool any_transfer = false;
 	int n = 0, status = 0;
@@ -201,27 +237,27 @@ int mmscale_machine_file_parse(const char *text, const char *path,
 			status = mmscale_errorf(err, errlen, "%s:%d: %s given twice", path, n, key);
 			continue;
 		case -1:
-			status = mmscale_errorf(err, errlen, "%s:%d: unknown key '%s' (the format "
-						"is in scripts/machines.py)", path, n, key);
+			status = mmscale_errorf(err, errlen, "%s: out of memory", path);
 			continue;
 		}
 		if (!strcmp(key, "format"))
-			snprintf(format, sizeof(format), "%s", value);
+			copy_text(format, sizeof(format), value);
 		else if (!strcmp(key, "name"))
-			snprintf(m->name, sizeof(m->name), "%s", value);
+			copy_text(m->name, sizeof(m->name), value);
 		else if (!strcmp(key, "confidence"))
-			snprintf(m->confidence, sizeof(m->confidence), "%s", value);
+			copy_text(m->confidence, sizeof(m->confidence), value);
 		else if (strcmp(key, "source") && strcmp(key, "method") && strcmp(key, "topology"))
 			status = number_line(m, key, value, path, n, err, errlen);
 	}
 	free(copy);
+	for (size_t i = 0; !status && i < sizeof(required) / sizeof(required[0]); i++)
+		if (seen_before(&seen, required[i]) != 1)
+			status = mmscale_errorf(err, errlen, "%s: no %s line (every machine file says "
+						"its format, name, source, method and confidence)",
+						path, required[i]);
+	seen_keys_free(&seen);
 	if (status)
 		return status;
-	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
-		if (seen_before(&seen, required[i]) != 1)
-			return mmscale_errorf(err, errlen, "%s: no %s line (every machine file says "
-					      "its format, name, source, method and confidence)",
-					      path, required[i]);
 	if (strcmp(format, MMSCALE_MACHINE_FORMAT))
 		return mmscale_errorf(err, errlen, "%s: format '%s': this mmscale reads '%s'", path,
 				      format, MMSCALE_MACHINE_FORMAT);

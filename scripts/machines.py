@@ -40,7 +40,13 @@ CONFIDENCE = ("measured", "published", "low")
 TEXT_KEYS = ("format", "name", "source", "method", "confidence")
 OPTIONAL_TEXT_KEYS = ("topology",)
 NUMBER_KEY = re.compile(r"^(transfer_ns|locked_ns)\.(core|cache|node|remote)(?:\.(\d+))?$|"
-                        r"^(ipi_send_ns|ipi_receive_ns)$|^pairs\.(core|cache|node|remote)$")
+                        r"^(ipi_send_ns|ipi_receive_ns)$|^pairs\.(core|cache|node|remote)$",
+                        re.ASCII)
+# A number as a machine file writes it: decimal, ASCII (bench/projection.c reads the same).
+NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$", re.ASCII)
+# What a line is split on and stripped of: the same bytes as bench/projection.c.
+BLANKS = " \t\r\f\v"
+LARGEST = 1 << 20  # bytes: a description is a few dozen lines
 
 
 class MachineError(ValueError):
@@ -54,13 +60,15 @@ def parse_text(text, path="<machine>"):
     m = {"path": path, "transfer_ns": {}, "locked_ns": {}, "transfer_ns_by_distance": {},
          "ipi_send_ns": None, "ipi_receive_ns": None, "pairs": {}, "notes": []}
     seen = set()
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
+    if "\0" in text or len(text.encode("utf-8", "surrogatepass")) > LARGEST:
+        raise MachineError(f"{path}: not a machine file (binary, or over 1 MiB)")
+    for n, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip(BLANKS)
         if not line or line.startswith("#"):
             continue
         if "=" not in line:
-            raise MachineError(f"{path}:{n}: want 'key = value', got {raw.strip()!r}")
-        key, value = (p.strip() for p in line.split("=", 1))
+            raise MachineError(f"{path}:{n}: want 'key = value', got {line!r}")
+        key, value = (p.strip(BLANKS) for p in line.split("=", 1))
         if not value:
             raise MachineError(f"{path}:{n}: {key} has no value")
         if key == "note":
@@ -76,10 +84,9 @@ def parse_text(text, path="<machine>"):
         if not k:
             raise MachineError(f"{path}:{n}: unknown key {key!r} (the format is in "
                                f"scripts/machines.py)")
-        try:
-            v = float(value)
-        except ValueError:
-            raise MachineError(f"{path}:{n}: {key} = {value!r} is not a number") from None
+        if not NUMBER.match(value):
+            raise MachineError(f"{path}:{n}: {key} = {value!r} is not a number")
+        v = float(value)
         if not v >= 0 or v == float("inf"):
             raise MachineError(f"{path}:{n}: {key} = {value} must be a finite number >= 0")
         if k.group(1) and k.group(3):

@@ -314,6 +314,11 @@ check(row.get("parts", {}).get("ipis") == 3 * 100 + 2000 and
 p = project_cli("--machine", ok, "--ipi-ns", "100,2000", ipi_row)
 check(p.returncode == 0 and "a what-if: not the machine files' figures" in p.stdout.splitlines()[0],
       f"--ipi-ns: the title says what-if ({p.stdout[:300]})")
+p = project_cli("--machine", ok, "--ipi-ns", "100,2000", "--local",
+                write("t.json", json.dumps({"context": {}, "benchmarks": []})), "--here", ok,
+                ipi_row)
+check(p.returncode == 2 and "count IPIs twice" in p.stderr,
+      f"--ipi-ns with --local and a --here without IPI figures: refused ({p.stderr.strip()})")
 for bad_ipi in ("100", "a,b", "-1,5", "inf,1"):
     p = project_cli("--machine", ok, "--ipi-ns", bad_ipi, ipi_row)
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
@@ -466,7 +471,8 @@ if os.access(COUNTING, os.X_OK):
         check(p.returncode == 0 and doc["benchmarks"] and
               doc["context"].get("mmscale_projection", "").startswith(
                   "PROJECTED, not measured: " + projection.MODEL) and
-              "left out: the local work and lock queueing" in doc["context"]["mmscale_projection"],
+              "left out: the local work" in doc["context"]["mmscale_projection"] and
+              "queueing on locks" in doc["context"]["mmscale_projection"],
               f"--project on {topo}: runs, and its context says projected, the model, what "
               f"it leaves out ({p.returncode}: {p.stderr[-300:]})")
         compared = 0
@@ -516,6 +522,37 @@ if os.access(COUNTING, os.X_OK):
         check(p.returncode == 2 and len(lines) == 1 and "bad.machine" in lines[0],
               f"--project, a machine file with {what}: one line naming the file, exit 2 "
               f"({p.returncode}: {p.stderr.strip()})")
+    # Both readers take or both refuse: the edges of the format (a carriage return is a
+    # blank, not a line break; Unicode blanks, digits and underscores are not the
+    # format's; 100 distance keys are fine; a NUL is not text).
+    many = "".join(f"transfer_ns.remote.{10 + d} = {100 + d}\n" for d in range(100))
+    edges = {
+        "a CR line end": machine_text().replace("\n", "\r\n"),
+        "a CR inside a line": machine_text() + "note = a\rtransfer_ns.core = 3\n",
+        "a no-break space": machine_text(transfer_ns__core="7.4\u00a0"),
+        "an underscore in a number": machine_text(transfer_ns__core="1_000"),
+        "an Arabic-Indic digit": machine_text(transfer_ns__core="\u0667"),
+        "a key with a non-ASCII digit": machine_text() + "transfer_ns.remote.\u0663 = 5\n",
+        "100 distance keys": machine_text() + many,
+        "a distance given twice": machine_text() + many + "transfer_ns.remote.10 = 1\n",
+        "inf": machine_text(transfer_ns__core="inf"),
+        "1e999": machine_text(transfer_ns__core="1e999"),
+        "a long name": machine_text(name="\u00e9" * 300),
+        "a NUL": machine_text(name="a\0b"),
+        "an exponent": machine_text(transfer_ns__core="1.5e2"),
+    }
+    for what, text in edges.items():
+        path = write("edge.machine", text)
+        try:
+            machines.load(path)
+            py_ok = True
+        except machines.MachineError:
+            py_ok = False
+        p = subprocess.run([MMSCALE, "--transfers", "--project=" + path, "--describe"],
+                           capture_output=True, text=True)
+        check((p.returncode == 0) == py_ok and (py_ok or len(p.stderr.strip().splitlines()) == 1),
+              f"a machine file with {what}: both readers {'take' if py_ok else 'refuse'} it "
+              f"(mmscale: {p.returncode}: {p.stderr.strip()[:200]})")
     p = subprocess.run([MMSCALE, "--transfers", "--project=" + latin, "--describe"],
                        capture_output=True, text=True)
     check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "UTF-8" in p.stderr,

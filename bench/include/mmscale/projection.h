@@ -5,9 +5,9 @@
  * "mmscale-machine 1", scripts/machines.py), by the model of
  * scripts/projection.py ("mmscale-proj 2") - its parts that a counting run
  * alone can give: the transfers on an operation's path by class x latency,
- * and the IPIs x their cost. The local work and the lock queueing need a
- * timed run here (scripts/project --local --here --lock): never priced here,
- * and the results' context says so.
+ * and the IPIs x their cost. The local work (a timed run here: scripts/project
+ * --local --here) and both kinds of lock queueing (the lock's kind: --lock)
+ * are never priced here, and the results' context says so.
  */
 #ifndef MMSCALE_PROJECTION_H
 #define MMSCALE_PROJECTION_H
@@ -74,7 +74,7 @@ void mmscale_project_row(const struct mmscale_projection_counts *c,
  * The projected counters of one result (bench/gbench_shim.cc's report
  * hook): from its counters by name (the counting build's), those to add,
  * by name, and the row's words on what is left unpriced (label, "" if
- * none). Returns how many were written to names/values (at most 4), 0 for
+ * none). Returns how many were written to names/values (at most 3), 0 for
  * a result that is no counting run's row.
  */
 int mmscale_projection_counters(const struct mmscale_machine_file *m,
