@@ -58,6 +58,46 @@ void mmscale_c2c_echo_until_stop(_Atomic u64 *req, _Atomic u64 *reply, _Atomic b
 	}
 }
 
+/*
+ * Locked round trips on one word: each side takes its turn with a
+ * compare-and-swap, polling with it as core-to-core-latency does (the
+ * source of machines/'s files), so that a measured locked_ns is what theirs
+ * is: a locked operation on a line the other CPU holds. The requester
+ * moves the word from even to odd, the responder from odd to even.
+ */
+static void locked_round_trips(_Atomic u64 *word, u64 n)
+{
+	unsigned int spins = 0;
+
+	for (u64 seq = 0; seq < n; seq++) {
+		u64 want = 2 * seq;
+
+		while (!atomic_compare_exchange_strong_explicit(word, &want, 2 * seq + 1,
+								memory_order_acq_rel,
+								memory_order_acquire)) {
+			want = 2 * seq;
+			spin_wait_step(&spins);
+		}
+	}
+}
+
+static void locked_echo_until_stop(_Atomic u64 *word, _Atomic bool *stop)
+{
+	unsigned int spins = 0;
+	u64 odd = 1;
+
+	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
+		u64 want = odd;
+
+		if (atomic_compare_exchange_strong_explicit(word, &want, odd + 1,
+							    memory_order_acq_rel,
+							    memory_order_acquire))
+			odd += 2;
+		else
+			spin_wait_step(&spins);
+	}
+}
+
 /* The matrix's line: both directions on one line, as c2c/pingpong. */
 struct matrix_line {
 	struct {
@@ -65,6 +105,7 @@ struct matrix_line {
 		_Atomic u64 pong;
 	} ____cacheline_aligned same_line;
 	_Atomic bool stop ____isolated_aligned;
+	bool locked;	/* compare-and-swap round trips on ping alone */
 	struct mmscale_partner partner;
 };
 
@@ -72,7 +113,10 @@ static void matrix_partner(void *arg)
 {
 	struct matrix_line *sh = arg;
 
-	mmscale_c2c_echo_until_stop(&sh->same_line.ping, &sh->same_line.pong, &sh->stop);
+	if (sh->locked)
+		locked_echo_until_stop(&sh->same_line.ping, &sh->stop);
+	else
+		mmscale_c2c_echo_until_stop(&sh->same_line.ping, &sh->same_line.pong, &sh->stop);
 }
 
 /* --c2c-matrix: round trips between every pair of nodes, outside Google Benchmark. */
@@ -105,8 +149,11 @@ static double matrix_pair(struct matrix_line *sh, int a, int b)
 			return -1;
 		}
 		start = (double)ktime_get_ns();
-		mmscale_c2c_round_trips(&sh->same_line.ping, &sh->same_line.pong,
-				      MATRIX_ROUND_TRIPS);
+		if (sh->locked)
+			locked_round_trips(&sh->same_line.ping, MATRIX_ROUND_TRIPS);
+		else
+			mmscale_c2c_round_trips(&sh->same_line.ping, &sh->same_line.pong,
+						MATRIX_ROUND_TRIPS);
 		trials[t] = ((double)ktime_get_ns() - start) / MATRIX_ROUND_TRIPS;
 		atomic_store(&sh->stop, true);
 		mmscale_partner_join(&sh->partner);
@@ -208,6 +255,8 @@ int mmscale_c2c_matrix(const struct mmscale_plan *p, bool json, FILE *out, char 
 		ret = nodes > 1 && !sh ? -1 : mmscale_errorf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (sh)
+		sh->locked = false;	/* the matrix is c2c/pingpong's round trips */
 	/* The first two plan CPUs of each node (compact order: distinct cores). */
 	for (int n = 0; n < nodes; n++) {
 		first[n] = second[n] = -1;
@@ -256,9 +305,10 @@ out:
  * and the first CPU of every other node (remote, and remote by hwloc
  * distance: the median of that distance's nodes). A round trip on one line
  * moves it twice (c2c/pingpong's floor), so each class's transfer is half
- * its pair's median round trip. Locked operations and IPIs are not measured
- * here, and the file says so: the projection then prices the first as
- * transfers and names the second unpriced.
+ * its pair's median round trip; each pair is timed again with locked round
+ * trips (compare-and-swap on one word, locked_round_trips) for the class's
+ * locked_ns. IPIs are not measured here, and the file says so: the
+ * projection then names them unpriced.
  */
 enum { CLASS_CORE, CLASS_CACHE, CLASS_NODE, NR_LOCAL_CLASSES };
 static const char *const class_name[NR_LOCAL_CLASSES] = { "core", "cache", "node" };
@@ -322,15 +372,17 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 	int *node_first = malloc((size_t)nodes * sizeof(*node_first));
 	double *remote = malloc((size_t)nodes * sizeof(*remote));
 	double *same = malloc((size_t)nodes * sizeof(*same));
+	double *remote_locked = malloc((size_t)nodes * sizeof(*remote_locked));
 	uint64_t *dist = malloc((size_t)nodes * sizeof(*dist));
 	struct matrix_line *sh = mmscale_alloc_global(sizeof(struct matrix_line), err, errlen);
 	char tmp[4096] = "";
 	struct utsname u;
 	FILE *f = NULL;
 	bool created = false;
+	double locked;
 	int nr_remote = 0, ret = -1;
 
-	if (!node_first || !remote || !same || !dist || !sh) {
+	if (!node_first || !remote || !same || !remote_locked || !dist || !sh) {
 		if (sh)
 			mmscale_errorf(err, errlen, "out of memory");
 		goto out;
@@ -363,7 +415,9 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 		"source = measured by mmscale %s on %s\n"
 		"method = mmscale --c2c-matrix --save-machine: from plan CPU 0 (PU %d), one "
 		"c2c/pingpong pair per class, the median of %d trials' mean round trip (%d "
-		"round trips on one line each), halved (a round trip moves the line twice)\n"
+		"round trips on one line each), halved (a round trip moves the line twice); "
+		"locked_ns the same with compare-and-swap round trips on one word, as "
+		"core-to-core-latency measures\n"
 		"confidence = measured\n",
 		u.nodename, u.machine, nodes, nodes == 1 ? "" : "s", p->nr_pus_used,
 		MMSCALE_GIT_REVISION, u.nodename,
@@ -376,34 +430,44 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 				class_name[k], p->cpu[0].run_pu);
 			continue;
 		}
+		sh->locked = false;
 		rt = matrix_pair(sh, 0, peer[k]);
-		if (rt < 0) {
+		sh->locked = true;
+		locked = rt < 0 ? -1 : matrix_pair(sh, 0, peer[k]);
+		if (rt < 0 || locked < 0) {
 			mmscale_errorf(err, errlen, "--save-machine: the %s pair (PUs %d and %d) "
 				       "could not run", class_name[k], p->cpu[0].run_pu,
 				       p->cpu[peer[k]].run_pu);
 			goto out;
 		}
 		fprintf(f, "transfer_ns.%s = %.1f\n", class_name[k], rt / 2);
-		fprintf(f, "note = %s: PUs %d and %d, %.1f ns a round trip\n", class_name[k],
-			p->cpu[0].run_pu, p->cpu[peer[k]].run_pu, rt);
+		fprintf(f, "locked_ns.%s = %.1f\n", class_name[k], locked / 2);
+		fprintf(f, "note = %s: PUs %d and %d, %.1f ns a round trip, %.1f locked\n",
+			class_name[k], p->cpu[0].run_pu, p->cpu[peer[k]].run_pu, rt, locked);
 	}
 	for (int n = 0; n < nodes; n++) {
 		double rt;
 
 		if (n == p->cpu[0].node || node_first[n] < 0)
 			continue;
+		sh->locked = false;
 		rt = matrix_pair(sh, 0, node_first[n]);
-		if (rt < 0) {
+		sh->locked = true;
+		locked = rt < 0 ? -1 : matrix_pair(sh, 0, node_first[n]);
+		if (rt < 0 || locked < 0) {
 			mmscale_errorf(err, errlen, "--save-machine: the pair of PUs %d and %d could "
 				       "not run", p->cpu[0].run_pu, p->cpu[node_first[n]].run_pu);
 			goto out;
 		}
 		dist[nr_remote] = mmscale_node_distance(t, p->cpu[0].node, n);
+		remote_locked[nr_remote] = locked / 2;
 		remote[nr_remote++] = rt / 2;
 	}
 	if (nr_remote) {
 		memcpy(same, remote, (size_t)nr_remote * sizeof(*same));
 		fprintf(f, "transfer_ns.remote = %.1f\n", median_of(same, nr_remote));
+		memcpy(same, remote_locked, (size_t)nr_remote * sizeof(*same));
+		fprintf(f, "locked_ns.remote = %.1f\n", median_of(same, nr_remote));
 		for (int i = 0; i < nr_remote; i++) {
 			int m = 0;
 			bool first = true;
@@ -421,8 +485,7 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 	} else {
 		fprintf(f, "note = no remote pair: the plan has one node\n");
 	}
-	fputs("note = locked operations not measured: priced as transfers\n"
-	      "note = no IPI figure measured: a projection of a row that sends IPIs says so\n", f);
+	fputs("note = no IPI figure measured: a projection of a row that sends IPIs says so\n", f);
 	if (ferror(f) | (fclose(f) != 0)) {
 		f = NULL;
 		mmscale_errorf(err, errlen, "--save-machine=%s: %s", path, strerror(errno));
@@ -441,6 +504,7 @@ out:
 		unlink(tmp);	/* ours: nothing half-written is left behind */
 	free(node_first);
 	free(remote);
+	free(remote_locked);
 	free(same);
 	free(dist);
 	if (sh)

@@ -389,6 +389,10 @@ if here:
           any("IPI" in n for n in here["notes"]) and not os.path.exists(saved + ".tmp"),
           f"--save-machine: measured, a transfer per class the plan has, no IPI said "
           f"({here['transfer_ns']}, {here['notes']})")
+    # A locked operation per class it measured a transfer of (compare-and-swap round trips).
+    check(here["locked_ns"].keys() == here["transfer_ns"].keys() and
+          all(v > 0 for v in here["locked_ns"].values()),
+          f"--save-machine: a locked figure per class ({here['locked_ns']})")
     # Every class the file leaves out, it says why.
     for c in ("core", "cache", "node", "remote"):
         check(c in here["transfer_ns"] or any(f"no {c} pair" in n for n in here["notes"]),
