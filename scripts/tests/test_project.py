@@ -56,6 +56,14 @@ def write(name, text):
     return path
 
 
+def counted_file(name, row, **counts):
+    """A counting run's results of one 1-thread row with these counts per op."""
+    bench = {"name": row, "run_name": row, "run_type": "iteration", "threads": 1,
+             **counts, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}
+    return write(name, json.dumps({"context": {"mmscale_transfers": "counted: test"},
+                                   "benchmarks": [bench]}))
+
+
 def project_cli(*args):
     return subprocess.run([sys.executable, os.path.join(SCRIPTS, "project"), *args],
                           capture_output=True, text=True, env=dict(os.environ, MMSCALE=MMSCALE))
@@ -228,13 +236,7 @@ bad = {
     "a bad confidence": machine_text(confidence="sure"),
     "a key given twice": machine_text() + "transfer_ns.cache = 30\n",
 }
-counted = write("counted.json", json.dumps({"context": {"mmscale_transfers": "counted: test"},
-                                             "benchmarks": [{"name": "x/y", "run_name": "x/y",
-                                                             "run_type": "iteration",
-                                                             "threads": 1, "transfers": 2,
-                                                             "transfers_cache": 2,
-                                                             "real_time": 1, "cpu_time": 1,
-                                                             "time_unit": "ns"}]}))
+counted = counted_file("counted.json", "x/y", transfers=2, transfers_cache=2)
 for what, text in bad.items():
     p = project_cli("--machine", write("bad.machine", text), counted)
     lines = p.stderr.strip().splitlines()
@@ -298,13 +300,7 @@ check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
       "--format lkp with one machine: one line, exit 2")
 
 # --ipi-ns: a what-if for a machine without IPI figures, said in the title.
-ipi_row = write("ipi_row.json", json.dumps({"context": {"mmscale_transfers": "counted: test"},
-                                            "benchmarks": [{"name": "d/e", "run_name": "d/e",
-                                                            "run_type": "iteration",
-                                                            "threads": 1, "transfers": 2,
-                                                            "transfers_cache": 2,
-                                                            "ipis_sent": 3, "real_time": 1,
-                                                            "cpu_time": 1, "time_unit": "ns"}]}))
+ipi_row = counted_file("ipi_row.json", "d/e", transfers=2, transfers_cache=2, ipis_sent=3)
 p = project_cli("--machine", ok, "--ipi-ns", "100,2000", "--format", "json", ipi_row)
 doc = json.loads(p.stdout) if p.returncode == 0 else {}
 row = doc.get("mmscale_projection", {}).get("rows", [{}])[0]
@@ -325,8 +321,7 @@ for bad_ipi in ("100", "a,b", "-1,5", "inf,1"):
           f"--ipi-ns {bad_ipi}: one line, exit 2 ({p.stderr.strip()})")
 
 # scripts/compare --project: two saved counting runs priced on one machine, side by side.
-counted4 = write("counted4.json", open(counted).read().replace('"transfers": 2, "transfers_cache": 2',
-                                                                '"transfers": 4, "transfers_cache": 4'))
+counted4 = counted_file("counted4.json", "x/y", transfers=4, transfers_cache=4)
 p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--project", ok, counted,
                     counted4], capture_output=True, text=True)
 lines = p.stdout.splitlines()
