@@ -455,6 +455,17 @@ def params_pairs(text):
     return pairs
 
 
+def render_table(head, body, markdown):
+    """head and body's rows of cells (strings) as a markdown table, or as text
+    in columns each as wide as its widest cell."""
+    if markdown:
+        return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
+                         ["| " + " | ".join(row) + " |" for row in body])
+    widths = [max(len(x) for x in col) for col in zip(head, *body)]
+    return "\n".join("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip()
+                     for row in [head] + body)
+
+
 def machine_lines(sides, heads=(), leave_out=None):
     """The emulated machine each side (a list of records) ran on
     (mmscale_params: --mem, --swap, ..., the --set knobs), which exact counts
