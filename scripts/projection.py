@@ -65,6 +65,7 @@ queued); the hold s is one transfer (the lock's
 line), a lower bound; a's contenders are the row's threads; prefetchers, capacity misses, the
 home node's placement, and the interconnect's own queueing on lines that
 are not locks."""
+import argparse
 import bisect
 import json
 import math
@@ -256,6 +257,23 @@ def local_here(measured_ns, counts_here, here):
     r = project(counts_here, here, local_ns=0.0)
     left = measured_ns - r["parts"]["transfers"] - r["parts"]["ipis"]
     return (left, False) if left >= 0 else (0.0, True)
+
+
+def lock_arg(text):
+    """--lock KIND[:REGEX] (scripts/project, scripts/compare): -> (kind, regex)."""
+    kind, _, regex = text.partition(":")
+    if kind not in LOCKS:
+        raise argparse.ArgumentTypeError(f"{text!r}: want ticket or queued, then :REGEX "
+                                         f"if only for some rows")
+    try:
+        return kind, re.compile(regex or "")
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"{text!r}: {e}") from None
+
+
+def lock_kind(locks, name):
+    """The lock kind the first of --lock's (kind, regex) that matches row name gives, or None."""
+    return next((kind for kind, regex in locks if regex.search(name)), None)
 
 
 def counted_rows(path, cases=None, who="project"):

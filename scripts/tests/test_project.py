@@ -328,6 +328,23 @@ lines = p.stdout.splitlines()
 check(p.returncode == 0 and lines and lines[0].startswith("PROJECTED, not measured") and
       any("50.0" in line and "100.0" in line and "+100.0%" in line and "x/y" in line
           for line in lines), f"compare --project: 50 against 100 ns, +100% ({p.stdout}{p.stderr})")
+# compare --project --lock: ipi-all against quick-scan as seed 002 asks, in small: 3
+# targets that each take the one lock the caller takes (4 acquisitions), against none.
+# No IPI figures, so they arrive together; a queued lock, S = 2 x 25: the last leaves at
+# 3 x 50 = 150 against 50 alone: 100 ns of wait, on the 2 x 25 ns of transfers: 150 and 50.
+ipi_m = write("ipi_m.machine", machine_text())
+drains = [counted_file(f"drain{i}.json", "d/e", transfers=2, transfers_cache=2, ipis_sent=3,
+                       lock_acquires=locks) for i, locks in ((1, 4), (2, 0))]
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--project", ipi_m,
+                    "--lock", "queued", *drains], capture_output=True, text=True)
+check(p.returncode == 0 and any("150.0" in line and "50.0" in line and "-66.7%" in line
+                                for line in p.stdout.splitlines()),
+      f"compare --project --lock: the targets' queueing on one side, 150 against 50 ns "
+      f"({p.stdout}{p.stderr})")
+p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--lock", "queued",
+                    *drains], capture_output=True, text=True)
+check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1,
+      f"compare --lock without --project: one line, exit 2 ({p.stderr.strip()})")
 p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "compare"), "--project", ok, timed],
                    capture_output=True, text=True)
 check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and
