@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,30 +61,42 @@ void mmscale_c2c_echo_until_stop(_Atomic u64 *req, _Atomic u64 *reply, _Atomic b
 
 /*
  * Locked round trips on one word: each side takes its turn with a
- * compare-and-swap, polling with it as core-to-core-latency does (the
- * source of machines/'s files), so that a measured locked_ns is what theirs
- * is: a locked operation on a line the other CPU holds. The requester
- * moves the word from even to odd, the responder from odd to even.
+ * compare-and-swap, polling with it and nothing else as core-to-core-latency
+ * does (the source of machines/'s files: no pause between tries), so that a
+ * measured locked_ns is what theirs is: a locked operation on a line the
+ * other CPU holds. The requester moves the word from even to odd, the
+ * responder from odd to even; the requester's n round trips end when the
+ * responder's n-th move is seen. Every 2^20 failed tries the CPU is yielded,
+ * so that a partner that lost its CPU gets it back.
  */
+static void cas_turn(_Atomic u64 *word, u64 from)
+{
+	u64 want = from;
+	unsigned int tries = 0;
+
+	while (!atomic_compare_exchange_strong_explicit(word, &want, from + 1,
+							memory_order_acq_rel,
+							memory_order_acquire)) {
+		want = from;
+		if (!(++tries & ((1u << 20) - 1)))
+			sched_yield();
+	}
+}
+
 static void locked_round_trips(_Atomic u64 *word, u64 n)
 {
-	unsigned int spins = 0;
+	unsigned int tries = 0;
 
-	for (u64 seq = 0; seq < n; seq++) {
-		u64 want = 2 * seq;
-
-		while (!atomic_compare_exchange_strong_explicit(word, &want, 2 * seq + 1,
-								memory_order_acq_rel,
-								memory_order_acquire)) {
-			want = 2 * seq;
-			spin_wait_step(&spins);
-		}
-	}
+	for (u64 seq = 0; seq < n; seq++)
+		cas_turn(word, 2 * seq);
+	while (atomic_load_explicit(word, memory_order_acquire) != 2 * n)
+		if (!(++tries & ((1u << 20) - 1)))
+			sched_yield();
 }
 
 static void locked_echo_until_stop(_Atomic u64 *word, _Atomic bool *stop)
 {
-	unsigned int spins = 0;
+	unsigned int tries = 0;
 	u64 odd = 1;
 
 	while (!atomic_load_explicit(stop, memory_order_relaxed)) {
@@ -93,8 +106,8 @@ static void locked_echo_until_stop(_Atomic u64 *word, _Atomic bool *stop)
 							    memory_order_acq_rel,
 							    memory_order_acquire))
 			odd += 2;
-		else
-			spin_wait_step(&spins);
+		else if (!(++tries & ((1u << 20) - 1)))
+			sched_yield();
 	}
 }
 
