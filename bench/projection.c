@@ -38,7 +38,14 @@
 #include <string.h>
 
 #include "mmscale/errorf.h"
+#include "mmscale/opcount.h"
 #include "mmscale/projection.h"
+
+/* The classes in the order of the counting build's counts (transfers_core ... _remote). */
+_Static_assert(MMSCALE_XFER_REMOTE - MMSCALE_XFER_CORE == MMSCALE_CLASS_REMOTE &&
+	       MMSCALE_XFER_NODE - MMSCALE_XFER_CORE == MMSCALE_CLASS_NODE &&
+	       MMSCALE_XFER_CACHE - MMSCALE_XFER_CORE == MMSCALE_CLASS_CACHE,
+	       "enum mmscale_transfer_class follows enum mmscale_count's transfer classes");
 
 const char *const mmscale_transfer_class_names[MMSCALE_NR_CLASSES] = {
 	"core", "cache", "node", "remote",
@@ -304,6 +311,7 @@ int mmscale_machine_file_load(const char *path, struct mmscale_machine_file *m, 
 	FILE *f = fopen(path, "r");
 	char *text;
 	size_t len;
+	long bad_at;
 	int status;
 
 	if (!f)
@@ -324,11 +332,10 @@ int mmscale_machine_file_load(const char *path, struct mmscale_machine_file *m, 
 				      "not a machine file (binary, or over 1 MiB)");
 	}
 	text[len] = '\0';
-	if (not_utf8_at((const unsigned char *)text, len) >= 0) {
-		long at = not_utf8_at((const unsigned char *)text, len);
-
+	bad_at = not_utf8_at((const unsigned char *)text, len);
+	if (bad_at >= 0) {
 		free(text);
-		return mmscale_errorf(err, errlen, "%s: not UTF-8 text (at byte %ld)", path, at);
+		return mmscale_errorf(err, errlen, "%s: not UTF-8 text (at byte %ld)", path, bad_at);
 	}
 	status = mmscale_machine_file_parse(text, path, m, err, errlen);
 	free(text);
@@ -408,18 +415,20 @@ int mmscale_projection_counters(const struct mmscale_machine_file *m,
 	int nr = 0;
 
 	label[0] = '\0';
-	if (!counter(counter_names, counter_values, nr_counters, "transfers", &c.transfers))
+	/* The counts by the names the counting build publishes them under (kernel/opcount.c). */
+	if (!counter(counter_names, counter_values, nr_counters, mmscale_count_name(MMSCALE_XFERS),
+		     &c.transfers))
 		return 0;
-	counter(counter_names, counter_values, nr_counters, "transfers_locked", &c.transfers_locked);
-	counter(counter_names, counter_values, nr_counters, "ipis_sent", &c.ipis_sent);
+	counter(counter_names, counter_values, nr_counters, mmscale_count_name(MMSCALE_XFER_LOCKED),
+		&c.transfers_locked);
+	counter(counter_names, counter_values, nr_counters, mmscale_count_name(MMSCALE_IPIS_SENT),
+		&c.ipis_sent);
+	/* bench/harness.c's own counter: no count of the table. */
 	c.has_by_threads = counter(counter_names, counter_values, nr_counters,
 				   "transfers_by_threads", &c.transfers_by_threads);
-	for (int k = 0; k < MMSCALE_NR_CLASSES; k++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "transfers_%s", mmscale_transfer_class_names[k]);
-		counter(counter_names, counter_values, nr_counters, name, &c.by_class[k]);
-	}
+	for (int k = 0; k < MMSCALE_NR_CLASSES; k++)
+		counter(counter_names, counter_values, nr_counters,
+			mmscale_count_name(MMSCALE_XFER_CORE + k), &c.by_class[k]);
 	mmscale_project_row(&c, m, &p);
 	names[nr] = "projected_transfers_ns";
 	values[nr++] = p.transfers_ns;
