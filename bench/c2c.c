@@ -176,6 +176,17 @@ static double matrix_pair(struct matrix_line *sh, int a, int b)
 	return trials[MATRIX_TRIALS / 2];
 }
 
+/* A pair's median round trips, plain and locked (ns); -1 if either could not run. */
+static int matrix_pair_both(struct matrix_line *sh, int a, int b, double *plain, double *locked)
+{
+	sh->locked = false;
+	*plain = matrix_pair(sh, a, b);
+	sh->locked = true;
+	*locked = *plain < 0 ? -1 : matrix_pair(sh, a, b);
+	sh->locked = false;
+	return *plain < 0 || *locked < 0 ? -1 : 0;
+}
+
 #define MATRIX_HEADER "c2c/pingpong round trip, ns: median of %d x %d round trips on one cache line"
 
 void mmscale_c2c_matrix_print(const struct mmscale_c2c_matrix *m, bool json, FILE *out)
@@ -443,11 +454,7 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 				class_name[k], p->cpu[0].run_pu);
 			continue;
 		}
-		sh->locked = false;
-		rt = matrix_pair(sh, 0, peer[k]);
-		sh->locked = true;
-		locked = rt < 0 ? -1 : matrix_pair(sh, 0, peer[k]);
-		if (rt < 0 || locked < 0) {
+		if (matrix_pair_both(sh, 0, peer[k], &rt, &locked) != 0) {
 			mmscale_errorf(err, errlen, "--save-machine: the %s pair (PUs %d and %d) "
 				       "could not run", class_name[k], p->cpu[0].run_pu,
 				       p->cpu[peer[k]].run_pu);
@@ -463,11 +470,7 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 
 		if (n == p->cpu[0].node || node_first[n] < 0)
 			continue;
-		sh->locked = false;
-		rt = matrix_pair(sh, 0, node_first[n]);
-		sh->locked = true;
-		locked = rt < 0 ? -1 : matrix_pair(sh, 0, node_first[n]);
-		if (rt < 0 || locked < 0) {
+		if (matrix_pair_both(sh, 0, node_first[n], &rt, &locked) != 0) {
 			mmscale_errorf(err, errlen, "--save-machine: the pair of PUs %d and %d could "
 				       "not run", p->cpu[0].run_pu, p->cpu[node_first[n]].run_pu);
 			goto out;
