@@ -193,15 +193,18 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
     parts["local"] = local_ns if local_ns is not None else 0.0
     if local_ns is None:
         unpriced.append("local work (no timed run here: --local)")
+    sent = counts.get("ipis_sent", 0.0)
+    locks = counts.get("lock_acquires", 0.0)
+    # A lock hand-off's transfer: the row's own mix of the classes priced.
+    handoff = mean_transfer_ns(counts, machine) if locks > 0 else 0.0
     priced, missing = price_transfers(counts, machine)
     parts["transfers"] = priced * in_series_share(counts)
-    if counts.get("ipis_sent", 0.0) > 0 and "transfers_by_threads" not in counts:
+    if sent > 0 and "transfers_by_threads" not in counts:
         unpriced.append("which transfers an IPI's targets made (a counting run without "
                         "transfers_by_threads): all priced in series")
     for c in missing:
         unpriced.append(f"{counts['transfers_' + c]:g} {c} transfers per op "
                         f"(no transfer_ns.{c})")
-    sent = counts.get("ipis_sent", 0.0)
     parts["ipis"] = 0.0
     if sent > 0:
         if machine["ipi_send_ns"] is None or machine["ipi_receive_ns"] is None:
@@ -211,39 +214,36 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
             parts["ipis"] = sent * machine["ipi_send_ns"] + min(sent, 1.0) * machine[
                 "ipi_receive_ns"]
     parts["queueing"] = 0.0
-    locks = counts.get("lock_acquires", 0.0)
     if locks > 0 and threads > 1:
-        c = mean_transfer_ns(counts, machine)
         if lock_kind is None:
             unpriced.append("lock queueing (the row's lock kind is not known: --lock)")
         elif local_ns is None:
             unpriced.append("lock queueing (it needs the time outside the lock: --local)")
-        elif not c > 0:
+        elif not handoff > 0:
             unpriced.append("lock queueing (no transfer figure for the row's classes)")
         else:
-            s = c	# the hold: one transfer of the lock's line (a lower bound)
+            s = handoff	# the hold: one transfer of the lock's line (a lower bound)
             before = parts["local"] + parts["transfers"] + parts["ipis"]
-            a = max(before / locks - s - c, 1e-3)
-            parts["queueing"] = locks * lock_queueing_ns(int(threads), a, s, c, lock_kind)
+            a = max(before / locks - s - handoff, 1e-3)
+            parts["queueing"] = locks * lock_queueing_ns(int(threads), a, s, handoff, lock_kind)
     parts["targets_queueing"] = 0.0
     if sent >= 1 and locks > 0:
         targets = round(sent)
         per_cpu = locks / (targets + 1)
-        c = mean_transfer_ns(counts, machine)
         if abs(per_cpu - round(per_cpu)) > 0.01 * per_cpu:
             unpriced.append(f"the targets' queueing ({locks:g} lock acquisitions for "
                             f"{targets + 1} CPUs: not the same locks on every CPU)")
         elif lock_kind is None:
             unpriced.append("the targets' queueing (the row's lock kind is not known: --lock)")
-        elif not c > 0:
+        elif not handoff > 0:
             unpriced.append("the targets' queueing (no transfer figure for the row's classes)")
         else:
             send = machine["ipi_send_ns"]
             if send is None:
                 unpriced.append("the targets' arrival spacing (no IPI figures: taken as "
                                 "together, an upper bound on their queueing)")
-            parts["targets_queueing"] = targets_queueing_ns(targets, send or 0.0, c, c,
-                                                            lock_kind)
+            parts["targets_queueing"] = targets_queueing_ns(targets, send or 0.0, handoff,
+                                                            handoff, lock_kind)
     return {"total": sum(parts.values()), "parts": parts, "unpriced": unpriced,
             "model": MODEL, "machine": machine["name"]}
 
