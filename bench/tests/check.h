@@ -5,16 +5,36 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* Atomic: CHECK may run on several benchmark threads at once. */
 static _Atomic int check_passed, check_failed;
+
+/*
+ * MMSCALE_CHECK_FAIL_FAST=1 ends the test at its first failed check, exit
+ * status 1: scripts/mutants sets it, since one failure is all a mutant's
+ * verdict needs (test_throttle ran its 6 s to the end for every mutant it
+ * had already killed). Unset, every check runs and every failure is named.
+ */
+static inline void check_failed_now(void)
+{
+	const char *fast = getenv("MMSCALE_CHECK_FAIL_FAST");
+
+	check_failed++;
+	if (fast && *fast && *fast != '0') {
+		fputs("MMSCALE_CHECK_FAIL_FAST: stopped at the first failed check\n", stderr);
+		fflush(NULL);
+		_exit(1);
+	}
+}
 
 #define CHECK(cond) do {							\
 	if (cond) {								\
 		check_passed++;							\
 	} else {								\
-		check_failed++;							\
 		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		check_failed_now();						\
 	}									\
 } while (0)
 
@@ -23,9 +43,9 @@ static _Atomic int check_passed, check_failed;
 	if (_a == _b) {								\
 		check_passed++;							\
 	} else {								\
-		check_failed++;							\
 		fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld != %lld)\n",	\
 			__FILE__, __LINE__, #a, #b, _a, _b);			\
+		check_failed_now();						\
 	}									\
 } while (0)
 
@@ -34,10 +54,10 @@ static _Atomic int check_passed, check_failed;
 	if (cond) {								\
 		check_passed++;							\
 	} else {								\
-		check_failed++;							\
 		fprintf(stderr, "%s:%d: CHECK failed: ", __FILE__, __LINE__);	\
 		fprintf(stderr, __VA_ARGS__);					\
 		fputc('\n', stderr);						\
+		check_failed_now();						\
 	}									\
 } while (0)
 
