@@ -387,6 +387,9 @@ static void publish(struct mmscale_state *st, struct registration *reg)
 	struct mmscale_counts counts;
 	unsigned int published = reg->run.c->counts;
 
+	/* Which of them were queued spinlocks: the row's lock kind, counted (opcount.h). */
+	if (published & MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES))
+		published |= MMSCALE_COUNT_BIT(MMSCALE_QUEUED_LOCK_ACQUIRES);
 	if (transfers_counted(reg)) {
 		struct mmscale_counts own;
 

@@ -58,6 +58,7 @@ static const char *const count_names[MMSCALE_NR_COUNTS] = {
 	[MMSCALE_BDI_STORES]		= "bdi_stores",
 	[MMSCALE_PERCPU_ALLOCS]		= "percpu_allocs",
 	[MMSCALE_LINES_ZEROED]		= "lines_zeroed",
+	[MMSCALE_QUEUED_LOCK_ACQUIRES]	= "queued_lock_acquires",
 	[MMSCALE_XFERS]			= "transfers",
 	[MMSCALE_XFER_READS]		= "transfers_read",
 	[MMSCALE_XFER_WRITES]		= "transfers_write",

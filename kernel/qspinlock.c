@@ -214,7 +214,7 @@ void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 	 * 0,1,0 -> 0,0,1
 	 */
 	clear_pending_set_locked(lock);
-	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
+	queued_lock_acquired();
 	return;
 
 	/*
@@ -350,7 +350,7 @@ queue:
 	atomic_store_explicit(&next->locked, 1, memory_order_release);
 
 release:
-	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
+	queued_lock_acquired();
 	/*
 	 * release the node
 	 */

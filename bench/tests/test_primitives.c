@@ -39,6 +39,9 @@ struct lock_contest {
 	int inside;				/* plain: >1 would mean two holders */
 	int overlap_seen;
 	unsigned long long acquires_counted[LOCK_THREADS];
+	/* The lock kind, counted: every acquisition of a queued lock, none of a ticket lock. */
+	bool queued;
+	unsigned long long queued_counted[LOCK_THREADS];
 };
 
 struct contender {
@@ -64,6 +67,7 @@ static void *lock_worker(void *arg)
 		c->unlock();
 	}
 	c->acquires_counted[me->id] = mmscale_this_counts.v[MMSCALE_LOCK_ACQUIRES];
+	c->queued_counted[me->id] = mmscale_this_counts.v[MMSCALE_QUEUED_LOCK_ACQUIRES];
 	if (c->on_cpus)
 		mmscale_cpu_leave();
 	return NULL;
@@ -82,8 +86,10 @@ static void check_contest(struct lock_contest *c)
 		pthread_join(th[i], NULL);
 	CHECK_EQ_LL(c->protected_count, (long long)LOCK_THREADS * LOCK_ROUNDS);
 	CHECK(!c->overlap_seen);
-	for (int i = 0; i < LOCK_THREADS; i++)
+	for (int i = 0; i < LOCK_THREADS; i++) {
 		CHECK_EQ_LL(c->acquires_counted[i], LOCK_ROUNDS);
+		CHECK_EQ_LL(c->queued_counted[i], c->queued ? LOCK_ROUNDS : 0);
+	}
 }
 
 static void ticket_lock(void)
@@ -193,7 +199,8 @@ static bool wait_word(u32 mask, u32 want)
 
 static void test_queued_lock(void)
 {
-	struct lock_contest c = { .lock = queued_lock, .unlock = queued_unlock, .on_cpus = true };
+	struct lock_contest c = { .lock = queued_lock, .unlock = queued_unlock, .on_cpus = true,
+				  .queued = true };
 	struct mmscale_topology t;
 	struct mmscale_plan p;
 	pthread_t th[LOCK_THREADS];

@@ -45,6 +45,13 @@ enum mmscale_count {
 	MMSCALE_PERCPU_ALLOCS,		/* per-CPU allocator calls (6.18's pcpu_alloc) */
 	MMSCALE_LINES_ZEROED,		/* cache lines zeroed by an allocation or init */
 	/*
+	 * The lock acquisitions that were of the queued spinlock (x86 since
+	 * 4.2, every 6.18 file); the rest of MMSCALE_LOCK_ACQUIRES were of the
+	 * ticket lock. Published wherever lock_acquires is: the row's lock
+	 * kind, counted, which the projection's queueing needs.
+	 */
+	MMSCALE_QUEUED_LOCK_ACQUIRES,
+	/*
 	 * Cache-line transfers (mmscale/kernel/transfers.h): counted only by
 	 * the counting build (mmscale --transfers); the timed build never adds
 	 * to them (it resets and copies them with the rest, outside timing). The total, by the requester's access, the upgrades

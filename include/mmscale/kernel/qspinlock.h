@@ -25,7 +25,9 @@
  * without paravirt spinlocks) and CONFIG_PARAVIRT_SPINLOCKS's hooks are
  * left out: the lock of a 6.18 server, not of a VM.
  *
- * Counts, as spinlock.h's: an acquisition counts MMSCALE_LOCK_ACQUIRES;
+ * Counts, as spinlock.h's: an acquisition counts MMSCALE_LOCK_ACQUIRES,
+ * and MMSCALE_QUEUED_LOCK_ACQUIRES too (queued_lock_acquired: the row's
+ * lock kind, counted, for the projection);
  * every locked instruction (the fast path's cmpxchg, the pending bit's
  * fetch-or, a trylock's cmpxchg, xchg_tail, the queue head's cmpxchg)
  * counts MMSCALE_LOCKED_OPS; unlock and the byte and halfword stores are
@@ -99,6 +101,13 @@ static __always_inline int queued_spin_trylock(struct qspinlock *lock)
 							      memory_order_relaxed));
 }
 
+/* An acquisition of a queued spinlock: one of the lock_acquires, and of this kind. */
+static __always_inline void queued_lock_acquired(void)
+{
+	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
+	mmscale_count_inc(MMSCALE_QUEUED_LOCK_ACQUIRES);
+}
+
 static __always_inline void queued_spin_lock(struct qspinlock *lock)
 {
 	u32 val = 0;
@@ -107,7 +116,7 @@ static __always_inline void queued_spin_lock(struct qspinlock *lock)
 	if (likely(atomic_compare_exchange_strong_explicit(&lock->val, &val, _Q_LOCKED_VAL,
 							   memory_order_acquire,
 							   memory_order_relaxed))) {
-		mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
+		queued_lock_acquired();
 		return;
 	}
 	queued_spin_lock_slowpath(lock, val);	/* counts its acquisition */

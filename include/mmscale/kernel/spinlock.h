@@ -24,7 +24,8 @@
  *
  * spin_lock() counts MMSCALE_LOCK_ACQUIRES, and its xadd MMSCALE_LOCKED_OPS
  * (as spin_trylock's cmpxchg, when it tries one); unlock is a plain add.
- * The queued lock counts alike (qspinlock.h).
+ * The queued lock counts alike, and MMSCALE_QUEUED_LOCK_ACQUIRES beside
+ * (qspinlock.h): a row's ticket acquisitions are the difference.
  */
 #ifndef MMSCALE_KERNEL_SPINLOCK_H
 #define MMSCALE_KERNEL_SPINLOCK_H
@@ -121,7 +122,7 @@ static __always_inline bool spin_trylock(spinlock_t *lock)
 {
 	if (!queued_spin_trylock(&lock->q))
 		return false;
-	mmscale_count_inc(MMSCALE_LOCK_ACQUIRES);
+	queued_lock_acquired();
 	return true;
 }
 
