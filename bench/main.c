@@ -191,10 +191,11 @@ static void add_projection_context(void)
 	char text[2048];
 
 	snprintf(text, sizeof(text), "PROJECTED, not measured: %s (docs/projection.md) on %s: %s "
-		 "(confidence %s); projected_transfers_ns, projected_ipis_ns and "
-		 "projected_ns_excl_local are one thread's ns per op there; left out: the local "
-		 "work (a timed run here: scripts/project --local --here) and the queueing on "
-		 "locks (their kind: --lock)", MMSCALE_PROJECTION_MODEL, projection_machine.path,
+		 "(confidence %s); projected_transfers_ns, projected_ipis_ns, "
+		 "projected_targets_queueing_ns and projected_ns_excl_local are one thread's ns "
+		 "per op there; left out: the local work and the queueing of a row's own threads "
+		 "on its locks, which needs it (a timed run here: scripts/project --local "
+		 "--here)", MMSCALE_PROJECTION_MODEL, projection_machine.path,
 		 projection_machine.name, projection_machine.confidence);
 	mmscale_gbench_add_context("mmscale_projection", text);
 }

@@ -16,12 +16,19 @@
  *              transfers and one target's mean share of the rest (they
  *              answer in parallel: projection.py's in_series_share)
  *   ipis       ipis_sent x ipi_send_ns + min(ipis_sent, 1) x ipi_receive_ns
+ *   targets_queueing
+ *              of a row that sends IPIs to T targets whose every CPU takes
+ *              the same locks (lock_acquires = (T + 1) L), the caller's
+ *              extra wait for the last target on the first of them: the
+ *              targets arrive ipi_send_ns apart (together, an upper bound,
+ *              where the file has no IPI figure), each hand-off the ticket
+ *              lock's S + (k - 1) c / 2 or the queued lock's S, by the
+ *              row's own counted kind (queued_lock_acquires)
  *
  * Left out, and said in the results' context: the local work (a timed run
- * here, less its own transfers priced on this machine) and both kinds of
- * queueing on locks (the threads' and an IPI's targets': they need the
- * lock's kind, and the threads' the time outside it): scripts/project
- * --local --here --lock prices them.
+ * here, less its own transfers priced on this machine) and the queueing
+ * of a row's own threads on its locks, which needs the time outside the
+ * lock: scripts/project --local --here prices them.
  *
  * The machine file's format is scripts/machines.py's; this reader takes
  * and refuses what that one does - lines split at '\n' only, ASCII blanks
@@ -377,6 +384,95 @@ static double in_series_share(const struct mmscale_projection_counts *c)
 	return (own + (c->transfers - own) / fmax(c->ipis_sent, 1.0)) / c->transfers;
 }
 
+/*
+ * projection.py's mean_transfer_ns: a lock hand-off's transfer, the row's
+ * own mix of the classes the file prices; the remote figure (else the
+ * largest) where it moved none; 0 where it moved only unpriced ones.
+ */
+static double mean_transfer_ns(const struct mmscale_projection_counts *c,
+			       const struct mmscale_machine_file *m)
+{
+	double total = 0.0, ns = 0.0, largest = 0.0;
+	bool moved = false;
+
+	for (int k = 0; k < MMSCALE_NR_CLASSES; k++) {
+		moved |= c->by_class[k] > 0;
+		if (!m->has_transfer[k])
+			continue;
+		total += c->by_class[k];
+		ns += c->by_class[k] * m->transfer_ns[k];
+		largest = fmax(largest, m->transfer_ns[k]);
+	}
+	if (total <= 0)
+		return moved ? 0.0 : m->has_transfer[MMSCALE_CLASS_REMOTE] ?
+			m->transfer_ns[MMSCALE_CLASS_REMOTE] : largest;
+	return ns / total;
+}
+
+/* projection.py's handoff_ns: the lock handed on with k cores holding or waiting. */
+static double handoff_ns(double k, double s, double c, bool ticket)
+{
+	return ticket ? s + c + (k - 1) * c / 2 : s + c;
+}
+
+/*
+ * projection.py's targets_queueing_ns: T targets reach the first lock
+ * send_ns apart (target j at (j + 1) send_ns) and are served in order; the
+ * last one's departure less its uncontended T send_ns + S.
+ */
+static double targets_queueing_ns(long targets, double send_ns, double s, double c, bool ticket)
+{
+	double free_at = 0.0;
+	long arrived = 0;	/* targets whose arrival is at or before start */
+
+	for (long j = 0; j < targets; j++) {
+		double start = fmax((double)(j + 1) * send_ns, free_at);
+
+		while (arrived < targets && (double)(arrived + 1) * send_ns <= start)
+			arrived++;
+		free_at = start + handoff_ns((double)(arrived - j), s, c, ticket);
+	}
+	return fmax(0.0, free_at - ((double)targets * send_ns + s + c));
+}
+
+static void project_targets(const struct mmscale_projection_counts *c,
+			    const struct mmscale_machine_file *m, struct mmscale_projection *out)
+{
+	double targets, per_cpu, handoff;
+	bool ticket;
+
+	out->targets = MMSCALE_TARGETS_NONE;
+	if (c->ipis_sent < 1 || !(c->lock_acquires > 0))
+		return;
+	/* Python's round(): halves to even, as nearbyint in the default rounding mode. */
+	targets = nearbyint(c->ipis_sent);
+	per_cpu = c->lock_acquires / (targets + 1);
+	if (fabs(per_cpu - nearbyint(per_cpu)) > 0.01 * per_cpu) {
+		out->targets = MMSCALE_TARGETS_NOT_ALIKE;
+		return;
+	}
+	if (!c->has_queued) {
+		out->targets = MMSCALE_TARGETS_KIND_UNKNOWN;
+		return;
+	}
+	if (c->queued_lock_acquires != 0 &&
+	    fabs(c->queued_lock_acquires - c->lock_acquires) > 1e-9 * c->lock_acquires) {
+		out->targets = MMSCALE_TARGETS_KIND_MIXED;
+		return;
+	}
+	ticket = c->queued_lock_acquires == 0;
+	handoff = mean_transfer_ns(c, m);
+	if (!(handoff > 0)) {
+		out->targets = MMSCALE_TARGETS_NO_HANDOFF;
+		return;
+	}
+	out->targets = MMSCALE_TARGETS_PRICED;
+	out->targets_together = !m->has_ipi_send;
+	out->targets_queueing_ns = targets_queueing_ns((long)targets,
+						       m->has_ipi_send ? m->ipi_send_ns : 0.0,
+						       handoff, handoff, ticket);
+}
+
 void mmscale_project_row(const struct mmscale_projection_counts *c,
 			 const struct mmscale_machine_file *m, struct mmscale_projection *out)
 {
@@ -391,6 +487,7 @@ void mmscale_project_row(const struct mmscale_projection_counts *c,
 			out->ipis_ns = c->ipis_sent * m->ipi_send_ns +
 				       fmin(c->ipis_sent, 1.0) * m->ipi_receive_ns;
 	}
+	project_targets(c, m, out);
 }
 
 static bool counter(const char *const *names, const double *values, size_t n, const char *name,
@@ -402,6 +499,28 @@ static bool counter(const char *const *names, const double *values, size_t n, co
 			return true;
 		}
 	return false;
+}
+
+/* Why the targets' queueing is not priced, in projection.py's words. */
+static const char *targets_unpriced_why(const struct mmscale_projection *p,
+					const struct mmscale_projection_counts *c)
+{
+	static _Thread_local char why[160];
+
+	switch (p->targets) {
+	case MMSCALE_TARGETS_NOT_ALIKE:
+		snprintf(why, sizeof(why), "%g lock acquisitions for %g CPUs: not the same locks "
+			 "on every CPU", c->lock_acquires, nearbyint(c->ipis_sent) + 1);
+		return why;
+	case MMSCALE_TARGETS_KIND_UNKNOWN:
+		return "the run did not count its lock kind: no queued_lock_acquires";
+	case MMSCALE_TARGETS_KIND_MIXED:
+		return "the row takes both ticket and queued locks: not modelled";
+	case MMSCALE_TARGETS_NO_HANDOFF:
+		return "no transfer figure for the row's classes";
+	default:
+		return "";
+	}
 }
 
 int mmscale_projection_counters(const struct mmscale_machine_file *m,
@@ -423,6 +542,11 @@ int mmscale_projection_counters(const struct mmscale_machine_file *m,
 		&c.transfers_locked);
 	counter(counter_names, counter_values, nr_counters, mmscale_count_name(MMSCALE_IPIS_SENT),
 		&c.ipis_sent);
+	counter(counter_names, counter_values, nr_counters,
+		mmscale_count_name(MMSCALE_LOCK_ACQUIRES), &c.lock_acquires);
+	c.has_queued = counter(counter_names, counter_values, nr_counters,
+			       mmscale_count_name(MMSCALE_QUEUED_LOCK_ACQUIRES),
+			       &c.queued_lock_acquires);
 	/* bench/harness.c's own counter: no count of the table. */
 	c.has_by_threads = counter(counter_names, counter_values, nr_counters,
 				   "transfers_by_threads", &c.transfers_by_threads);
@@ -436,10 +560,15 @@ int mmscale_projection_counters(const struct mmscale_machine_file *m,
 		names[nr] = "projected_ipis_ns";
 		values[nr++] = p.ipis_ns;
 	}
+	if (p.targets == MMSCALE_TARGETS_PRICED) {
+		names[nr] = "projected_targets_queueing_ns";
+		values[nr++] = p.targets_queueing_ns;
+	}
 	/* The sum, only where every part a counting run can price was priced. */
-	if (p.ipis_priced && p.unpriced_transfers == 0) {
+	if (p.ipis_priced && p.unpriced_transfers == 0 &&
+	    (p.targets == MMSCALE_TARGETS_NONE || p.targets == MMSCALE_TARGETS_PRICED)) {
 		names[nr] = "projected_ns_excl_local";
-		values[nr++] = p.transfers_ns + p.ipis_ns;
+		values[nr++] = p.transfers_ns + p.ipis_ns + p.targets_queueing_ns;
 	}
 	/* What this row leaves unpriced, in projection.py's words. */
 	if (!p.ipis_priced)
@@ -454,8 +583,17 @@ int mmscale_projection_counters(const struct mmscale_machine_file *m,
 						 c.by_class[k], mmscale_transfer_class_names[k],
 						 mmscale_transfer_class_names[k]);
 	if (p.targets_unknown && used < label_len)
-		snprintf(label + used, label_len - used, "%swhich transfers an IPI's targets made "
-			 "(no transfers_by_threads): all priced in series",
-			 used ? "; " : "projection: ");
+		used += (size_t)snprintf(label + used, label_len - used, "%swhich transfers an "
+					 "IPI's targets made (no transfers_by_threads): all priced "
+					 "in series", used ? "; " : "projection: ");
+	if (p.targets != MMSCALE_TARGETS_NONE && p.targets != MMSCALE_TARGETS_PRICED &&
+	    used < label_len)
+		used += (size_t)snprintf(label + used, label_len - used, "%sthe targets' queueing "
+					 "(%s)", used ? "; " : "projection leaves out ",
+					 targets_unpriced_why(&p, &c));
+	if (p.targets == MMSCALE_TARGETS_PRICED && p.targets_together && used < label_len)
+		snprintf(label + used, label_len - used, "%sthe targets' arrival spacing (no IPI "
+			 "figures: taken as together, an upper bound on their queueing)",
+			 used ? "; " : "projection leaves out ");
 	return nr;
 }

@@ -38,7 +38,10 @@ thread's own is that times the threads - is the sum of its parts
              own line (our extension: the paper models the ticket lock, and
              says a scalable lock's hand-off costs a constant number of
              transfers); S the hold plus the lock line's own transfer (s + c),
-             c a transfer. The paper's rates were read from secondary
+             c a transfer. The kind is the row's own, counted: the
+             queued_lock_acquires among its lock_acquires (none: ticket;
+             all: queued; some: both, not modelled); --lock names it only
+             for a counting run from before that count. The paper's rates were read from secondary
              sources (its text is not in ../shared). The queueing per
              acquisition is the mean cycle n / X (X the chain's hand-offs per
              ns) less the cycle without contention, a + S. The weights are
@@ -185,11 +188,44 @@ def in_series_share(counts):
     return (own + (total - own) / max(sent, 1.0)) / total
 
 
+def counted_lock_kind(counts):
+    """The kind of a row's spinlocks as its counts say: "ticket" (none of its
+    lock_acquires was a queued lock's), "queued" (all were), "mixed", or None
+    (no lock taken, or a run from before queued_lock_acquires was counted)."""
+    locks = counts.get("lock_acquires", 0.0)
+    queued = counts.get("queued_lock_acquires")
+    if not locks > 0 or queued is None:
+        return None
+    if queued == 0:
+        return "ticket"
+    # Each acquisition counts in both: equal in every repetition, so in their mean.
+    return "queued" if abs(queued - locks) <= 1e-9 * locks else "mixed"
+
+
+def lock_kind_for(locks, name, counts, who):
+    """--lock's kind for row name, which project() uses only where the row's
+    counts do not say; where they say otherwise, one line on stderr."""
+    given = lock_kind(locks, name)
+    counted = counted_lock_kind(counts)
+    if given and counted in LOCKS and given != counted:
+        print(f"{who}: {name}: its counts say its locks are {counted} spinlocks: "
+              f"--lock {given} is not used for it", file=sys.stderr)
+    return given
+
+
 def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
-    """One row: counts per op (transfers_*, ipis_sent, lock_acquires), the
-    machine, the threads sharing its locks. -> {"total": ns, "parts": {...},
-    "unpriced": [what could not be priced], "model": MODEL, "machine": name}."""
+    """One row: counts per op (transfers_*, ipis_sent, lock_acquires,
+    queued_lock_acquires), the machine, the threads sharing its locks;
+    lock_kind, --lock's, only where the counts do not give the kind.
+    -> {"total": ns, "parts": {...}, "unpriced": [what could not be priced],
+    "lock_kind": the kind used or None, "model": MODEL, "machine": name}."""
     parts, unpriced = {}, []
+    counted = counted_lock_kind(counts)
+    if counted == "mixed":
+        lock_kind, unknown = None, "the row takes both ticket and queued locks: not modelled"
+    else:
+        lock_kind = counted or lock_kind
+        unknown = "the row's lock kind is not known: --lock"
     parts["local"] = local_ns if local_ns is not None else 0.0
     if local_ns is None:
         unpriced.append("local work (no timed run here: --local)")
@@ -216,7 +252,7 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
     parts["queueing"] = 0.0
     if locks > 0 and threads > 1:
         if lock_kind is None:
-            unpriced.append("lock queueing (the row's lock kind is not known: --lock)")
+            unpriced.append(f"lock queueing ({unknown})")
         elif local_ns is None:
             unpriced.append("lock queueing (it needs the time outside the lock: --local)")
         elif not handoff > 0:
@@ -234,7 +270,7 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
             unpriced.append(f"the targets' queueing ({locks:g} lock acquisitions for "
                             f"{targets + 1} CPUs: not the same locks on every CPU)")
         elif lock_kind is None:
-            unpriced.append("the targets' queueing (the row's lock kind is not known: --lock)")
+            unpriced.append(f"the targets' queueing ({unknown})")
         elif not handoff > 0:
             unpriced.append("the targets' queueing (no transfer figure for the row's classes)")
         else:
@@ -245,7 +281,8 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
             parts["targets_queueing"] = targets_queueing_ns(targets, send or 0.0, handoff,
                                                             handoff, lock_kind)
     return {"total": sum(parts.values()), "parts": parts, "unpriced": unpriced,
-            "model": MODEL, "machine": machine["name"]}
+            "lock_kind": lock_kind if locks > 0 else None, "model": MODEL,
+            "machine": machine["name"]}
 
 
 def local_here(measured_ns, counts_here, here):

@@ -16,8 +16,11 @@ descriptions (scripts/machines.py, machines/, scripts/machine-from-c2c):
   other pairs than the topology has;
 - scripts/project end to end on the counting build (c2c/pingpong), where
   it is built."""
+import contextlib
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -203,6 +206,32 @@ r = projection.project(drain_locks, M, local_ns=0.0)
 check(r["parts"]["targets_queueing"] == 0 and
       any("targets' queueing" in u and "--lock" in u for u in r["unpriced"]),
       f"the targets' queueing without the lock kind: named, not priced ({r['unpriced']})")
+# The kind counted: queued_lock_acquires among lock_acquires (none ticket, all queued).
+kinds = [projection.counted_lock_kind(dict(drain_locks, queued_lock_acquires=q))
+         for q in (0, 1024 * 128, 1024)] + [projection.counted_lock_kind(drain_locks),
+                                            projection.counted_lock_kind({"ipis_sent": 1})]
+check(kinds == ["ticket", "queued", "mixed", None, None], f"the counted lock kind: {kinds}")
+# Counted wins over --lock: queued counts with --lock ticket price the queued 511000 ns,
+# and a line says --lock was not used; counted ticket prices the ticket lock's more.
+err = io.StringIO()
+with contextlib.redirect_stderr(err):
+    given = projection.lock_kind_for([("ticket", re.compile(""))], "drain/x",
+                                     dict(drain_locks, queued_lock_acquires=1024 * 128), "test")
+r = projection.project(dict(drain_locks, queued_lock_acquires=1024 * 128), M, local_ns=0.0,
+                       lock_kind=given)
+check(near(r["parts"]["targets_queueing"], 511000.0) and r["lock_kind"] == "queued" and
+      "--lock ticket is not used" in err.getvalue() and len(err.getvalue().splitlines()) == 1,
+      f"counted queued locks win over --lock ticket, said in one line ({r['parts']}, "
+      f"{err.getvalue()!r})")
+r = projection.project(dict(drain_locks, queued_lock_acquires=0), M, local_ns=0.0)
+check(r["lock_kind"] == "ticket" and r["parts"]["targets_queueing"] > 511000.0,
+      f"counted ticket locks: the ticket hand-off, more than the queued lock's "
+      f"({r['parts']['targets_queueing']})")
+r = projection.project(dict(drain_locks, queued_lock_acquires=1024), M, local_ns=0.0,
+                       lock_kind="queued")
+check(r["parts"]["targets_queueing"] == 0 and r["lock_kind"] is None and
+      any("both ticket and queued" in u for u in r["unpriced"]),
+      f"a row of both kinds: named, not priced, whatever --lock says ({r['unpriced']})")
 r = projection.project(dict(drain_locks, lock_acquires=1000), M, local_ns=0.0,
                        lock_kind="queued")
 check(r["parts"]["targets_queueing"] == 0 and
@@ -488,10 +517,10 @@ if os.access(COUNTING, os.X_OK):
               doc["context"].get("mmscale_projection", "").startswith(
                   "PROJECTED, not measured: " + projection.MODEL) and
               "left out: the local work" in doc["context"]["mmscale_projection"] and
-              "queueing on locks" in doc["context"]["mmscale_projection"],
+              "queueing of a row's own threads" in doc["context"]["mmscale_projection"],
               f"--project on {topo}: runs, and its context says projected, the model, what "
               f"it leaves out ({p.returncode}: {p.stderr[-300:]})")
-        compared = 0
+        compared = queued_priced = 0
         for b in doc["benchmarks"]:
             counts = {k: v for k, v in b.items() if isinstance(v, (int, float))}
             if b.get("aggregate_name") in ("stddev", "cv", "trimmed_stddev"):
@@ -501,21 +530,35 @@ if os.access(COUNTING, os.X_OK):
             r = projection.project(counts, MI, threads=b.get("threads", 1))
             ipis_priced = not any("IPIs per op" in u for u in r["unpriced"])
             classes_priced = not any("transfers per op" in u for u in r["unpriced"])
+            # The targets' queueing: priced where the row's targets take the same locks
+            # (by the row's counted kind, which the Python side reads from its counts too).
+            targets_unpriced = any(u.startswith("the targets' queueing") for u in r["unpriced"])
             want = {"projected_transfers_ns": r["parts"]["transfers"]}
             if ipis_priced:
                 want["projected_ipis_ns"] = r["parts"]["ipis"]
-            if ipis_priced and classes_priced:
-                want["projected_ns_excl_local"] = r["parts"]["transfers"] + r["parts"]["ipis"]
+            if counts.get("ipis_sent", 0) >= 1 and counts.get("lock_acquires", 0) > 0 and \
+                    not targets_unpriced:
+                want["projected_targets_queueing_ns"] = r["parts"]["targets_queueing"]
+                queued_priced += r["parts"]["targets_queueing"] > 0
+            if ipis_priced and classes_priced and not targets_unpriced:
+                want["projected_ns_excl_local"] = (r["parts"]["transfers"] + r["parts"]["ipis"] +
+                                                   r["parts"]["targets_queueing"])
             got = {k: v for k, v in b.items() if k.startswith("projected_")}
             check(got.keys() == want.keys() and all(near(got[k], want[k], 1e-12) for k in want),
                   f"--project on {topo}: {b['name']}: C and Python agree ({got} against {want})")
-            # Every unpriced transfer class is said on the row, in the model's words.
+            # Every unpriced transfer class and targets' queueing is said on the row, in
+            # the model's words.
             for u in r["unpriced"]:
-                if "transfers per op" in u and b.get("run_type") == "iteration":
+                if ("transfers per op" in u or u.startswith("the targets' queueing")) and \
+                        b.get("run_type") == "iteration":
                     check(u in b.get("label", ""), f"{b['name']}: label says {u!r} "
                           f"({b.get('label')})")
             compared += 1
         check(compared >= 8, f"--project on {topo}: {compared} results compared")
+        if topo != "real":
+            # ipi-all's targets all take the zones' locks: some queue (2.6's ticket lock).
+            check(queued_priced > 0, f"--project on {topo}: the targets' queueing priced in C "
+                                     f"({queued_priced} results)")
     # The stand-in's ping-pong partner is an SMT sibling: core transfers, which this
     # machine does not price - no excl_local sum, and the row says so.
     check("no transfer_ns.core" in p.stdout, "--project: an unpriced class is named on the row")

@@ -46,6 +46,18 @@ struct mmscale_projection_counts {
 	double by_class[MMSCALE_NR_CLASSES];
 	double transfers_by_threads;
 	bool has_by_threads;
+	double lock_acquires, queued_lock_acquires;
+	bool has_queued;	/* the run counted queued_lock_acquires */
+};
+
+/* An IPI's targets' queueing on the locks they all take (projection.py's targets_queueing). */
+enum mmscale_targets_queueing {
+	MMSCALE_TARGETS_NONE,		/* no IPI, or no lock: nothing to queue */
+	MMSCALE_TARGETS_PRICED,
+	MMSCALE_TARGETS_NOT_ALIKE,	/* lock_acquires is not (targets + 1) x the same locks */
+	MMSCALE_TARGETS_KIND_UNKNOWN,	/* no queued_lock_acquires in the run */
+	MMSCALE_TARGETS_KIND_MIXED,	/* ticket and queued locks both */
+	MMSCALE_TARGETS_NO_HANDOFF,	/* no transfer figure for the row's classes */
 };
 
 /* One thread's ns per operation on the machine, by part. */
@@ -56,6 +68,9 @@ struct mmscale_projection {
 	/* Transfers per op of classes the file gives no figure for (not in transfers_ns). */
 	double unpriced_transfers;
 	bool targets_unknown;	/* IPIs sent, no transfers_by_threads: all priced in series */
+	enum mmscale_targets_queueing targets;
+	double targets_queueing_ns;	/* where MMSCALE_TARGETS_PRICED */
+	bool targets_together;	/* priced with no IPI figures: together, an upper bound */
 };
 
 extern const char *const mmscale_transfer_class_names[MMSCALE_NR_CLASSES];
@@ -74,7 +89,7 @@ void mmscale_project_row(const struct mmscale_projection_counts *c,
  * The projected counters of one result (bench/gbench_shim.cc's report
  * hook): from its counters by name (the counting build's), those to add,
  * by name, and the row's words on what is left unpriced (label, "" if
- * none). Returns how many were written to names/values (at most 3), 0 for
+ * none). Returns how many were written to names/values (at most 4), 0 for
  * a result that is no counting run's row.
  */
 int mmscale_projection_counters(const struct mmscale_machine_file *m,
