@@ -382,14 +382,25 @@ static void take_transfers(struct mmscale_state *st, struct registration *reg)
 					 (double)mmscale_iterations(st) * mmscale_threads(st));
 }
 
+/*
+ * The counts a case publishes (and --list --format=json lists as its
+ * family's exact counts): its own, and with lock_acquires which of them
+ * were queued spinlocks, the row's lock kind, counted (opcount.h).
+ */
+static unsigned int case_counts(const struct mmscale_case *c)
+{
+	unsigned int counts = c->counts;
+
+	if (counts & MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES))
+		counts |= MMSCALE_COUNT_BIT(MMSCALE_QUEUED_LOCK_ACQUIRES);
+	return counts;
+}
+
 static void publish(struct mmscale_state *st, struct registration *reg)
 {
 	struct mmscale_counts counts;
-	unsigned int published = reg->run.c->counts;
+	unsigned int published = case_counts(reg->run.c);
 
-	/* Which of them were queued spinlocks: the row's lock kind, counted (opcount.h). */
-	if (published & MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES))
-		published |= MMSCALE_COUNT_BIT(MMSCALE_QUEUED_LOCK_ACQUIRES);
 	if (transfers_counted(reg)) {
 		struct mmscale_counts own;
 
@@ -899,7 +910,7 @@ void mmscale_list_json(FILE *out)
 			mmscale_json_end(&j);
 			mmscale_json_array(&j, "counts");
 			for (int k = 0; k < MMSCALE_NR_COUNTS; k++)
-				if (c->counts & MMSCALE_COUNT_BIT(k))
+				if (case_counts(c) & MMSCALE_COUNT_BIT(k))
 					mmscale_json_str(&j, NULL, mmscale_count_name(k));
 			mmscale_json_end(&j);
 			mmscale_json_bool(&j, "machine_wide", c->counts_machine_wide);

@@ -501,7 +501,11 @@ static bool counter(const char *const *names, const double *values, size_t n, co
 	return false;
 }
 
-/* Why the targets' queueing is not priced, in projection.py's words. */
+/*
+ * Why the targets' queueing is not priced, in projection.py's words - save
+ * an unknown kind's, which names no --lock (mmscale has none; its harness
+ * publishes the kind wherever it publishes lock_acquires).
+ */
 static const char *targets_unpriced_why(const struct mmscale_projection *p,
 					const struct mmscale_projection_counts *c)
 {
@@ -509,7 +513,7 @@ static const char *targets_unpriced_why(const struct mmscale_projection *p,
 
 	switch (p->targets) {
 	case MMSCALE_TARGETS_NOT_ALIKE:
-		snprintf(why, sizeof(why), "%g lock acquisitions for %g CPUs: not the same locks "
+		snprintf(why, sizeof(why), "%g lock acquisitions for %.0f CPUs: not the same locks "
 			 "on every CPU", c->lock_acquires, nearbyint(c->ipis_sent) + 1);
 		return why;
 	case MMSCALE_TARGETS_KIND_UNKNOWN:

@@ -159,6 +159,21 @@ static void check_one_ops(const struct mmscale_case *c, const struct mmscale_var
 			CHECK_EQ_LL(got, claim.v[i]);
 		}
 		printf("\n");
+		if (claim.which & MMSCALE_COUNT_BIT(MMSCALE_LOCK_ACQUIRES)) {
+			unsigned long long locks = after.v[MMSCALE_LOCK_ACQUIRES] -
+						   before.v[MMSCALE_LOCK_ACQUIRES];
+			unsigned long long queued = after.v[MMSCALE_QUEUED_LOCK_ACQUIRES] -
+						    before.v[MMSCALE_QUEUED_LOCK_ACQUIRES];
+
+			/*
+			 * A row's locks are of one kind (a generation's files are
+			 * built with one: CMakeLists.txt), which the projection
+			 * reads from queued_lock_acquires: all or none of them.
+			 */
+			CHECK_MSG(queued == 0 || queued == locks, "%s: %llu of %llu lock "
+				  "acquisitions counted as queued ones: want all or none", name, queued,
+				  locks);
+		}
 		claims_checked++;
 	}
 	if (c->teardown && c->teardown(&run, err, sizeof(err)) != 0) {

@@ -637,6 +637,13 @@ static void tests(void)
 	test_world();
 	test_high_fraction();
 	test_pcp_knobs();
+	/*
+	 * Every lock 6.18's pcp code took here (spin_lock, and the trylock of
+	 * its allocations and frees) is a queued spinlock, counted as one: the
+	 * row's lock kind the projection reads (opcount.h).
+	 */
+	CHECK(test_count(MMSCALE_LOCK_ACQUIRES) > 0);
+	CHECK_EQ_LL(test_count(MMSCALE_QUEUED_LOCK_ACQUIRES), test_count(MMSCALE_LOCK_ACQUIRES));
 }
 
 int main(void)

@@ -45,10 +45,12 @@ enum mmscale_count {
 	MMSCALE_PERCPU_ALLOCS,		/* per-CPU allocator calls (6.18's pcpu_alloc) */
 	MMSCALE_LINES_ZEROED,		/* cache lines zeroed by an allocation or init */
 	/*
-	 * The lock acquisitions that were of the queued spinlock (x86 since
-	 * 4.2, every 6.18 file); the rest of MMSCALE_LOCK_ACQUIRES were of the
-	 * ticket lock. Published wherever lock_acquires is: the row's lock
-	 * kind, counted, which the projection's queueing needs.
+	 * The lock acquisitions that were of the queued spinlock; the rest of
+	 * MMSCALE_LOCK_ACQUIRES were of the ticket lock. The emulation's kind:
+	 * only 6.18's files take the queued lock (CMakeLists.txt), every other
+	 * file the ticket lock, those of 4.11's, 6.1's and 6.6's drain rows
+	 * too, though x86 has had queued spinlocks since 4.2. Published
+	 * wherever lock_acquires is: the projection's queueing needs the kind.
 	 */
 	MMSCALE_QUEUED_LOCK_ACQUIRES,
 	/*

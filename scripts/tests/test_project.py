@@ -211,27 +211,45 @@ kinds = [projection.counted_lock_kind(dict(drain_locks, queued_lock_acquires=q))
          for q in (0, 1024 * 128, 1024)] + [projection.counted_lock_kind(drain_locks),
                                             projection.counted_lock_kind({"ipis_sent": 1})]
 check(kinds == ["ticket", "queued", "mixed", None, None], f"the counted lock kind: {kinds}")
-# Counted wins over --lock: queued counts with --lock ticket price the queued 511000 ns,
-# and a line says --lock was not used; counted ticket prices the ticket lock's more.
+# The counted kind prices a row without --lock: queued counts the queued 511000 ns,
+# ticket counts the ticket lock's hand-off, more.
+queued_drain = dict(drain_locks, queued_lock_acquires=1024 * 128)
+r = projection.project(queued_drain, M, local_ns=0.0)
+check(near(r["parts"]["targets_queueing"], 511000.0) and r["lock_kind"] == "queued",
+      f"counted queued locks: 511000 ns without --lock ({r['parts']})")
+r = projection.project(dict(drain_locks, queued_lock_acquires=0), M, local_ns=0.0)
+ticket_wait = r["parts"]["targets_queueing"]
+check(r["lock_kind"] == "ticket" and ticket_wait > 511000.0,
+      f"counted ticket locks: the ticket hand-off, more than the queued lock's ({ticket_wait})")
+# --lock prices a row as the kind it names over the counted one (the kernel's lock where
+# the emulation takes another), said in one line, once per row however often it is asked.
 err = io.StringIO()
 with contextlib.redirect_stderr(err):
-    given = projection.lock_kind_for([("ticket", re.compile(""))], "drain/x",
-                                     dict(drain_locks, queued_lock_acquires=1024 * 128), "test")
-r = projection.project(dict(drain_locks, queued_lock_acquires=1024 * 128), M, local_ns=0.0,
-                       lock_kind=given)
-check(near(r["parts"]["targets_queueing"], 511000.0) and r["lock_kind"] == "queued" and
-      "--lock ticket is not used" in err.getvalue() and len(err.getvalue().splitlines()) == 1,
-      f"counted queued locks win over --lock ticket, said in one line ({r['parts']}, "
-      f"{err.getvalue()!r})")
-r = projection.project(dict(drain_locks, queued_lock_acquires=0), M, local_ns=0.0)
-check(r["lock_kind"] == "ticket" and r["parts"]["targets_queueing"] > 511000.0,
-      f"counted ticket locks: the ticket hand-off, more than the queued lock's "
-      f"({r['parts']['targets_queueing']})")
-r = projection.project(dict(drain_locks, queued_lock_acquires=1024), M, local_ns=0.0,
-                       lock_kind="queued")
+    for _ in range(2):
+        given = projection.lock_kind_for([("ticket", re.compile(""))], "drain/x", queued_drain,
+                                         "test")
+    same = projection.lock_kind_for([("queued", re.compile(""))], "drain/y", queued_drain,
+                                    "test")
+r = projection.project(queued_drain, M, local_ns=0.0, lock_kind=given)
+check(near(r["parts"]["targets_queueing"], ticket_wait) and r["lock_kind"] == "ticket" and
+      same == "queued" and err.getvalue() == "test: drain/x: priced with --lock ticket; its "
+      "counts say its emulated locks are queued\n",
+      f"--lock ticket over counted queued locks: the ticket figure, one line "
+      f"({r['parts']}, {err.getvalue()!r})")
+mixed = dict(drain_locks, queued_lock_acquires=1024)
+r = projection.project(mixed, M, local_ns=0.0)
 check(r["parts"]["targets_queueing"] == 0 and r["lock_kind"] is None and
       any("both ticket and queued" in u for u in r["unpriced"]),
-      f"a row of both kinds: named, not priced, whatever --lock says ({r['unpriced']})")
+      f"a row of both kinds: named, not priced ({r['unpriced']})")
+# The local work here leaves out what project() adds back: the targets' queueing too.
+here_parts = projection.project(queued_drain, M, local_ns=0.0)["parts"]
+left, clamped = projection.local_here(2e6, queued_drain, M)
+check(near(left, 2e6 - here_parts["transfers"] - here_parts["ipis"] -
+           here_parts["targets_queueing"]) and not clamped and here_parts["targets_queueing"] > 0,
+      f"local_here takes the targets' queueing here out of the measured time ({left})")
+r = projection.project(mixed, M, local_ns=0.0, lock_kind="queued")
+check(near(r["parts"]["targets_queueing"], 511000.0),
+      f"a row of both kinds with --lock queued: priced as queued ({r['parts']})")
 r = projection.project(dict(drain_locks, lock_acquires=1000), M, local_ns=0.0,
                        lock_kind="queued")
 check(r["parts"]["targets_queueing"] == 0 and

@@ -5,9 +5,11 @@
  * "mmscale-machine 1", scripts/machines.py), by the model of
  * scripts/projection.py ("mmscale-proj 2") - its parts that a counting run
  * alone can give: the transfers on an operation's path by class x latency,
- * and the IPIs x their cost. The local work (a timed run here: scripts/project
- * --local --here) and both kinds of lock queueing (the lock's kind: --lock)
- * are never priced here, and the results' context says so.
+ * the IPIs x their cost, and an IPI's targets' queueing on the locks they
+ * all take (by the row's counted lock kind). The local work and the
+ * queueing of a row's own threads on its locks, which needs it (a timed
+ * run here: scripts/project --local --here), are never priced here, and
+ * the results' context says so.
  */
 #ifndef MMSCALE_PROJECTION_H
 #define MMSCALE_PROJECTION_H
