@@ -47,6 +47,11 @@ int mmscale_membarrier_ipi(int os_cpu)
 	return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU, os_cpu);
 }
 
+int mmscale_membarrier_ipi_all(void)
+{
+	return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0);
+}
+
 long long mmscale_function_call_irqs(int os_cpu)
 {
 	FILE *f = fopen("/proc/interrupts", "r");

@@ -3,7 +3,7 @@
  * --c2c-matrix's layout on a machine this one is not: three nodes (OS
  * numbers 0, 2, 5), node 5 without a CPU, node 2 with one core of two SMT
  * siblings (its diagonal pair is marked '*'); the JSON scripts/plot reads;
- * and the one-node line.
+ * the one-node line; and --save-machine's IPI fit, worked by hand.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -22,6 +22,31 @@ static char *print(const struct mmscale_c2c_matrix *m, bool json)
 	mmscale_c2c_matrix_print(m, json, f);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * --save-machine's IPI figures: T(k) = T(0) + receive + k send. With T(0) =
+ * 500, receive 300, send 100: 900, 1000, 1100 for k = 1..3, so slope 100,
+ * intercept 800, less 500: 300. Noisy points: 890, 1010, 1100 - the slope
+ * (3 x 6210 - 6 x 3000) / (3 x 14 - 36) = 105, the intercept (3000 - 630) /
+ * 3 = 790, less 500: 290. One point, a falling slope or a wait under T(0):
+ * no figure.
+ */
+static void check_ipi_fit(void)
+{
+	const double exact[] = { 900, 1000, 1100 }, noisy[] = { 890, 1010, 1100 };
+	const double falling[] = { 1000, 900 }, fast[] = { 600, 700 };
+	double send = -1, receive = -1;
+
+	CHECK(mmscale_ipi_fit(exact, 3, 500, &send, &receive) == 0);
+	CHECK_MSG(send > 100 - 1e-9 && send < 100 + 1e-9 && receive > 300 - 1e-9 &&
+		  receive < 300 + 1e-9, "exact: send %g, receive %g", send, receive);
+	CHECK(mmscale_ipi_fit(noisy, 3, 500, &send, &receive) == 0);
+	CHECK_MSG(send > 105 - 1e-9 && send < 105 + 1e-9 && receive > 290 - 1e-9 &&
+		  receive < 290 + 1e-9, "noisy: send %g, receive %g", send, receive);
+	CHECK(mmscale_ipi_fit(exact, 1, 500, &send, &receive) != 0);
+	CHECK(mmscale_ipi_fit(falling, 2, 500, &send, &receive) != 0);
+	CHECK(mmscale_ipi_fit(fast, 2, 550, &send, &receive) != 0);
 }
 
 int main(void)
@@ -57,5 +82,6 @@ int main(void)
 			 "matrix; c2c/pingpong times the round trip within it\n") == 0,
 		  "one node: %s", text);
 	free(text);
+	check_ipi_fit();
 	return check_report("test_c2c_matrix");
 }

@@ -30,6 +30,15 @@ int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, cha
 /* Before measuring: can FILE be written? -1 with one line in err if not. */
 int mmscale_c2c_save_machine_check(const char *path, char *err, size_t errlen);
 
+/*
+ * --save-machine's IPI figures from its timings: t[k - 1] the ns of one
+ * broadcast call with k = 1..k_max targets, t0 with none. send: the
+ * least-squares slope over k; receive: its intercept less t0. 0, or -1
+ * where they cannot be had (fewer than 2 points, a slope or a wait not
+ * above 0).
+ */
+int mmscale_ipi_fit(const double *t, int k_max, double t0, double *send, double *receive);
+
 /* A measured matrix: what mmscale_c2c_matrix prints. */
 struct mmscale_c2c_matrix {
 	int nr_nodes;

@@ -24,6 +24,13 @@ bool mmscale_membarrier_available(char *why, size_t whylen);
 int mmscale_membarrier_ipi(int os_cpu);
 
 /*
+ * Interrupt every CPU where a thread of this process runs, and wait for
+ * every answer (the kernel's smp_call_function_many with wait: --save-machine's
+ * IPI figures); 0 or -1 with errno.
+ */
+int mmscale_membarrier_ipi_all(void);
+
+/*
  * The witness that interrupts really arrived: the kernel's count of
  * function call interrupts (the CAL row of /proc/interrupts) on os_cpu; -1
  * where it cannot be read. membarrier sends nothing to a CPU where no
