@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -392,20 +393,26 @@ int mmscale_c2c_save_machine_check(const char *path, char *err, size_t errlen)
 
 /*
  * The IPI figures. membarrier(2)'s expedited RSEQ command, from plan CPU 0,
- * interrupts every CPU where a thread of this process runs and waits for
- * every answer (kernel/sched/membarrier.c: smp_call_function_many, wait).
- * With k targets busy on their own PUs (plan CPUs 1..k; the rest not
- * started, so not interrupted) a call takes T(k) = T(0) + receive + k x
- * send: ipi_send_ns is the least-squares slope over k = 1..IPI_TARGETS_MAX
- * (what the sender spends per target: queueing the call and the interrupt),
- * ipi_receive_ns the intercept less T(0), a call with no target (the system
- * call alone): the wait for the answers, which come in parallel. Each T is
- * the median of MATRIX_TRIALS trials of IPI_CALLS calls. The witness that
- * they arrived: CPU 1's function call interrupts (/proc/interrupts' CAL).
- * A call slower than IPI_SLOW_NS (a hundred times a real machine's) means
- * the targets are not all running at once - more busy threads than free
- * PUs, or vCPUs a host does not run together (scripts/vmtest's guests: 525
- * us a call with 2 targets) - and stops the measurement, without figures.
+ * interrupts every other CPU whose current task shares this process's mm
+ * and waits for every answer (kernel/sched/membarrier.c, 5.10+:
+ * smp_call_function_many with wait). With k targets busy on PUs of their
+ * own, off CPU 0's core (the first such plan CPUs, at most
+ * IPI_TARGETS_MAX), a call takes T(k) = T(0) + receive + k x send:
+ * ipi_send_ns is the least-squares slope over k = 1..k_max (what the
+ * sender spends per target: queueing the call and the interrupt),
+ * ipi_receive_ns the intercept less T(0), a call that interrupts no one:
+ * the wait for the answers, which come in parallel. A parked thread keeps
+ * the process multi-threaded throughout, so that T(0) takes the same path
+ * through membarrier as the others (with one thread it returns at once).
+ * Each T is the median of MATRIX_TRIALS trials of IPI_CALLS calls. The
+ * witness that the IPIs arrived: the targets' function call interrupts
+ * (/proc/interrupts' CAL), at least 90% of calls x targets (a target that
+ * was not running when a call looked is not interrupted, and T(k) is then
+ * too low). A trial slower than IPI_SLOW_NS a call (a hundred times a real
+ * machine's) means the targets were not all running at once (vCPUs a host
+ * does not run together: scripts/vmtest's guests took 525 us a call with 2
+ * targets) and stops the measurement. Either way: no figures, and the note
+ * says why.
  */
 #define IPI_TARGETS_MAX	8
 #define IPI_CALLS	2000
@@ -428,125 +435,197 @@ int mmscale_ipi_fit(const double *t, int k_max, double t0, double *send, double 
 	return *send > 0 && *receive > 0 ? 0 : -1;
 }
 
+struct ipi_targets {
+	int nr;
+	int cpu[IPI_TARGETS_MAX];	/* plan CPUs */
+	struct mmscale_partner partner[IPI_TARGETS_MAX];
+	_Atomic bool stop;
+};
+
+/* One number of targets' measurement. */
+struct ipi_point {
+	double ns;		/* the median trial's ns a call */
+	long calls;		/* calls made */
+	long long irqs;		/* the targets' CAL interrupts meanwhile; -1: unread */
+	bool slow;		/* a trial over IPI_SLOW_NS a call: stopped there */
+};
+
 static void ipi_target(void *arg)
 {
-	struct mmscale_cpu_pool *pool = arg;
+	struct ipi_targets *tg = arg;
 
 	/* Busy on its PU, so that membarrier interrupts it. */
-	while (!atomic_load_explicit(&pool->stop, memory_order_relaxed))
+	while (!atomic_load_explicit(&tg->stop, memory_order_relaxed))
 		cpu_relax();
 }
 
-/* ns a broadcast call with plan CPUs 1..k busy; CPU 1's CAL interrupts meanwhile in irqs. */
-static double ipi_calls(const struct mmscale_plan *p, int k, long long *irqs)
+static void *ipi_parked(void *arg)
 {
-	struct mmscale_cpu_pool pool;
-	double trials[MATRIX_TRIALS];
-	long long before = -1, after;
-	int failed = 0;
+	char c;
 
-	*irqs = -1;
-	if (mmscale_cpu_enter(0, NULL, 0) != 0)
-		return -1;
-	if (k && mmscale_pool_start(&pool, 1, k, ipi_target, &pool, NULL, 0) != 0) {
-		mmscale_cpu_leave();
-		return -1;
+	/* Blocked, on no CPU, until the pipe closes: a second thread of the mm. */
+	while (read(*(int *)arg, &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/* The CAL interrupts of the first k targets' PUs; -1 where one cannot be read. */
+static long long ipi_irqs(const struct mmscale_plan *p, const struct ipi_targets *tg, int k)
+{
+	long long sum = 0;
+
+	for (int i = 0; i < k; i++) {
+		long long n = mmscale_function_call_irqs(p->cpu[tg->cpu[i]].run_pu);
+
+		if (n < 0)
+			return -1;
+		sum += n;
 	}
-	if (k)
-		before = mmscale_function_call_irqs(p->cpu[1].run_pu);
-	for (int t = 0; t < MATRIX_TRIALS && !failed; t++) {
+	return sum;
+}
+
+/* Calls with the first k targets busy; 0, or -1 with why. */
+static int ipi_calls(const struct mmscale_plan *p, struct ipi_targets *tg, int k,
+		     struct ipi_point *pt, char *why, size_t whylen)
+{
+	double trials[MATRIX_TRIALS];
+	long long before, after;
+	int started = 0, t, ret = 0;
+
+	memset(pt, 0, sizeof(*pt));
+	if (mmscale_cpu_enter(0, why, whylen) != 0)
+		return -1;
+	atomic_store(&tg->stop, false);
+	for (; started < k; started++)
+		if (mmscale_partner_start(&tg->partner[started], tg->cpu[started], ipi_target, tg,
+					  why, whylen) != 0) {
+			ret = -1;
+			goto stop;
+		}
+	before = ipi_irqs(p, tg, k);
+	for (t = 0; t < MATRIX_TRIALS; t++) {
 		double start = (double)ktime_get_ns();
 
-		for (int i = 0; i < IPI_CALLS && !failed; i++)
-			failed = mmscale_membarrier_ipi_all() != 0;
+		for (int i = 0; i < IPI_CALLS; i++, pt->calls++)
+			if (mmscale_membarrier_ipi_all() != 0) {
+				snprintf(why, whylen, "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_"
+					 "RSEQ): %s", strerror(errno));
+				ret = -1;
+				goto stop;
+			}
 		trials[t] = ((double)ktime_get_ns() - start) / IPI_CALLS;
 		if (trials[t] > IPI_SLOW_NS) {
-			/* Not worth 4 more trials: the caller stops here (save_ipis). */
-			for (int u = t + 1; u < MATRIX_TRIALS; u++)
-				trials[u] = trials[t];
+			pt->slow = true;
+			t++;
 			break;
 		}
 	}
-	if (k) {
-		after = mmscale_function_call_irqs(p->cpu[1].run_pu);
-		if (before >= 0 && after >= 0)
-			*irqs = after - before;
-		mmscale_pool_stop(&pool);
-	}
+	after = ipi_irqs(p, tg, k);
+	pt->irqs = before >= 0 && after >= 0 ? after - before : -1;
+	pt->ns = median_of(trials, t);
+stop:
+	atomic_store(&tg->stop, true);
+	while (started > 0)
+		mmscale_partner_join(&tg->partner[--started]);
 	mmscale_cpu_leave();
-	return failed ? -1 : median_of(trials, MATRIX_TRIALS);
+	return ret;
 }
 
 /* The file's IPI lines: the figures, or a note that says why there are none. */
 static void save_ipis(const struct mmscale_plan *p, FILE *f)
 {
-	double t[IPI_TARGETS_MAX], t0, send, receive;
-	long long irqs = -1, irqs_k;
-	char why[256];
-	int k_max = 0, slow_at = 0;
-	bool fitted;
+	struct ipi_targets tg;
+	struct ipi_point pt[IPI_TARGETS_MAX + 1];
+	double t[IPI_TARGETS_MAX], send = 0, receive = 0;
+	char why[256] = "", verdict[320] = "";
+	int park[2] = { -1, -1 }, reached = -1, rc;
+	pthread_t parked;
+	bool fitted = false;
 
 	if (!mmscale_membarrier_available(why, sizeof(why))) {
 		fprintf(f, "note = no IPI figure: %s\n", why);
 		return;
 	}
-	/* Plan CPUs 1.. on PUs of their own, none CPU 0's: each one IPI target. */
-	while (k_max < IPI_TARGETS_MAX && k_max + 1 < p->nr_cpus) {
-		bool own = p->cpu[k_max + 1].run_pu != p->cpu[0].run_pu;
+	/* The first plan CPUs on PUs of their own, off CPU 0's core: the targets. */
+	tg.nr = 0;
+	for (int i = 1; i < p->nr_cpus && tg.nr < IPI_TARGETS_MAX; i++) {
+		bool own = p->cpu[i].run_pu != p->cpu[0].run_pu && p->cpu[i].core != p->cpu[0].core;
 
-		for (int i = 1; i <= k_max && own; i++)
-			own = p->cpu[i].run_pu != p->cpu[k_max + 1].run_pu;
-		if (!own)
-			break;
-		k_max++;
+		for (int j = 0; j < tg.nr && own; j++)
+			own = p->cpu[tg.cpu[j]].run_pu != p->cpu[i].run_pu;
+		if (own)
+			tg.cpu[tg.nr++] = i;
 	}
-	if (k_max < 2) {
-		fprintf(f, "note = no IPI figure: its fit needs 2 CPUs on PUs of their own beside "
-			"PU %d, and the plan has %d\n", p->cpu[0].run_pu, k_max);
+	if (tg.nr < 2) {
+		fprintf(f, "note = no IPI figure: its fit needs 2 CPUs on PUs of their own off PU "
+			"%d's core, and the plan has %d\n", p->cpu[0].run_pu, tg.nr);
 		return;
 	}
-	t0 = ipi_calls(p, 0, &irqs_k);
-	for (int k = 1; k <= k_max && t0 >= 0; k++) {
-		t[k - 1] = ipi_calls(p, k, &irqs_k);
-		if (t[k - 1] < 0) {
-			t0 = -1;
-			break;
-		}
-		if (k == 1)
-			irqs = irqs_k;
-		if (t[k - 1] > IPI_SLOW_NS) {
-			slow_at = k;
-			break;
-		}
-	}
-	if (t0 < 0) {
-		fprintf(f, "note = no IPI figure: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) "
-			"failed, or a target could not start: %s\n", strerror(errno));
+	if (pipe(park) != 0) {
+		fprintf(f, "note = no IPI figure: no pipe for a parked thread: %s\n",
+			strerror(errno));
 		return;
 	}
-	fitted = !slow_at && mmscale_ipi_fit(t, k_max, t0, &send, &receive) == 0;
+	rc = pthread_create(&parked, NULL, ipi_parked, &park[0]);
+	if (rc != 0) {
+		fprintf(f, "note = no IPI figure: no parked thread to keep membarrier's path: %s\n",
+			strerror(rc));
+		close(park[0]);
+		close(park[1]);
+		return;
+	}
+	for (int k = 0; k <= tg.nr; k++) {
+		if (ipi_calls(p, &tg, k, &pt[k], why, sizeof(why)) != 0) {
+			snprintf(verdict, sizeof(verdict), "no IPI figure: %s", why);
+			break;
+		}
+		reached = k;
+		if (k)
+			t[k - 1] = pt[k].ns;
+		if (pt[k].slow) {
+			snprintf(verdict, sizeof(verdict), "no IPI figure: stopped at %d targets, a "
+				 "trial over %.0f ns a call (the targets were not all running at "
+				 "once)", k, IPI_SLOW_NS);
+			break;
+		}
+		if (k && pt[k].irqs >= 0 && pt[k].irqs < 0.9 * (double)k * (double)pt[k].calls) {
+			snprintf(verdict, sizeof(verdict), "no IPI figure: stopped at %d targets, "
+				 "fewer interrupts than calls x targets (a target not running when "
+				 "a call looked is not interrupted)", k);
+			break;
+		}
+	}
+	close(park[1]);		/* the parked thread's read returns */
+	pthread_join(parked, NULL);
+	close(park[0]);
+	if (reached < 0) {
+		fprintf(f, "note = %s\n", verdict);
+		return;
+	}
+	if (!verdict[0]) {
+		fitted = mmscale_ipi_fit(t, tg.nr, pt[0].ns, &send, &receive) == 0;
+		snprintf(verdict, sizeof(verdict), "%s", fitted ? "ipi_send_ns the slope over k, "
+			 "ipi_receive_ns its intercept less the call with no target" :
+			 "no IPI figure: the fit's slope or wait is not above 0");
+	}
 	if (fitted) {
 		fprintf(f, "ipi_send_ns = %.1f\n", send);
 		fprintf(f, "ipi_receive_ns = %.1f\n", receive);
 	}
-	fprintf(f, "note = ipi: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) from PU %d to "
-		"plan CPUs 1..k busy on their PUs, the median of %d trials of %d calls: %.1f ns "
-		"with no target", p->cpu[0].run_pu, MATRIX_TRIALS, IPI_CALLS, t0);
-	for (int k = 1; k <= (slow_at ? slow_at : k_max); k++)
-		fprintf(f, ", %.1f with %d", t[k - 1], k);
-	if (slow_at)
-		fprintf(f, "; no IPI figure: stopped at %d targets, a call over %.0f ns (the "
-			"targets were not all running at once: more busy threads than free PUs?)",
-			slow_at, IPI_SLOW_NS);
-	else
-		fprintf(f, "; %s", fitted ? "ipi_send_ns the slope over k, ipi_receive_ns its "
-			"intercept less the call with no target" :
-			"no IPI figure: the fit's slope or wait is not above 0");
-	if (irqs >= 0)
-		fprintf(f, "; PU %d took %lld function call interrupts for %d calls with one "
-			"target\n", p->cpu[1].run_pu, irqs, MATRIX_TRIALS * IPI_CALLS);
-	else
-		fprintf(f, "; no count of the interrupts (/proc/interrupts' CAL row unread)\n");
+	fprintf(f, "note = ipi: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) from PU %d, a "
+		"parked thread beside it, to the first k of PUs", p->cpu[0].run_pu);
+	for (int i = 0; i < tg.nr; i++)
+		fprintf(f, "%s%d", i ? "," : " ", p->cpu[tg.cpu[i]].run_pu);
+	fprintf(f, " busy; the median of %d trials of %d calls: %.1f ns with no target",
+		MATRIX_TRIALS, IPI_CALLS, pt[0].ns);
+	for (int k = 1; k <= reached; k++) {
+		fprintf(f, ", %.1f with %d", pt[k].ns, k);
+		if (pt[k].irqs >= 0)
+			fprintf(f, " (%lld interrupts for %ld calls)", pt[k].irqs, pt[k].calls);
+		else
+			fprintf(f, " (interrupts unread)");
+	}
+	fprintf(f, "; %s\n", verdict);
 }
 
 int mmscale_c2c_save_machine(const struct mmscale_plan *p, const char *path, char *err,

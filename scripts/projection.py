@@ -214,8 +214,8 @@ def lock_kind_for(locks, name, counts, who):
     not the one the user prices), one line on stderr, once per row."""
     given = lock_kind(locks, name)
     counted = counted_lock_kind(counts)
-    if given and counted and given != counted and (who, name) not in _SAID_OVERRIDES:
-        _SAID_OVERRIDES.add((who, name))
+    if given and counted and given != counted and (who, name, counted) not in _SAID_OVERRIDES:
+        _SAID_OVERRIDES.add((who, name, counted))
         print(f"{who}: {name}: priced with --lock {given}; its counts say its emulated "
               f"locks are {'ticket and queued' if counted == 'mixed' else counted}",
               file=sys.stderr)
@@ -295,14 +295,17 @@ def project(counts, machine, threads=1, local_ns=None, lock_kind=None):
             "machine": machine["name"]}
 
 
-def local_here(measured_ns, counts_here, here):
+def local_here(measured_ns, counts_here, here, lock_kind=None):
     """The local work: a timed run's ns per op on this machine (one
     thread's), less what the model prices of it with this machine's own
     description (its transfers on the path, its IPIs and its targets'
     queueing by the kind its locks here were, as project() adds them
     again); never below 0 (then -> (0, True): the description prices more
-    than the run took)."""
-    r = project(counts_here, here, local_ns=0.0)
+    than the run took). lock_kind: --lock's, used only where the counts give
+    no single kind (as project() would price the row's targets' queueing)."""
+    if counted_lock_kind(counts_here) in LOCKS:
+        lock_kind = None
+    r = project(counts_here, here, local_ns=0.0, lock_kind=lock_kind)
     left = (measured_ns - r["parts"]["transfers"] - r["parts"]["ipis"] -
             r["parts"]["targets_queueing"])
     return (left, False) if left >= 0 else (0.0, True)

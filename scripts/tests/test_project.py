@@ -247,6 +247,15 @@ left, clamped = projection.local_here(2e6, queued_drain, M)
 check(near(left, 2e6 - here_parts["transfers"] - here_parts["ipis"] -
            here_parts["targets_queueing"]) and not clamped and here_parts["targets_queueing"] > 0,
       f"local_here takes the targets' queueing here out of the measured time ({left})")
+# A row of both kinds: local_here takes out what project() adds with the same --lock.
+left, _ = projection.local_here(2e6, mixed, M, lock_kind="queued")
+check(near(left, 2e6 - here_parts["transfers"] - here_parts["ipis"] -
+           here_parts["targets_queueing"]),
+      f"local_here of a row of both kinds with --lock queued: its queueing out too ({left})")
+left, _ = projection.local_here(2e6, queued_drain, M, lock_kind="ticket")
+check(near(left, 2e6 - here_parts["transfers"] - here_parts["ipis"] -
+           here_parts["targets_queueing"]),
+      f"local_here of a counted row: here's own kind, whatever --lock says ({left})")
 r = projection.project(mixed, M, local_ns=0.0, lock_kind="queued")
 check(near(r["parts"]["targets_queueing"], 511000.0),
       f"a row of both kinds with --lock queued: priced as queued ({r['parts']})")
